@@ -1,0 +1,118 @@
+// grammar/grammar.hpp: the public face of the TikZ statement parser (ANTLR4, TikZ.g4).
+// Input: one expanded statement from tex/. Output: a syntax tree of path operations whose
+// leaves keep their raw text (options, coordinates, node text) and byte spans in the statement.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tikzlint::grammar {
+
+struct Span {
+  std::uint32_t begin = 0, end = 0;  // byte offsets into the statement text
+};
+
+struct Options {
+  std::string raw;  // text between [ and ], braces kept
+  Span span;
+};
+
+// A coordinate as written, decomposed. Exactly one form is set.
+struct Coordinate {
+  enum class Form {
+    Cartesian,      // (x,y) or (x,y,z): `parts` holds 2 or 3 expressions
+    Polar,          // (a:r) or (a:rx and ry): parts = {angle, r} or {angle, rx, ry}
+    Named,          // (A) or (A.north) or (A.30): name, anchor
+    Perpendicular,  // (A |- B) / (A -| B): sub[0], sub[1]; hv = true for |-
+    Calc,           // ($ ... $): calc holds the raw text between the dollars
+    Intersection,   // (intersection of A--B and C--D) / (intersection cs: ...)
+    Raw,            // anything else (cs: forms, let-registers \p1): raw text
+  };
+  Form form = Form::Raw;
+  enum class Relative { None, Plus, PlusPlus } relative = Relative::None;
+  std::string raw;                 // text between ( and ), or between $ and $
+  std::vector<std::string> parts;  // Cartesian / Polar expressions
+  std::string name, anchor;        // Named
+  bool hv = true;                  // Perpendicular: true for "|-", false for "-|"
+  std::vector<Coordinate> sub;     // Perpendicular, Intersection operands
+  std::optional<Options> options;  // ([opts] x,y)
+  Span span;                       // including + / ++ and the parentheses
+};
+
+struct Node;
+
+enum class OpKind {
+  Move,        // a coordinate with no preceding connector
+  Line,        // -- c
+  HV,          // |- c
+  VH,          // -| c
+  Cycle,       // -- cycle (also after |- / -|)
+  Curve,       // .. controls c1 [and c2] .. c
+  Rectangle,   // rectangle c
+  Circle,      // circle (r) | circle [opts]
+  Ellipse,     // ellipse (rx and ry)
+  Arc,         // arc (a:b:r) | arc (a:b:rx and ry) | arc [opts]
+  Grid,        // grid [opts] c
+  Parabola,    // parabola [opts] [bend c] c
+  Sine,        // sin c
+  Cosine,      // cos c
+  To,          // to [opts] c   (also "edge")
+  Edge,        // edge [opts] c
+  Plot,        // plot [opts] coordinates {...} | plot (expr) | plot file
+  NodeOp,      // node ... on a path
+  CoordinateOp,// coordinate (name) on a path
+  Options,     // [opts] in the middle of a path
+  Let,         // let \p1 = (...), \n1 = {...} in
+  PicOp,       // pic ... {name}
+  Unknown,     // anything the grammar could not classify (kept for a diagnostic)
+};
+
+struct Node {
+  std::optional<Options> options;
+  std::string name;               // (name)
+  std::optional<Coordinate> at;   // at (c)
+  std::string text;               // contents between the braces, without them
+  Span text_span;
+  bool has_text = false;
+  std::vector<std::string> foreach_unrolled;  // reserved
+  Span span;
+};
+
+struct PathOp {
+  OpKind kind = OpKind::Unknown;
+  Span span;
+  std::vector<Coordinate> coords;   // target (last) and control points / corners
+  std::optional<Options> options;   // circle[...], arc[...], grid[...], to[...], edge[...], plot[...]
+  std::string argument;             // raw text of ( ... ) argument for circle/ellipse/arc, plot expr
+  std::optional<Node> node;         // NodeOp, CoordinateOp, and nodes attached to to/edge
+  std::vector<Node> edge_nodes;     // nodes written inside a to/edge operation
+  std::string raw;                  // source text of the operation
+};
+
+struct Statement {
+  std::string command;             // "draw", "path", "fill", "filldraw", "shade", "shadedraw",
+                                   // "clip", "node", "coordinate", "pic", "matrix", "useasboundingbox"
+  std::optional<Options> options;  // \draw[...]
+  std::vector<PathOp> ops;         // for \node / \coordinate: a single NodeOp / CoordinateOp
+  Span span;
+};
+
+struct SyntaxError {
+  std::string message;  // lowercase, no final period
+  Span span;
+};
+
+struct ParseResult {
+  std::vector<Statement> statements;  // usually one; a statement text may hold several
+  std::vector<SyntaxError> errors;    // recovered at the next ';'
+};
+
+// Parse one or more statements (each ending in ';').
+ParseResult parse(std::string_view text);
+
+// Parse the inside of a coordinate (text between parentheses) into its form.
+Coordinate parse_coordinate(std::string_view inner);
+
+}  // namespace tikzlint::grammar

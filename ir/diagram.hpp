@@ -1,0 +1,165 @@
+// ir/diagram.hpp: the geometric IR. Everything is in TeX points (1in = 72.27pt) with every
+// transform resolved; checks read only this. Each element carries its provenance.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/diagnostic.hpp"
+#include "support/source.hpp"
+
+namespace tikzlint::ir {
+
+constexpr double kPtPerIn = 72.27;
+constexpr double kPtPerCm = 72.27 / 2.54;
+constexpr double kPtPerBp = 72.27 / 72.0;
+
+struct Point {
+  double x = 0, y = 0;
+};
+struct Point3 {
+  double x = 0, y = 0, z = 0;
+};
+
+struct Box {  // axis-aligned, in pt
+  double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
+  double width() const { return xmax - xmin; }
+  double height() const { return ymax - ymin; }
+};
+
+struct Style {
+  bool draw = false;         // stroked
+  bool fill = false;         // filled (or shaded)
+  std::string draw_color;    // as written ("black", "red!50")
+  std::string fill_color;
+  double line_width = 0.4;   // pt (pgfmanual: thin = 0.4pt)
+  std::string dash;          // "" solid, "dashed", "dotted", or "on 2pt off 1pt"
+  bool arrow_start = false, arrow_end = false;
+  double opacity = 1.0;
+  bool invisible = false;    // \path without draw/fill: geometry exists but nothing is painted
+};
+
+// --- geometry kinds ---
+struct Segment {
+  Point a, b;
+};
+struct Polyline {  // consecutive straight segments of one path
+  std::vector<Point> points;
+  bool closed = false;          // ends with cycle
+  bool explicit_cycle = false;  // closed by `cycle` (not by repeating the first point)
+};
+struct Rectangle {  // `rectangle` path op; corners in order after transforms (may be rotated)
+  std::array<Point, 4> corners;
+};
+struct Circle {
+  Point center;
+  double radius = 0;
+};
+struct Ellipse {
+  Point center;
+  double rx = 0, ry = 0;
+  double rotation_deg = 0;
+};
+struct Arc {
+  Point center;
+  double rx = 0, ry = 0;
+  double start_deg = 0, end_deg = 0;  // as written; sweep = end - start (signed)
+  double rotation_deg = 0;
+  Point from, to;  // endpoints in pt
+  double sweep_deg() const { return end_deg - start_deg; }
+};
+struct Bezier {
+  Point p0, c1, c2, p1;
+};
+struct Grid {
+  std::array<Point, 4> corners;
+  double step_x = 0, step_y = 0;  // pt, along the grid's axes
+};
+struct RightAngleMark {  // a small square at a corner, or pgf's right-angle symbol
+  Point corner;          // the vertex of the right angle
+  Point leg_a, leg_b;    // the mark's two outer points on the legs
+  double size = 0;       // pt
+};
+struct Face3D {  // a filled polygon drawn in a 3D frame
+  std::vector<Point3> points3;  // coordinates in the frame's units
+  std::vector<Point> points;    // projected, pt
+};
+struct Plot {  // sampled curve (plot, parabola, sin/cos, to with bends)
+  std::vector<Point> points;
+};
+
+using Geometry = std::variant<Segment, Polyline, Rectangle, Circle, Ellipse, Arc, Bezier, Grid,
+                              RightAngleMark, Face3D, Plot>;
+
+struct Element {
+  Geometry geom;
+  Style style;
+  Provenance prov;
+  std::uint32_t path_id = 0;  // elements of one path statement share it
+  bool incomplete = false;    // something in its statement was unsupported
+};
+
+enum class NodeShape { rectangle, circle, ellipse, coordinate, other };
+
+struct Node {
+  std::string text;         // source text between the braces (after macro expansion)
+  std::string name;         // (name), may be empty
+  NodeShape shape = NodeShape::rectangle;
+  Point center;             // pt
+  Box box;                  // outer border box (incl. inner sep), axis-aligned, pt
+  std::array<Point, 4> corners;  // the box's corners after rotation (== box when unrotated)
+  double rotation_deg = 0;
+  double text_width = 0, text_height = 0, text_depth = 0;  // typeset text, pt
+  double font_size_pt = 10; // final size of the text
+  double uncertainty_pt = 0;  // how far the box may be off (unknown commands or fonts)
+  double inner_sep = 0, outer_sep = 0;
+  bool drawn = false, filled = false;  // border drawn / background filled
+  bool is_label = false;    // from label= or pin= of another node
+  std::optional<std::uint32_t> label_of;  // index of the node this is a label of
+  std::optional<std::uint32_t> on_path;   // path_id of the path it was placed on (midway, pos=)
+  double pos_on_path = -1;  // 0..1 when placed on a path segment
+  std::string placement;    // "above", "below left", "anchor=west", "" ...
+  Provenance prov;
+  bool incomplete = false;
+};
+
+struct NamedCoordinate {
+  std::string name;
+  Point p;
+  Provenance prov;
+};
+
+struct ClipRegion {
+  std::vector<Point> polygon;  // pt; rectangles and circles are polygonised
+  bool is_rectangle = false;
+  Box bounds;
+  Provenance prov;
+};
+
+// Something the lowering could not represent; rules that depend on it say indeterminate.
+struct Unsupported {
+  std::string what;  // e.g. "path operation 'decorate'"
+  SourceRange range;
+};
+
+struct Diagram {
+  std::vector<Element> elements;
+  std::vector<Node> nodes;
+  std::vector<NamedCoordinate> coordinates;
+  std::vector<ClipRegion> clips;
+  std::optional<Box> canvas;          // the frame: first clip / bounding box / page, else none
+  std::string canvas_source;          // "clip", "use as bounding box", "page", ""
+  Box picture_bbox;                   // TikZ's own bounding box (pgfmanual 15.4)
+  bool has_picture_bbox = false;
+  bool is_3d = false;                 // drew with a z vector
+  bool uses_axis = false;             // a pgfplots axis (not lowered)
+  double base_font_size_pt = 10;
+  std::vector<Unsupported> unsupported;
+  std::vector<Diagnostic> diagnostics;  // unsupported-* and lowering problems, located
+  FileId file = 0;
+};
+
+}  // namespace tikzlint::ir

@@ -1,0 +1,59 @@
+// tex/pgfmath.hpp: pgfmath expressions, dimensions and key=value lists (Boost.Spirit X3).
+// Semantics follow the pgfmanual, part VIII "Mathematical and Object-Oriented Engines".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tikzlint::tex::pgfmath {
+
+// A pgfmath value: a plain number, or a length in TeX points when any operand carried a unit.
+struct Value {
+  double number = 0;
+  bool is_length = false;  // true when the expression had a unit (result in pt)
+};
+
+enum class ErrorKind { syntax, unknown_function, unknown_name, unknown_unit, division_by_zero, domain, overflow };
+
+struct Error {
+  ErrorKind kind = ErrorKind::syntax;
+  std::string message;       // lowercase, e.g. "unknown function 'foo'"
+  std::size_t position = 0;  // byte offset in the expression
+};
+
+struct Result {
+  std::optional<Value> value;
+  std::optional<Error> error;
+  explicit operator bool() const { return value.has_value(); }
+};
+
+// What an expression can depend on: the active font for em/ex, the random generator state.
+struct Context {
+  double em_pt = 10.0;  // width of an em in the current font (cmr10: 10pt)
+  double ex_pt = 4.30554;  // cmr10 x-height
+  std::uint64_t* random_state = nullptr;  // deterministic generator; null: a fixed seed
+};
+
+// Evaluate an expression such as "2*cos(30)+1cm" or "veclen(3,4)". Macros must already be
+// expanded; a remaining control sequence is an unknown_name error, never a silent 0.
+Result evaluate(std::string_view expr, const Context& ctx = {});
+
+// Parse a TeX dimension like "3pt", "-.5in", "1.2 cm", "2em" (no arithmetic), in pt.
+std::optional<double> parse_dimension(std::string_view text, const Context& ctx = {});
+
+// Format a number the way \pgfmathresult prints it (e.g. "3.0", "0.5", "-2.0").
+std::string format_number(double v);
+
+// A key=value list as in TikZ options: "draw, fill=red!20, shift={(1,2)}".
+// Values keep their braces stripped once; keys are whitespace-normalised.
+struct KeyValue {
+  std::string key;
+  std::string value;
+  bool has_value = false;
+  std::size_t begin = 0, end = 0;  // byte range of the item in the input
+};
+std::vector<KeyValue> parse_keyval(std::string_view text);
+
+}  // namespace tikzlint::tex::pgfmath

@@ -1,0 +1,81 @@
+// tex/tex.hpp: the public face of the TeX front end.
+// Turns a file into expanded TikZ statements, each with its provenance. Reads class and
+// package definitions (not their typesetting), expands user macros, unrolls \foreach.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/diagnostic.hpp"
+#include "support/source.hpp"
+
+namespace tikzlint::tex {
+
+// Every budget is named and configurable; exceeding one is a located error, never a hang.
+struct Limits {
+  std::size_t max_input_bytes = 8u << 20;        // one input file
+  std::size_t max_expansion_steps = 2'000'000;   // macro expansions per file
+  std::size_t max_macro_depth = 256;             // nested expansion (\def\a{\a}\a)
+  std::size_t max_token_count = 4'000'000;       // tokens alive in the expander at once
+  std::size_t max_loop_iterations = 100'000;     // one \foreach (refused up front for ranges)
+  std::size_t max_total_iterations = 1'000'000;  // all \foreach bodies in a file
+  std::size_t max_nesting_depth = 500;           // braces / groups / environments
+  std::size_t max_statement_bytes = 1u << 20;    // one expanded statement
+};
+
+struct FrontendOptions {
+  std::vector<std::string> include_dirs;  // after the input file's own folder
+  Limits limits;
+};
+
+enum class StatementKind {
+  Path,        // \draw \path \fill \filldraw \shade \shadedraw \clip \node \coordinate \pic \matrix ...
+  ScopeBegin,  // \begin{scope}[opts]  (text holds the option text without brackets)
+  ScopeEnd,    // \end{scope}
+  StyleDef,    // \tikzset{...} or \tikzstyle{n}=[...], normalised to a tikzset body
+  Other,       // anything else inside the picture the front end could not classify
+};
+
+// One expanded statement. `text` is what TeX would see after macro expansion, e.g.
+// "\draw[thin] (0,0) -- (1,0);". `origin[i]` is the byte offset in the input file that
+// byte i of `text` came from (for text produced by a macro body: the macro's call site).
+struct Statement {
+  StatementKind kind = StatementKind::Other;
+  std::string text;
+  std::vector<std::uint32_t> origin;
+  Provenance prov;
+  SourceRange range_of(std::uint32_t begin, std::uint32_t end) const;  // text range -> source range
+};
+
+struct Picture {
+  SourceRange range;         // the whole environment / \tikz command
+  std::string options;       // tikzpicture options, without the brackets
+  std::vector<Statement> statements;
+  bool is_axis = false;      // contains a pgfplots axis (not lowered by this front end)
+};
+
+// A `% tikzlint: disable-next-line=rule -- reason` (or disable=, disable-file=) comment.
+struct Directive {
+  std::string kind;            // "disable-next-line", "disable", "disable-file"
+  std::vector<std::string> rules;
+  std::string reason;
+  SourceRange range;
+  std::uint32_t applies_to_line = 0;  // for disable-next-line
+};
+
+struct ExpandedDocument {
+  FileId file = 0;
+  std::string document_class;           // "IM", "standalone", "" for a bare snippet
+  std::vector<std::string> class_options;
+  double base_font_size_pt = 10.0;      // from the class and its options (12pt, ...)
+  std::vector<Statement> preamble_styles;  // StyleDef statements from classes, packages, preamble
+  std::vector<Picture> pictures;
+  std::vector<Directive> directives;
+  std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
+  std::size_t unexpanded_user_macros = 0;  // user-defined macros left in statements (should be 0)
+};
+
+// Read and expand `file` (already added to `sm`). Classes and packages it loads are added to `sm`.
+ExpandedDocument expand_file(SourceManager& sm, FileId file, const FrontendOptions& opts);
+
+}  // namespace tikzlint::tex
