@@ -1,0 +1,100 @@
+// tex/styles.hpp: TikZ styles as pgfkeys defines them (pgfmanual 87 "Key Management").
+// A scoped table (push/pop like TeX groups) of `/.style`, `/.append style`, `/.prefix style`,
+// `/.default`, `/.style n args`, `/.code` (the setter forms diagrams use), and a function that
+// expands an option list into the flat list of effective keys.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tikzlint::tex {
+
+// One key of an option list, after style expansion. `begin`/`end` are byte offsets in the
+// option text given to expand(); keys that came out of a style carry the span of the key
+// that used the style, and `via` names that style.
+struct FlatKey {
+  std::string key;    // normalised: "/tikz/" stripped, whitespace collapsed ("minimum size")
+  std::string value;  // outer braces stripped once
+  bool has_value = false;
+  std::uint32_t begin = 0, end = 0;
+  std::string via;  // outermost style it came from, "" when written directly
+};
+
+struct StyleDefinition {
+  std::string body;     // text of the style, #1..#9 unsubstituted
+  int nargs = 1;        // `.style` takes one argument (#1), `.style n args={n}` n
+  bool is_code = false;  // `.code`: body is TeX code run with the arguments
+  std::optional<std::string> default_value;  // `.default`
+  std::string arg_pattern;  // `.style args={#1 and #2}`: delimited parameter text
+};
+
+// A problem met while expanding (unknown handler, code that cannot be run, depth exceeded).
+struct StyleProblem {
+  std::string code;     // "unsupported-key", "expansion-limit"
+  std::string message;  // lowercase
+  std::uint32_t begin = 0, end = 0;  // span in the option text
+};
+
+// Split "a, b=c, d={e,f}" into items (brace- and bracket-aware). Exposed for lowering.
+struct RawItem {
+  std::string key, value;
+  bool has_value = false;
+  std::uint32_t begin = 0, end = 0;
+};
+std::vector<RawItem> split_options(std::string_view text);
+std::string normalise_key(std::string_view key);
+std::string strip_braces(std::string_view v);  // one outer {...} pair, and surrounding spaces
+// Substitute #1..#9 in `body` (## becomes #).
+std::string substitute_args(std::string_view body, const std::vector<std::string>& args);
+// Split "{a}{b}{c}" (or "a" when nargs == 1) into n brace groups.
+std::vector<std::string> split_brace_args(std::string_view value, int n);
+
+class StyleTable {
+ public:
+  StyleTable();
+  void push();
+  void pop();  // the outermost level is never popped
+
+  // Run a \tikzset body (or "\tikzstyle{n}=[...]"): definitions go into the current scope;
+  // keys that are not definitions (e.g. `node distance=2cm`, `>=Stealth`) are returned, for
+  // the caller to apply to the current scope.
+  std::vector<FlatKey> run_tikzset(std::string_view body, std::vector<StyleProblem>* problems);
+
+  // Expand an option list: styles recursively (depth bound), definitions applied to the
+  // current scope, `.code` setters run.
+  std::vector<FlatKey> expand(std::string_view options, std::vector<StyleProblem>* problems);
+
+  // The keys of a named style with no argument ("every node", "every picture"); empty if none.
+  std::vector<FlatKey> expand_style(const std::string& name, std::vector<StyleProblem>* problems);
+
+  const StyleDefinition* find(const std::string& name) const;
+  bool is_style(const std::string& name) const { return find(name) != nullptr; }
+  // Macros set by `.code` setters (`\def\rightanglelength{#1}`), innermost scope first.
+  std::optional<std::string> macro(const std::string& name) const;
+  // Replace the macros set by `.code` setters in `text` (\name followed by a non-letter).
+  std::string substitute_macros(std::string_view text) const;
+
+  void define(const std::string& name, StyleDefinition def);
+
+  static constexpr int kMaxDepth = 64;
+
+ private:
+  struct Scope {
+    std::map<std::string, StyleDefinition> styles;
+    std::map<std::string, std::string> macros;
+  };
+  void expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end, bool use_spans,
+                   const std::string& via, int depth, std::vector<FlatKey>& out,
+                   std::vector<StyleProblem>* problems);
+  bool handle_definition(const RawItem& item, const std::string& key, std::uint32_t b, std::uint32_t e,
+                         std::vector<StyleProblem>* problems);
+  void run_code(const std::string& code, std::uint32_t b, std::uint32_t e, const std::string& via, int depth,
+                std::vector<FlatKey>& out, std::vector<StyleProblem>* problems);
+  StyleDefinition* find_mutable(const std::string& name);
+  std::vector<Scope> scopes_;
+};
+
+}  // namespace tikzlint::tex

@@ -1,0 +1,104 @@
+// tex/test_styles.cpp: pgfkeys style semantics (pgfmanual 87.4).
+#include <doctest/doctest.h>
+
+#include "tex/styles.hpp"
+
+using namespace tikzlint::tex;
+
+namespace {
+std::vector<std::string> keys(const std::vector<FlatKey>& ks) {
+  std::vector<std::string> out;
+  for (const auto& k : ks) out.push_back(k.has_value ? k.key + "=" + k.value : k.key);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("split_options is brace, bracket and paren aware") {
+  auto items = split_options("draw, fill=red!20, shift={(1,2)}, label={[red]above:$a,b$}, x=(1cm,0)");
+  REQUIRE(items.size() == 5);
+  CHECK(items[1].key == "fill");
+  CHECK(items[1].value == "red!20");
+  CHECK(items[2].value == "(1,2)");
+  CHECK(items[3].value == "[red]above:$a,b$");
+  CHECK(items[4].value == "(1cm,0)");
+  CHECK(items[1].begin == 6);
+}
+
+TEST_CASE(".style expands recursively, with the span of the using key") {
+  StyleTable t;
+  t.run_tikzset("vertex/.style={circle, fill, inner sep=0pt, minimum size=4pt}, big/.style={vertex, minimum size=8pt}",
+                nullptr);
+  auto flat = t.expand("big, red", nullptr);
+  CHECK(keys(flat) == std::vector<std::string>{"circle", "fill", "inner sep=0pt", "minimum size=4pt",
+                                                 "minimum size=8pt", "red"});
+  CHECK(flat[0].via == "big");
+  CHECK(flat[0].begin == 0);
+  CHECK(flat[0].end == 3);
+  CHECK(flat[5].via == "");
+}
+
+TEST_CASE(".append style, .prefix style and every node") {
+  StyleTable t;
+  t.run_tikzset("every node/.style={draw}", nullptr);
+  t.run_tikzset("every node/.append style={font=\\small}", nullptr);
+  t.run_tikzset("every node/.prefix style={red}", nullptr);
+  CHECK(keys(t.expand_style("every node", nullptr)) == std::vector<std::string>{"red", "draw", "font=\\small"});
+}
+
+TEST_CASE("styles with arguments: #1, .default, n args, 2 args, args pattern") {
+  StyleTable t;
+  t.run_tikzset("thick line/.style={line width=#1}, thick line/.default=2pt", nullptr);
+  CHECK(keys(t.expand("thick line", nullptr)) == std::vector<std::string>{"line width=2pt"});
+  CHECK(keys(t.expand("thick line=3pt", nullptr)) == std::vector<std::string>{"line width=3pt"});
+  t.run_tikzset("pair/.style n args={3}{xshift=#1, yshift=#2, #3}", nullptr);
+  CHECK(keys(t.expand("pair={1cm}{2cm}{draw}", nullptr)) ==
+        std::vector<std::string>{"xshift=1cm", "yshift=2cm", "draw"});
+  t.run_tikzset("two/.style 2 args={xshift=#1, yshift=#2}", nullptr);
+  CHECK(keys(t.expand("two={3pt}{4pt}", nullptr)) == std::vector<std::string>{"xshift=3pt", "yshift=4pt"});
+  t.run_tikzset("at grid/.style args={#1 and #2}{xshift=#1, yshift=#2}", nullptr);
+  CHECK(keys(t.expand("at grid=5pt and 6pt", nullptr)) == std::vector<std::string>{"xshift=5pt", "yshift=6pt"});
+}
+
+TEST_CASE("scopes: a style defined inside a scope disappears at its end") {
+  StyleTable t;
+  t.run_tikzset("a/.style={draw}", nullptr);
+  t.push();
+  t.run_tikzset("a/.style={fill}", nullptr);
+  CHECK(keys(t.expand("a", nullptr)) == std::vector<std::string>{"fill"});
+  t.pop();
+  CHECK(keys(t.expand("a", nullptr)) == std::vector<std::string>{"draw"});
+}
+
+TEST_CASE("\\tikzstyle and /tikz/ prefixes") {
+  StyleTable t;
+  t.run_tikzset("\\tikzstyle{vertex}=[circle, fill]", nullptr);
+  t.run_tikzset("\\tikzstyle{vertex}+=[draw]", nullptr);
+  CHECK(keys(t.expand("/tikz/vertex", nullptr)) == std::vector<std::string>{"circle", "fill", "draw"});
+}
+
+TEST_CASE(".code setters: \\def and substitution into later styles") {
+  StyleTable t;
+  t.run_tikzset(
+      "len/.code={\\def\\mylen{#1}}, len=.125in, mark/.style={insert path={-- ++(\\mylen,0)}}", nullptr);
+  CHECK(t.macro("mylen") == std::optional<std::string>(".125in"));
+  CHECK(keys(t.expand("mark", nullptr)) == std::vector<std::string>{"insert path=-- ++(.125in,0)"});
+  t.run_tikzset("both/.code={\\tikzset{draw, line width=#1}}", nullptr);
+  CHECK(keys(t.expand("both=2pt", nullptr)) == std::vector<std::string>{"draw", "line width=2pt"});
+}
+
+TEST_CASE("unsupported code and unknown handlers are reported, recursion is bounded") {
+  StyleTable t;
+  std::vector<StyleProblem> problems;
+  t.run_tikzset("weird/.code={\\pgftransformshift{#1}}", &problems);
+  t.expand("weird=1", &problems);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].code == "unsupported-key");
+  problems.clear();
+  t.run_tikzset("x/.frobnicate=3", &problems);
+  REQUIRE(problems.size() == 1);
+  problems.clear();
+  t.run_tikzset("loop/.style={loop}", &problems);
+  t.expand("loop", &problems);
+  REQUIRE(!problems.empty());
+  CHECK(problems.back().code == "expansion-limit");
+}
