@@ -16,7 +16,7 @@ struct Span {
 
 struct Options {
   std::string raw;  // text between [ and ], braces kept
-  Span span;
+  Span span;        // including the brackets
 };
 
 // A coordinate as written, decomposed. Exactly one form is set.
@@ -78,6 +78,18 @@ struct Node {
   bool has_text = false;
   std::vector<std::string> foreach_unrolled;  // reserved
   Span span;
+  bool is_coordinate = false;     // written as `coordinate` (no text, no shape)
+  // Several option lists (`\node[a] (n) [b] {t}`) are joined with ',' into `options.raw`;
+  // `options.span` then runs from the first '[' to the last ']'. `text_span` excludes the braces.
+  // For a PicOp, `text` is the pic type and its argument, e.g. "angle = A--B--C".
+};
+
+// One `\p1 = (A)` or `\n1 = {veclen(\x1,\y1)}` of a let operation.
+struct LetBinding {
+  std::string reg;                  // "\p1", "\n1", "\p{name}"
+  std::optional<Coordinate> point;  // \p registers: the coordinate
+  std::string value;                // \n registers: the expression between the braces
+  Span span;
 };
 
 struct PathOp {
@@ -89,6 +101,16 @@ struct PathOp {
   std::optional<Node> node;         // NodeOp, CoordinateOp, and nodes attached to to/edge
   std::vector<Node> edge_nodes;     // nodes written inside a to/edge operation
   std::string raw;                  // source text of the operation
+  bool to_cycle = false;            // the target is `cycle`: Cycle ops (argument holds the
+                                    // connector "--", "|-" or "-|"), and `.. controls ..`/to/edge
+  std::string plot_kind;            // Plot: "coordinates" (coords = the list), "expression"
+                                    // (coords = {the (x,y) template}), "file", "function";
+                                    // argument holds the raw text inside the braces/parens
+  std::vector<LetBinding> let_bindings;  // Let
+  // Nodes written between an operation and its target (`-- node{x} (1,0)`, `to node{x} (b)`)
+  // go to edge_nodes for every operation kind; TikZ places them with an implicit pos=.5.
+  // Parabola: coords = {bend, target} when `bend` is given, else {target}.
+  // Curve: coords = {c1, [c2], target}; the target is absent when to_cycle.
 };
 
 struct Statement {
@@ -112,7 +134,15 @@ struct ParseResult {
 // Parse one or more statements (each ending in ';').
 ParseResult parse(std::string_view text);
 
-// Parse the inside of a coordinate (text between parentheses) into its form.
-Coordinate parse_coordinate(std::string_view inner);
+// Parse the inside of a coordinate (text between parentheses) into its form. Spans are
+// offsets into `inner` plus `base` (the statement parser passes the position of `inner`).
+Coordinate parse_coordinate(std::string_view inner, std::uint32_t base = 0);
+
+// Every `(...)`, `+(...)`, `++(...)` coordinate in `text` (a plot coordinates list).
+std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32_t base = 0);
+
+// Bounds that keep hostile input from exhausting the stack (pgf has no such limit; we need one).
+inline constexpr std::size_t kMaxGroupNesting = 256;  // nested { [ ( in one statement
+inline constexpr std::size_t kMaxCoordinateNesting = 16;  // |- / intersection operands
 
 }  // namespace tikzlint::grammar

@@ -1,0 +1,135 @@
+// grammar/TikZ.g4: one TikZ path statement after macro expansion (pgfmanual part III, 14-17).
+// The C++ side (parser.cpp) splits a text at top-level ';' and feeds one statement at a time,
+// so recovery is simply "drop this statement, continue with the next".
+// Balanced groups are single lexer tokens; their insides (options, coordinates, node text)
+// are decomposed in C++ (coordinate.cpp), which keeps this grammar small and SLL-friendly.
+grammar TikZ;
+
+// ---------------------------------------------------------------- statements
+
+statement
+  : PATH_CMD OPTIONS? element* terminator                    # pathStatement
+  | NODE_CMD nodeSpec element* terminator                    # nodeStatement
+  | COORD_CMD coordSpec element* terminator                  # coordinateStatement
+  | PIC_CMD nodeSpec element* terminator                     # picStatement
+  ;
+
+terminator : SEMI EOF ;
+
+// ---------------------------------------------------------------- path operations
+
+element
+  : coordinate                                                        # moveOp
+  | connector=(LINE | HV | VH) midNode* target                        # lineOp
+  | DOTS CONTROLS c1=coordinate (AND c2=coordinate)? DOTS midNode* target  # curveOp
+  | RECTANGLE midNode* coordinate                                     # rectangleOp
+  | kind=(CIRCLE | ELLIPSE | ARC) OPTIONS* PAREN?                     # roundOp
+  | GRID OPTIONS* midNode* coordinate                                 # gridOp
+  | PARABOLA OPTIONS* (BEND bend=coordinate)? midNode* dest=coordinate  # parabolaOp
+  | kind=(SIN | COS) OPTIONS* midNode* coordinate                     # sineOp
+  | kind=(TO | EDGE) OPTIONS* midNode* target                         # toOp
+  | PLOT OPTIONS* plotSource                                          # plotOp
+  | NODE nodeSpec                                                     # nodeOp
+  | COORDINATE coordSpec                                              # coordinateOp
+  | PIC nodeSpec                                                      # picOp
+  | LET letBinding (COMMA letBinding)* IN                             # letOp
+  | OPTIONS                                                           # optionsOp
+  | unknown                                                           # unknownOp
+  ;
+
+target : coordinate | CYCLE ;
+
+coordinate : rel=(PLUS | PLUSPLUS)? PAREN ;
+
+// A node or coordinate written between an operation and its target: `-- node{x} (1,0)`.
+midNode
+  : NODE nodeSpec
+  | COORDINATE coordSpec
+  ;
+
+// node / pic: options, (name) and `at (c)` in any order, then the text in braces.
+nodeSpec : nodeAttr* BRACED ;
+nodeAttr : OPTIONS | PAREN | AT coordinate ;
+
+// coordinate: no text, so at most one (name) to keep `coordinate (a) (1,0)` unambiguous.
+coordSpec
+  : OPTIONS* (PAREN OPTIONS*)? (AT coordinate OPTIONS*)?
+  ;
+
+plotSource
+  : COORDINATES BRACED                 # plotCoordinates
+  | FILE BRACED                        # plotFile
+  | FUNCTION BRACED                    # plotFunction
+  | rel=(PLUS | PLUSPLUS)? PAREN       # plotExpression
+  ;
+
+// let \p1 = (A), \n1 = {veclen(\x1,\y1)} in
+letBinding : CS (NUMBER | WORD | BRACED)? EQ (PAREN | BRACED) ;
+
+// Anything else keeps its span so lowering can report an unsupported operation:
+// decorate[...]{...}, svg{...}, \pgfextra{...}, child{...}, foreach leftovers.
+unknown
+  : (WORD | CS) OPTIONS? BRACED*
+  | BRACED
+  | NUMBER | EQ | COMMA | AND | IN | BEND | CONTROLS | COORDINATES | FILE | FUNCTION | AT | OTHER
+  ;
+
+// ---------------------------------------------------------------- tokens
+
+PATH_CMD  : '\\' ('draw' | 'path' | 'fill' | 'filldraw' | 'shade' | 'shadedraw' | 'clip'
+                 | 'useasboundingbox') ;
+NODE_CMD  : '\\' ('node' | 'matrix') ;
+COORD_CMD : '\\coordinate' ;
+PIC_CMD   : '\\pic' ;
+CS        : '\\' ([a-zA-Z@]+ | ~[a-zA-Z@]) ;
+
+// Balanced groups; `\{`, `\}` and friends are TeX control symbols, not group delimiters.
+BRACED  : '{' (BRACED | ESC | ~[{}\\])* '}' ;
+OPTIONS : '[' (BRACED | OPTIONS | ESC | ~[[\]{}\\])* ']' ;
+PAREN   : '(' (PAREN | BRACED | ESC | ~[(){}\\])* ')' ;
+fragment ESC : '\\' . ;
+
+LINE     : '--' ;
+HV       : '|-' ;
+VH       : '-|' ;
+DOTS     : '..' ;
+PLUSPLUS : '++' ;
+PLUS     : '+' ;
+SEMI     : ';' ;
+COMMA    : ',' ;
+EQ       : '=' ;
+
+CYCLE       : 'cycle' ;
+CONTROLS    : 'controls' ;
+AND         : 'and' ;
+RECTANGLE   : 'rectangle' ;
+CIRCLE      : 'circle' ;
+ELLIPSE     : 'ellipse' ;
+ARC         : 'arc' ;
+GRID        : 'grid' ;
+PARABOLA    : 'parabola' ;
+BEND        : 'bend' ;
+SIN         : 'sin' ;
+COS         : 'cos' ;
+TO          : 'to' ;
+EDGE        : 'edge' ;
+PLOT        : 'plot' ;
+COORDINATES : 'coordinates' ;
+FILE        : 'file' ;
+FUNCTION    : 'function' ;
+NODE        : 'node' ;
+COORDINATE  : 'coordinate' ;
+PIC         : 'pic' ;
+AT          : 'at' ;
+LET         : 'let' ;
+IN          : 'in' ;
+
+WORD   : [a-zA-Z]+ ;
+NUMBER : [0-9]+ ('.' [0-9]*)? | '.' [0-9]+ ;
+
+WS      : [ \t\r\n\f]+ -> skip ;
+COMMENT : '%' ~[\r\n]* -> skip ;
+
+// Unmatched group delimiters: a group token could not close, so the longest match is one char.
+STRAY : [{}()[\]$] ;
+OTHER : . ;
