@@ -15,7 +15,11 @@ struct Value {
   bool is_length = false;  // true when the expression had a unit (result in pt)
 };
 
-enum class ErrorKind { syntax, unknown_function, unknown_name, unknown_unit, division_by_zero, domain, overflow };
+enum class ErrorKind { syntax, unknown_function, unknown_name, unknown_unit, division_by_zero, domain, overflow,
+                       limit /* a budget of Context: expression size or nesting depth */ };
+
+// "syntax", "unknown-function", ...: a stable name for messages and JSON output.
+std::string_view to_string(ErrorKind kind);
 
 struct Error {
   ErrorKind kind = ErrorKind::syntax;
@@ -34,7 +38,21 @@ struct Context {
   double em_pt = 10.0;  // width of an em in the current font (cmr10: 10pt)
   double ex_pt = 4.30554;  // cmr10 x-height
   std::uint64_t* random_state = nullptr;  // deterministic generator; null: a fixed seed
+  // Budgets (issue 3 item 7): exceeding one is an ErrorKind::limit error, never a crash or hang.
+  std::size_t max_expression_bytes = 64 * 1024;  // one expression, after macro expansion
+  std::size_t max_nesting_depth = 64;             // parentheses, braces, unary operators, ?:
 };
+
+// pgf's dimension registers overflow past this ("Dimension too large"); any intermediate value
+// beyond it is an ErrorKind::overflow error, as in pgf without the fpu library.
+inline constexpr double max_magnitude = 16383.99999;
+
+// rand/rnd/random draw from splitmix64 (Steele, Lea, Flood 2014) over *random_state; with a null
+// random_state every evaluation starts from this fixed seed, so results are reproducible.
+inline constexpr std::uint64_t default_random_seed = 0x74696b7a6c696e74ULL;  // "tikzlint"
+
+// One draw in [0,1) from the generator, advancing *state (exposed for \pgfmathrandom users).
+double next_random(std::uint64_t& state);
 
 // Evaluate an expression such as "2*cos(30)+1cm" or "veclen(3,4)". Macros must already be
 // expanded; a remaining control sequence is an unknown_name error, never a silent 0.
