@@ -805,9 +805,24 @@ constexpr auto index_postfix = [](auto& ctx) {
   x3::_val(ctx) = array_at(s, x3::_val(ctx), x3::_attr(ctx), where(ctx));
 };
 
+// True when a unit keyword follows at p ("65536sp" is 1pt: the literal alone may exceed TeX's
+// range, only the converted length must not).
+bool unit_follows(const State& s, const char* p) {
+  const char* end = s.text.data() + s.text.size();
+  while (p != end && is_blank(static_cast<unsigned char>(*p))) ++p;
+  const char* q = p;
+  while (q != end && is_word(static_cast<unsigned char>(*q))) ++q;
+  return unit_size(std::string_view(p, static_cast<std::size_t>(q - p)), *s.ctx).has_value();
+}
+
 constexpr auto number_value = [](auto& ctx) {
   State& s = state_of(ctx);
-  x3::_val(ctx) = number(s, x3::_attr(ctx), false, where(ctx));
+  double v = x3::_attr(ctx);
+  std::size_t pos = where(ctx);
+  if (std::isfinite(v) && unit_follows(s, x3::_where(ctx).end()))
+    x3::_val(ctx) = Val{v, false, -1, -1};
+  else
+    x3::_val(ctx) = number(s, v, false, pos);
 };
 
 constexpr auto conditional = [](auto& ctx) {
@@ -823,11 +838,12 @@ constexpr auto conditional = [](auto& ctx) {
   c = c.v != 0 ? boost::fusion::at_c<0>(branches) : boost::fusion::at_c<1>(branches);
 };
 
+// A control sequence is a register or macro that expansion left behind: as an operand
+// ("\x+1") or as a factor like a unit ("0.5\pgf@x", TeX's <factor><internal dimen>).
 constexpr auto unknown_control_sequence = [](auto& ctx) {
   State& s = state_of(ctx);
   std::string_view cs = x3::_attr(ctx);
   fail_static(s, ErrorKind::unknown_name, "unknown name '" + std::string(cs) + "' (macro not expanded)", where(ctx));
-  x3::_val(ctx) = Val{};
 };
 
 // Function calls push their arguments on State::args; the frame remembers where they start.
@@ -960,7 +976,8 @@ auto const unary_def = guarded[on('-' > unary, apply_unary<negate>) | ('+' > una
 auto const power_expr_def = postfix[assign] >> -on('^' > unary, fold<op_pow>);
 auto const postfix_def = primary[assign] >> *(on(bang, factorial_postfix) |
                                               on('[' > expression > ']', index_postfix) |
-                                              on(unit_word, apply_unit));
+                                              on(unit_word, apply_unit) |
+                                              on(control_sequence, unknown_control_sequence));
 auto const call_def = on(word >> '(', open_call) > -(expression[push_arg] >> *(',' > expression[push_arg])) >
                       call_close[assign];
 auto const call_close_def = x3::lit(')')[close_call];
