@@ -6,10 +6,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 
 #include "TikZLexer.h"
 #include "TikZParser.h"
 #include "antlr4-runtime.h"
+#include "grammar/byte_lexer.hpp"
 #include "grammar/grammar.hpp"
 
 namespace tikzlint::grammar {
@@ -212,7 +214,7 @@ class ErrorCollectorHook : public antlr4::BaseErrorListener {
 // Per-thread ANTLR objects: building a lexer and parser costs far more than one statement.
 struct Engine {
   ByteStream input;
-  TikZLexer lexer{&input};
+  ByteLexer lexer;  // TikZ.g4's lexer rules, hand-written for speed (byte_lexer.cpp)
   antlr4::CommonTokenStream tokens{&lexer};
   TikZParser parser{&tokens};
   std::shared_ptr<antlr4::BailErrorStrategy> bail = std::make_shared<antlr4::BailErrorStrategy>();
@@ -222,45 +224,77 @@ struct Engine {
   ErrorCollectorHook hook;
 
   Engine() {
-    lexer.removeErrorListeners();
     parser.removeErrorListeners();
     hook.target = &errors;
   }
 };
 
 // Converts one statement's parse tree; offsets become statement-text offsets via `base`.
+// The tree is read by walking children once and switching on token types and rule indices:
+// the generated accessors (ctx->OPTIONS(), ...) dynamic_cast every child on every call, which
+// cost more than the parse itself.
 class TreeReader {
  public:
-  TreeReader(std::string_view text, std::uint32_t base) : text_(text), base_(base) {}
+  TreeReader(std::string_view text, std::uint32_t base, antlr4::TokenStream* tokens)
+      : text_(text), base_(base), tokens_(tokens) {}
 
-  Statement statement(TikZParser::StatementContext* ctx) {
+  Statement statement(antlr4::ParserRuleContext* ctx) {
     Statement st;
+    auto& kids = ctx->children;
+    antlr4::Token* cmd = token(kids.front());
     // The stop token is EOF; the statement ends with its ';'.
-    auto* term = dynamic_cast<TikZParser::TerminatorContext*>(ctx->children.back());
-    st.span = span(ctx->getStart(), term != nullptr ? term->SEMI()->getSymbol() : ctx->getStart());
-    if (auto* p = dynamic_cast<TikZParser::PathStatementContext*>(ctx)) {
-      st.command = command_name(p->PATH_CMD());
-      if (p->OPTIONS()) st.options = options(p->OPTIONS());
-      elements(st, p->element());
-    } else if (auto* n = dynamic_cast<TikZParser::NodeStatementContext*>(ctx)) {
-      st.command = command_name(n->NODE_CMD());
-      st.ops.push_back(node_op(OpKind::NodeOp, n->nodeSpec(), n->nodeSpec()));
-      elements(st, n->element());
-    } else if (auto* c = dynamic_cast<TikZParser::CoordinateStatementContext*>(ctx)) {
-      st.command = "coordinate";
-      st.ops.push_back(coordinate_op(c->coordSpec(), c->coordSpec()));
-      elements(st, c->element());
-    } else if (auto* pic = dynamic_cast<TikZParser::PicStatementContext*>(ctx)) {
-      st.command = "pic";
-      st.ops.push_back(node_op(OpKind::PicOp, pic->nodeSpec(), pic->nodeSpec()));
-      elements(st, pic->element());
+    auto* term = static_cast<antlr4::ParserRuleContext*>(kids.back());
+    st.span = span(cmd, token(term->children.front()));
+    st.command = std::string(slice(span(cmd, cmd)).substr(1));
+    std::size_t i = 1;
+    switch (cmd->getType()) {
+      case TikZLexer::PATH_CMD:
+        if (i < kids.size() - 1) {
+          if (antlr4::Token* t = token(kids[i]); t != nullptr && t->getType() == TikZLexer::OPTIONS) {
+            st.options = options(t);
+            ++i;
+          }
+        }
+        break;
+      case TikZLexer::NODE_CMD:
+      case TikZLexer::PIC_CMD: {
+        auto* spec = rule(kids[i++]);
+        PathOp op = bare_op(cmd->getType() == TikZLexer::NODE_CMD ? OpKind::NodeOp : OpKind::PicOp, spec);
+        op.node = node_spec(spec, op.span);
+        st.ops.push_back(std::move(op));
+        break;
+      }
+      case TikZLexer::COORD_CMD: {
+        auto* spec = rule(kids[i++]);
+        PathOp op = bare_op(OpKind::CoordinateOp, spec);
+        op.node = coord_spec(spec, op.span);
+        st.ops.push_back(std::move(op));
+        break;
+      }
+      default:
+        break;
     }
+    st.ops.reserve(st.ops.size() + kids.size() - i);
+    for (; i + 1 < kids.size(); ++i) st.ops.push_back(element(rule(kids[i])));
     return st;
   }
 
  private:
   std::string_view text_;  // the whole text given to parse()
   std::uint32_t base_;     // where this statement's piece starts in text_
+  antlr4::TokenStream* tokens_;
+
+  // TerminalNode is a virtual base, so no static_cast; its source interval is its token index.
+  antlr4::Token* token(antlr4::tree::ParseTree* t) const {
+    if (typeid(*t) != typeid(antlr4::tree::TerminalNodeImpl)) return nullptr;
+    return tokens_->get(t->getSourceInterval().a);
+  }
+  static antlr4::ParserRuleContext* rule(antlr4::tree::ParseTree* t) {
+    return static_cast<antlr4::ParserRuleContext*>(t);
+  }
+  static std::size_t rule_index(antlr4::tree::ParseTree* t) {
+    return static_cast<antlr4::ParserRuleContext*>(t)->getRuleIndex();
+  }
 
   Span span(antlr4::Token* a, antlr4::Token* b) const {
     std::uint32_t begin = base_ + static_cast<std::uint32_t>(a->getStartIndex());
@@ -269,13 +303,9 @@ class TreeReader {
       end = base_ + static_cast<std::uint32_t>(b->getStopIndex() + 1);
     return {begin, end};
   }
-  Span span(antlr4::tree::TerminalNode* t) const { return span(t->getSymbol(), t->getSymbol()); }
   Span span(antlr4::ParserRuleContext* c) const {
     // An empty rule (coordSpec with nothing in it) has its stop before its start.
-    if (c->getStop() == nullptr || c->getStop()->getTokenIndex() < c->getStart()->getTokenIndex() ||
-        c->getStart()->getType() == antlr4::Token::EOF)
-      return {base_ + static_cast<std::uint32_t>(c->getStart()->getStartIndex()),
-              base_ + static_cast<std::uint32_t>(c->getStart()->getStartIndex())};
+    if (c->children.empty()) return span(c->getStart(), nullptr);
     return span(c->getStart(), c->getStop());
   }
   std::string_view slice(Span s) const { return text_.substr(s.begin, s.end - s.begin); }
@@ -283,13 +313,17 @@ class TreeReader {
   std::string_view inner(Span s) const {
     return s.end - s.begin >= 2 ? text_.substr(s.begin + 1, s.end - s.begin - 2) : std::string_view{};
   }
+  std::string_view inner(antlr4::Token* t) const { return inner(span(t, t)); }
 
-  std::string command_name(antlr4::tree::TerminalNode* t) const {
-    return std::string(slice(span(t)).substr(1));
+  static std::string trimmed(std::string_view s) {
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    return std::string(s);
   }
 
-  Options options(antlr4::tree::TerminalNode* t) const {
-    Span s = span(t);
+  Options options(antlr4::Token* t) const {
+    Span s = span(t, t);
     return Options{std::string(inner(s)), s};
   }
 
@@ -303,203 +337,203 @@ class TreeReader {
     into->span.end = o.span.end;
   }
 
-  void merge_all(std::optional<Options>& into,
-                 const std::vector<antlr4::tree::TerminalNode*>& list) const {
-    for (auto* t : list) merge(into, options(t));
-  }
-
-  Coordinate coordinate(TikZParser::CoordinateContext* ctx) const {
-    Span paren = span(ctx->PAREN());
-    Coordinate c = parse_coordinate(inner(paren), paren.begin + 1);
-    if (ctx->PLUSPLUS()) c.relative = Coordinate::Relative::PlusPlus;
-    else if (ctx->PLUS()) c.relative = Coordinate::Relative::Plus;
+  // coordinate : (PLUS | PLUSPLUS)? PAREN
+  Coordinate coordinate(antlr4::ParserRuleContext* ctx) const {
+    auto& kids = ctx->children;
+    antlr4::Token* paren = token(kids.back());
+    Span p = span(paren, paren);
+    Coordinate c = parse_coordinate(inner(p), p.begin + 1);
+    if (kids.size() > 1) {
+      c.relative = token(kids.front())->getType() == TikZLexer::PLUSPLUS ? Coordinate::Relative::PlusPlus
+                                                                          : Coordinate::Relative::Plus;
+    }
     c.span = span(ctx);
     return c;
   }
 
-  std::string trimmed(std::string_view s) const {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
-    return std::string(s);
-  }
-
-  // Options, (name), `at (c)` in any order, then {text} (nodes and pics).
-  Node node_spec(TikZParser::NodeSpecContext* ctx, Span whole) const {
+  // nodeSpec : nodeAttr* BRACED ; nodeAttr : OPTIONS | PAREN | AT coordinate
+  Node node_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
     Node n;
     n.span = whole;
-    for (auto* attr : ctx->nodeAttr()) {
-      if (attr->OPTIONS()) merge(n.options, options(attr->OPTIONS()));
-      else if (attr->PAREN()) n.name = trimmed(inner(span(attr->PAREN())));
-      else if (attr->coordinate()) n.at = coordinate(attr->coordinate());
+    auto& kids = ctx->children;
+    for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
+      auto& attr = rule(kids[i])->children;
+      antlr4::Token* t = token(attr.front());
+      if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
+      else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
+      else n.at = coordinate(rule(attr.back()));
     }
-    Span t = span(ctx->BRACED());
-    n.text = std::string(inner(t));
-    n.text_span = {t.begin + 1, t.end - 1};
+    antlr4::Token* text = token(kids.back());
+    Span ts = span(text, text);
+    n.text = std::string(inner(ts));
+    n.text_span = {ts.begin + 1, ts.end - 1};
     n.has_text = true;
     return n;
   }
 
-  Node coord_spec(TikZParser::CoordSpecContext* ctx, Span whole) const {
+  // coordSpec : OPTIONS* (PAREN OPTIONS*)? (AT coordinate OPTIONS*)?
+  Node coord_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
     Node n;
     n.span = whole;
     n.is_coordinate = true;
-    merge_all(n.options, ctx->OPTIONS());
-    if (ctx->PAREN()) n.name = trimmed(inner(span(ctx->PAREN())));
-    if (ctx->coordinate()) n.at = coordinate(ctx->coordinate());
+    for (auto* kid : ctx->children) {
+      antlr4::Token* t = token(kid);
+      if (t == nullptr) n.at = coordinate(rule(kid));
+      else if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
+      else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
+    }
     return n;
   }
 
-  PathOp node_op(OpKind kind, TikZParser::NodeSpecContext* spec, antlr4::ParserRuleContext* whole) const {
+  PathOp bare_op(OpKind kind, antlr4::ParserRuleContext* ctx) const {
     PathOp op;
     op.kind = kind;
-    op.span = span(whole);
-    op.raw = std::string(slice(op.span));
-    op.node = node_spec(spec, op.span);
-    return op;
-  }
-
-  PathOp coordinate_op(TikZParser::CoordSpecContext* spec, antlr4::ParserRuleContext* whole) const {
-    PathOp op;
-    op.kind = OpKind::CoordinateOp;
-    op.span = span(whole);
-    op.raw = std::string(slice(op.span));
-    op.node = coord_spec(spec, op.span);
-    return op;
-  }
-
-  void mid_nodes(PathOp& op, const std::vector<TikZParser::MidNodeContext*>& list) const {
-    for (auto* m : list) {
-      if (m->nodeSpec()) op.edge_nodes.push_back(node_spec(m->nodeSpec(), span(m)));
-      else op.edge_nodes.push_back(coord_spec(m->coordSpec(), span(m)));
-    }
-  }
-
-  void target(PathOp& op, TikZParser::TargetContext* t) const {
-    if (t->CYCLE()) op.to_cycle = true;
-    else op.coords.push_back(coordinate(t->coordinate()));
-  }
-
-  void elements(Statement& st, const std::vector<TikZParser::ElementContext*>& list) const {
-    st.ops.reserve(st.ops.size() + list.size());
-    for (auto* e : list) st.ops.push_back(element(e));
-  }
-
-  PathOp element(TikZParser::ElementContext* ctx) const {
-    PathOp op;
     op.span = span(ctx);
     op.raw = std::string(slice(op.span));
-    if (auto* m = dynamic_cast<TikZParser::MoveOpContext*>(ctx)) {
-      op.kind = OpKind::Move;
-      op.coords.push_back(coordinate(m->coordinate()));
-    } else if (auto* l = dynamic_cast<TikZParser::LineOpContext*>(ctx)) {
-      std::size_t type = l->connector->getType();
-      op.kind = type == TikZLexer::LINE ? OpKind::Line : type == TikZLexer::HV ? OpKind::HV : OpKind::VH;
-      mid_nodes(op, l->midNode());
-      target(op, l->target());
-      if (op.to_cycle) {
-        op.kind = OpKind::Cycle;
-        op.argument = std::string(slice(span(l->connector, l->connector)));
+    return op;
+  }
+
+  // The element's alternative is fixed by its first token (see TikZ.g4, rule `element`).
+  OpKind kind_of(antlr4::tree::ParseTree* first) const {
+    antlr4::Token* t = token(first);
+    if (t == nullptr) return rule_index(first) == TikZParser::RuleCoordinate ? OpKind::Move : OpKind::Unknown;
+    switch (t->getType()) {
+      case TikZLexer::LINE: return OpKind::Line;
+      case TikZLexer::HV: return OpKind::HV;
+      case TikZLexer::VH: return OpKind::VH;
+      case TikZLexer::DOTS: return OpKind::Curve;
+      case TikZLexer::RECTANGLE: return OpKind::Rectangle;
+      case TikZLexer::CIRCLE: return OpKind::Circle;
+      case TikZLexer::ELLIPSE: return OpKind::Ellipse;
+      case TikZLexer::ARC: return OpKind::Arc;
+      case TikZLexer::GRID: return OpKind::Grid;
+      case TikZLexer::PARABOLA: return OpKind::Parabola;
+      case TikZLexer::SIN: return OpKind::Sine;
+      case TikZLexer::COS: return OpKind::Cosine;
+      case TikZLexer::TO: return OpKind::To;
+      case TikZLexer::EDGE: return OpKind::Edge;
+      case TikZLexer::PLOT: return OpKind::Plot;
+      case TikZLexer::NODE: return OpKind::NodeOp;
+      case TikZLexer::COORDINATE: return OpKind::CoordinateOp;
+      case TikZLexer::PIC: return OpKind::PicOp;
+      case TikZLexer::LET: return OpKind::Let;
+      case TikZLexer::OPTIONS: return OpKind::Options;
+      default: return OpKind::Unknown;
+    }
+  }
+
+  PathOp element(antlr4::ParserRuleContext* ctx) const {
+    auto& kids = ctx->children;
+    PathOp op = bare_op(kind_of(kids.front()), ctx);
+    switch (op.kind) {
+      case OpKind::Unknown:
+        return op;
+      case OpKind::NodeOp:
+      case OpKind::PicOp:
+        op.node = node_spec(rule(kids.back()), op.span);
+        return op;
+      case OpKind::CoordinateOp:
+        op.node = coord_spec(rule(kids.back()), op.span);
+        return op;
+      case OpKind::Options:
+        op.options = options(token(kids.front()));
+        return op;
+      case OpKind::Let:
+        let_op(op, ctx);
+        return op;
+      default:
+        break;
+    }
+    for (auto* kid : kids) {
+      if (antlr4::Token* t = token(kid)) {
+        switch (t->getType()) {
+          case TikZLexer::OPTIONS:
+            merge(op.options, options(t));
+            break;
+          case TikZLexer::PAREN:  // circle / ellipse / arc argument
+            op.argument = trimmed(inner(t));
+            break;
+          default:
+            break;
+        }
+        continue;
       }
-    } else if (auto* c = dynamic_cast<TikZParser::CurveOpContext*>(ctx)) {
-      op.kind = OpKind::Curve;
-      op.coords.push_back(coordinate(c->c1));
-      if (c->c2) op.coords.push_back(coordinate(c->c2));
-      mid_nodes(op, c->midNode());
-      target(op, c->target());
-    } else if (auto* r = dynamic_cast<TikZParser::RectangleOpContext*>(ctx)) {
-      op.kind = OpKind::Rectangle;
-      mid_nodes(op, r->midNode());
-      op.coords.push_back(coordinate(r->coordinate()));
-    } else if (auto* round = dynamic_cast<TikZParser::RoundOpContext*>(ctx)) {
-      std::size_t type = round->kind->getType();
-      op.kind = type == TikZLexer::CIRCLE ? OpKind::Circle : type == TikZLexer::ELLIPSE ? OpKind::Ellipse : OpKind::Arc;
-      merge_all(op.options, round->OPTIONS());
-      if (round->PAREN()) op.argument = trimmed(inner(span(round->PAREN())));
-    } else if (auto* g = dynamic_cast<TikZParser::GridOpContext*>(ctx)) {
-      op.kind = OpKind::Grid;
-      merge_all(op.options, g->OPTIONS());
-      mid_nodes(op, g->midNode());
-      op.coords.push_back(coordinate(g->coordinate()));
-    } else if (auto* p = dynamic_cast<TikZParser::ParabolaOpContext*>(ctx)) {
-      op.kind = OpKind::Parabola;
-      merge_all(op.options, p->OPTIONS());
-      mid_nodes(op, p->midNode());
-      if (p->bend) op.coords.push_back(coordinate(p->bend));
-      op.coords.push_back(coordinate(p->dest));
-    } else if (auto* s = dynamic_cast<TikZParser::SineOpContext*>(ctx)) {
-      op.kind = s->kind->getType() == TikZLexer::SIN ? OpKind::Sine : OpKind::Cosine;
-      merge_all(op.options, s->OPTIONS());
-      mid_nodes(op, s->midNode());
-      op.coords.push_back(coordinate(s->coordinate()));
-    } else if (auto* t = dynamic_cast<TikZParser::ToOpContext*>(ctx)) {
-      op.kind = t->kind->getType() == TikZLexer::TO ? OpKind::To : OpKind::Edge;
-      merge_all(op.options, t->OPTIONS());
-      mid_nodes(op, t->midNode());
-      target(op, t->target());
-    } else if (auto* pl = dynamic_cast<TikZParser::PlotOpContext*>(ctx)) {
-      plot(op, pl);
-    } else if (auto* n = dynamic_cast<TikZParser::NodeOpContext*>(ctx)) {
-      op = node_op(OpKind::NodeOp, n->nodeSpec(), ctx);
-    } else if (auto* co = dynamic_cast<TikZParser::CoordinateOpContext*>(ctx)) {
-      op = coordinate_op(co->coordSpec(), ctx);
-    } else if (auto* pic = dynamic_cast<TikZParser::PicOpContext*>(ctx)) {
-      op = node_op(OpKind::PicOp, pic->nodeSpec(), ctx);
-    } else if (auto* let = dynamic_cast<TikZParser::LetOpContext*>(ctx)) {
-      let_op(op, let);
-    } else if (auto* o = dynamic_cast<TikZParser::OptionsOpContext*>(ctx)) {
-      op.kind = OpKind::Options;
-      op.options = options(o->OPTIONS());
-    } else {
-      op.kind = OpKind::Unknown;
+      auto* r = rule(kid);
+      switch (r->getRuleIndex()) {
+        case TikZParser::RuleCoordinate:
+          op.coords.push_back(coordinate(r));
+          break;
+        case TikZParser::RuleTarget:
+          if (antlr4::Token* c = token(r->children.front()); c != nullptr && c->getType() == TikZLexer::CYCLE)
+            op.to_cycle = true;
+          else
+            op.coords.push_back(coordinate(rule(r->children.front())));
+          break;
+        case TikZParser::RuleMidNode: {
+          auto* spec = rule(r->children.back());
+          if (spec->getRuleIndex() == TikZParser::RuleNodeSpec) op.edge_nodes.push_back(node_spec(spec, span(r)));
+          else op.edge_nodes.push_back(coord_spec(spec, span(r)));
+          break;
+        }
+        case TikZParser::RulePlotSource:
+          plot(op, r);
+          break;
+        default:
+          break;
+      }
+    }
+    if (op.to_cycle && op.kind != OpKind::Curve && op.kind != OpKind::To && op.kind != OpKind::Edge) {
+      op.argument = std::string(slice(span(token(kids.front()), token(kids.front()))));
+      op.kind = OpKind::Cycle;
     }
     return op;
   }
 
-  void plot(PathOp& op, TikZParser::PlotOpContext* ctx) const {
-    op.kind = OpKind::Plot;
-    merge_all(op.options, ctx->OPTIONS());
-    auto* src = ctx->plotSource();
-    if (auto* c = dynamic_cast<TikZParser::PlotCoordinatesContext*>(src)) {
-      Span b = span(c->BRACED());
-      op.plot_kind = "coordinates";
-      op.argument = std::string(inner(b));
-      op.coords = parse_coordinate_list(inner(b), b.begin + 1);
-    } else if (auto* f = dynamic_cast<TikZParser::PlotFileContext*>(src)) {
-      op.plot_kind = "file";
-      op.argument = std::string(inner(span(f->BRACED())));
-    } else if (auto* fn = dynamic_cast<TikZParser::PlotFunctionContext*>(src)) {
-      op.plot_kind = "function";
-      op.argument = std::string(inner(span(fn->BRACED())));
-    } else if (auto* e = dynamic_cast<TikZParser::PlotExpressionContext*>(src)) {
-      op.plot_kind = "expression";
-      Span paren = span(e->PAREN());
-      op.argument = std::string(inner(paren));
-      Coordinate c = parse_coordinate(inner(paren), paren.begin + 1);
-      if (e->PLUSPLUS()) c.relative = Coordinate::Relative::PlusPlus;
-      else if (e->PLUS()) c.relative = Coordinate::Relative::Plus;
-      c.span = span(e);
-      op.coords.push_back(std::move(c));
+  // plotSource : COORDINATES BRACED | FILE BRACED | FUNCTION BRACED | (PLUS|PLUSPLUS)? PAREN
+  void plot(PathOp& op, antlr4::ParserRuleContext* src) const {
+    antlr4::Token* last = token(src->children.back());
+    Span group = span(last, last);
+    op.argument = std::string(inner(group));
+    switch (token(src->children.front())->getType()) {
+      case TikZLexer::COORDINATES:
+        op.plot_kind = "coordinates";
+        op.coords = parse_coordinate_list(inner(group), group.begin + 1);
+        break;
+      case TikZLexer::FILE:
+        op.plot_kind = "file";
+        break;
+      case TikZLexer::FUNCTION:
+        op.plot_kind = "function";
+        break;
+      default: {
+        op.plot_kind = "expression";
+        op.coords.push_back(coordinate(src));  // same shape as rule `coordinate`
+        break;
+      }
     }
   }
 
-  void let_op(PathOp& op, TikZParser::LetOpContext* ctx) const {
-    op.kind = OpKind::Let;
-    Span kw = span(ctx->LET()), in = span(ctx->IN());
+  // let \p1 = (A), \n1 = {veclen(\x1,\y1)} in
+  void let_op(PathOp& op, antlr4::ParserRuleContext* ctx) const {
+    auto& kids = ctx->children;
+    Span kw = span(token(kids.front()), token(kids.front()));
+    Span in = span(token(kids.back()), token(kids.back()));
     op.argument = trimmed(text_.substr(kw.end, in.begin - kw.end));
-    for (auto* b : ctx->letBinding()) {
+    for (auto* kid : kids) {
+      if (token(kid) != nullptr) continue;
+      auto* b = rule(kid);
       LetBinding lb;
       lb.span = span(b);
-      Span eq = span(b->EQ());
+      antlr4::Token* value = token(b->children.back());
+      Span eq = span(token(b->children[b->children.size() - 2]), nullptr);
       lb.reg = trimmed(text_.substr(lb.span.begin, eq.begin - lb.span.begin));
-      if (b->PAREN()) {
-        Span p = span(b->PAREN());
-        Coordinate c = parse_coordinate(inner(p), p.begin + 1);
-        c.span = p;
+      Span v = span(value, value);
+      if (value->getType() == TikZLexer::PAREN) {
+        Coordinate c = parse_coordinate(inner(v), v.begin + 1);
+        c.span = v;
         lb.point = std::move(c);
       } else {
-        // The value group is the last BRACED child (\p{name} = {..} has two).
-        auto braced = b->BRACED();
-        if (!braced.empty()) lb.value = std::string(inner(span(braced.back())));
+        lb.value = std::string(inner(v));
       }
       op.let_bindings.push_back(std::move(lb));
     }
@@ -513,7 +547,7 @@ SyntaxError nesting_error(const Piece& p) {
 void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseResult& out) {
   std::string_view src = text.substr(piece.begin, piece.end - piece.begin);
   en.input.assign(src);
-  en.lexer.setInputStream(&en.input);
+  en.lexer.reset(&en.input, src);
   en.tokens.setTokenSource(&en.lexer);
   en.parser.setTokenStream(&en.tokens);
 
@@ -548,7 +582,7 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
     out.errors.push_back(std::move(*en.errors.first));
     return;
   }
-  out.statements.push_back(TreeReader(text, piece.begin).statement(tree));
+  out.statements.push_back(TreeReader(text, piece.begin, &en.tokens).statement(tree));
 }
 
 }  // namespace

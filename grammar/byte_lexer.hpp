@@ -1,0 +1,46 @@
+// grammar/byte_lexer.hpp: internal to grammar/. A hand-written lexer with exactly the token
+// rules of TikZ.g4 (same types, same offsets), fed to the generated ANTLR parser.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "antlr4-runtime.h"
+
+namespace tikzlint::grammar {
+
+// Length of the balanced {..}, [..] or (..) group token starting at `at`, 0 if it never closes.
+std::size_t balanced_group_length(std::string_view s, std::size_t at, std::vector<char>& stack);
+
+class ByteLexer : public antlr4::TokenSource {
+ public:
+  // `input` is the same bytes as a CharStream (tokens fetch their text from it on demand).
+  void reset(antlr4::CharStream* input, std::string_view text) {
+    input_ = input;
+    text_ = text;
+    pos_ = 0;
+    source_ = {this, input};
+  }
+
+  // The next token's type and [start, stop] byte offsets (stop inclusive, as ANTLR's).
+  std::size_t next_token(std::size_t& start, std::size_t& stop);
+
+  std::unique_ptr<antlr4::Token> nextToken() override;
+  std::size_t getLine() const override { return 1; }
+  std::size_t getCharPositionInLine() override { return pos_; }
+  antlr4::CharStream* getInputStream() override { return input_; }
+  std::string getSourceName() override { return "statement"; }
+  antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override {
+    return antlr4::CommonTokenFactory::DEFAULT.get();
+  }
+
+ private:
+  antlr4::CharStream* input_ = nullptr;
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::pair<antlr4::TokenSource*, antlr4::CharStream*> source_{nullptr, nullptr};
+  std::vector<char> stack_;
+};
+
+}  // namespace tikzlint::grammar
