@@ -3,6 +3,7 @@
 // balanced paren-group token, and the forms are told apart by top-level separators.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -75,6 +76,12 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
 Coordinate parse_operand(std::string_view s, std::size_t b, std::size_t e, std::uint32_t base,
                          std::size_t depth) {
   trim(s, b, e);
+  if (e - b >= 2 && s[b] == '{' && s[e - 1] == '}' &&
+      scan_top(s, b, e, [](std::size_t) { return true; }) == e) {
+    ++b;  // {0,1}: braces only group the operand
+    --e;
+    trim(s, b, e);
+  }
   if (e - b >= 2 && s[b] == '(' && s[e - 1] == ')' &&
       scan_top(s, b, e, [](std::size_t) { return true; }) == e) {
     // One whole paren group: look inside it.
@@ -118,8 +125,20 @@ void parse_intersection(Coordinate& c, std::string_view s, std::size_t b, std::s
     }
     return;
   }
-  // cs form: the parenthesised points in order of appearance.
-  std::vector<Coordinate> points = parse_coordinate_list(s.substr(b, e - b), base + b);
+  // cs form: the parenthesised points of `first line={..}` and `second line={..}`, in order.
+  std::vector<Coordinate> points;
+  for (std::size_t i = b; i < e; ++i) {
+    if (s[i] != '{') continue;
+    std::size_t close = i + 1;
+    for (std::size_t d = 1; close < e; ++close) {
+      if (s[close] == '{') ++d;
+      if (s[close] == '}' && --d == 0) break;
+    }
+    if (close >= e) break;
+    for (Coordinate& p : parse_coordinate_list(s.substr(i + 1, close - i - 1), base + static_cast<std::uint32_t>(i + 1)))
+      points.push_back(std::move(p));
+    i = close;
+  }
   if (points.size() == 4) c.sub = std::move(points);
 }
 
@@ -285,6 +304,128 @@ std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32
     i = j + 1;
   }
   return out;
+}
+
+namespace {
+
+// A TeX dimension unit at the end of a calc amount makes `!..!` a distance, not a fraction.
+bool ends_in_unit(std::string_view a) {
+  static constexpr std::string_view kUnits[] = {"pt", "cm", "mm", "in", "bp", "ex", "em",
+                                                "sp", "pc", "dd", "cc"};
+  while (!a.empty() && (a.back() == '}' || is_space(a.back()))) a.remove_suffix(1);
+  for (std::string_view u : kUnits)
+    if (a.size() >= u.size() && a.substr(a.size() - u.size()) == u) return true;
+  return false;
+}
+
+// Reads calc text left to right; every helper returns false on anything unexpected.
+class CalcReader {
+ public:
+  CalcReader(std::string_view s, std::uint32_t base) : s_(s), base_(base) {}
+
+  std::optional<CalcExpr> read() {
+    CalcExpr expr;
+    skip();
+    while (i_ < s_.size()) {
+      CalcTerm term;
+      std::size_t start = i_;
+      if (!expr.terms.empty() || s_[i_] == '-' || s_[i_] == '+') {
+        if (s_[i_] != '+' && s_[i_] != '-') return std::nullopt;
+        term.negate = s_[i_] == '-';
+        ++i_;
+        skip();
+      }
+      if (i_ < s_.size() && s_[i_] != '(') {
+        // factor*(A): the factor runs to the '*' at top level.
+        std::size_t star = scan_top(s_, i_, s_.size(), [&](std::size_t k) { return s_[k] == '*'; });
+        if (star == s_.size()) return std::nullopt;
+        std::size_t fb = i_, fe = star;
+        trim(s_, fb, fe);
+        term.factor = std::string(s_.substr(fb, fe - fb));
+        i_ = star + 1;
+        skip();
+      }
+      if (!paren(term.point)) return std::nullopt;
+      while (true) {
+        skip();
+        if (i_ >= s_.size() || s_[i_] != '!') break;
+        CalcModifier m;
+        if (!modifier(m)) return std::nullopt;
+        term.modifiers.push_back(std::move(m));
+      }
+      term.span = span_at(base_, start, i_);
+      expr.terms.push_back(std::move(term));
+      skip();
+    }
+    if (expr.terms.empty()) return std::nullopt;
+    return expr;
+  }
+
+ private:
+  std::string_view s_;
+  std::uint32_t base_;
+  std::size_t i_ = 0;
+
+  void skip() {
+    while (i_ < s_.size() && is_space(s_[i_])) ++i_;
+  }
+
+  // A balanced (...) at i_, parsed as a coordinate.
+  bool paren(Coordinate& out) {
+    if (i_ >= s_.size() || s_[i_] != '(') return false;
+    std::size_t d = 0, j = i_;
+    for (; j < s_.size(); ++j) {
+      if (s_[j] == '\\') {
+        ++j;
+        continue;
+      }
+      if (s_[j] == '(' || s_[j] == '{') ++d;
+      if ((s_[j] == ')' || s_[j] == '}') && --d == 0) break;
+    }
+    if (j >= s_.size()) return false;
+    out = parse_coordinate(s_.substr(i_ + 1, j - i_ - 1), base_ + static_cast<std::uint32_t>(i_ + 1));
+    out.span = span_at(base_, i_, j + 1);
+    i_ = j + 1;
+    return true;
+  }
+
+  // !t!(B), !t!angle:(B), !(P)!(B)
+  bool modifier(CalcModifier& m) {
+    ++i_;  // the first '!'
+    skip();
+    if (i_ < s_.size() && s_[i_] == '(') {
+      m.kind = CalcModifier::Kind::Projection;
+      if (!paren(m.through)) return false;
+      skip();
+      if (i_ >= s_.size() || s_[i_] != '!') return false;
+    } else {
+      std::size_t bang = scan_top(s_, i_, s_.size(), [&](std::size_t k) { return s_[k] == '!'; });
+      if (bang == s_.size()) return false;
+      std::size_t ab = i_, ae = bang;
+      trim(s_, ab, ae);
+      m.amount = std::string(s_.substr(ab, ae - ab));
+      m.kind = ends_in_unit(m.amount) ? CalcModifier::Kind::Distance : CalcModifier::Kind::Partway;
+      i_ = bang;
+    }
+    ++i_;  // the second '!'
+    skip();
+    if (i_ < s_.size() && s_[i_] != '(') {
+      std::size_t colon = scan_top(s_, i_, s_.size(), [&](std::size_t k) { return s_[k] == ':' || s_[k] == '('; });
+      if (colon == s_.size() || s_[colon] != ':') return false;
+      std::size_t ab = i_, ae = colon;
+      trim(s_, ab, ae);
+      m.angle = std::string(s_.substr(ab, ae - ab));
+      i_ = colon + 1;
+      skip();
+    }
+    return paren(m.target);
+  }
+};
+
+}  // namespace
+
+std::optional<CalcExpr> parse_calc(std::string_view text, std::uint32_t base) {
+  return CalcReader(text, base).read();
 }
 
 }  // namespace tikzlint::grammar

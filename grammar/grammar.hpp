@@ -138,6 +138,35 @@ ParseResult parse(std::string_view text);
 // offsets into `inner` plus `base` (the statement parser passes the position of `inner`).
 Coordinate parse_coordinate(std::string_view inner, std::uint32_t base = 0);
 
+// A calc expression `$...$` (pgfmanual 13.5) decomposed: a sum of terms, each an optional
+// factor times a coordinate followed by any number of `!..!` modifiers.
+struct CalcModifier {
+  enum class Kind {
+    Partway,     // (A)!t!(B), t a number or {expression}
+    Distance,    // (A)!1cm!(B): the amount ends in a TeX unit (pt, cm, mm, in, bp, ...)
+    Projection,  // (A)!(P)!(B): the foot of P on the line AB
+  };
+  Kind kind = Kind::Partway;
+  std::string amount;   // Partway / Distance: as written ("0.5", "{1/3}", "2mm")
+  std::string angle;    // "90" in (A)!.5!90:(B), else empty
+  Coordinate through;   // Projection: P
+  Coordinate target;    // B
+};
+struct CalcTerm {
+  bool negate = false;  // written with a leading '-'
+  std::string factor;   // "2" in 2*(A), "{sqrt(2)}" in {sqrt(2)}*(A); empty if none
+  Coordinate point;
+  std::vector<CalcModifier> modifiers;
+  Span span;
+};
+struct CalcExpr {
+  std::vector<CalcTerm> terms;
+};
+
+// Decompose the text of a Form::Calc coordinate (between the dollars); nullopt if it is not
+// a sum of the forms above. Spans are offsets into `text` plus `base`.
+std::optional<CalcExpr> parse_calc(std::string_view text, std::uint32_t base = 0);
+
 // Every `(...)`, `+(...)`, `++(...)` coordinate in `text` (a plot coordinates list).
 std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32_t base = 0);
 
