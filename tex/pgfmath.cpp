@@ -997,6 +997,41 @@ std::string describe_expected(const std::string& which) {
   return which;
 }
 
+// Most expressions TikZ hands over are a bare number or dimension ("1.5", "-2", "3cm"). They
+// skip the grammar; anything else (exponents, octal/hex, operators) returns nullopt.
+std::optional<Value> simple_number(std::string_view e, const Context& ctx) {
+  std::size_t i = 0, n = e.size();
+  while (i < n && is_blank(static_cast<unsigned char>(e[i]))) ++i;
+  while (n > i && is_blank(static_cast<unsigned char>(e[n - 1]))) --n;
+  bool negative = false;
+  if (i < n && (e[i] == '-' || e[i] == '+')) negative = e[i++] == '-';
+  std::size_t start = i;
+  while (i < n && is_digit(static_cast<unsigned char>(e[i]))) ++i;
+  std::size_t int_digits = i - start;
+  if (int_digits > 1 && e[start] == '0') return std::nullopt;  // octal in pgf
+  std::size_t frac_digits = 0;
+  if (i < n && e[i] == '.') {
+    std::size_t f = ++i;
+    while (i < n && is_digit(static_cast<unsigned char>(e[i]))) ++i;
+    frac_digits = i - f;
+  }
+  if (int_digits + frac_digits == 0 || int_digits + frac_digits > 15) return std::nullopt;
+  std::size_t number_end = i;
+  double v = 0;
+  if (std::from_chars(e.data() + start, e.data() + number_end, v).ec != std::errc{}) return std::nullopt;
+  while (i < n && is_blank(static_cast<unsigned char>(e[i]))) ++i;
+  bool len = false;
+  if (i < n) {
+    if (n - i != 2) return std::nullopt;
+    auto size = unit_size(e.substr(i, 2), ctx);
+    if (!size) return std::nullopt;
+    v *= *size;
+    len = true;
+  }
+  if (v > kMaxDimen) return std::nullopt;  // let the grammar report the overflow
+  return Value{negative && v != 0 ? -v : v, len};
+}
+
 Result error_result(Error e) {
   Result r;
   r.error = std::move(e);
@@ -1042,6 +1077,12 @@ Result evaluate(std::string_view expr, const Context& ctx) {
                               "expression of " + std::to_string(expr.size()) + " bytes exceeds the limit of " +
                                   std::to_string(ctx.max_expression_bytes),
                               0});
+
+  if (auto v = simple_number(expr, ctx)) {
+    Result r;
+    r.value = *v;
+    return r;
+  }
 
   const char* first = expr.data();
   const char* const last = expr.data() + expr.size();
