@@ -1,0 +1,420 @@
+#include "cli/driver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "ir/ir.hpp"
+
+namespace tikzlint::cli {
+
+namespace fs = std::filesystem;
+using checks::Verdict;
+
+const char* to_string(FileStatus s) { return s == FileStatus::checked ? "checked" : "error"; }
+
+const std::vector<CodeDoc>& frontend_codes() {
+  static const std::vector<CodeDoc> codes = {
+      {"syntax-error", "a TikZ statement could not be parsed; the parser resumed at the next ';'"},
+      {"unsupported-key", "an option key the lowering does not model; affected rules are indeterminate"},
+      {"unsupported-path-operation", "a path operation the lowering does not model"},
+      {"unsupported-coordinate", "a coordinate form the lowering does not model"},
+      {"unsupported-construct", "a TeX or TikZ construct the front end does not model"},
+      {"expansion-limit", "a named budget of the macro expander was exceeded (recursion, loops, size)"},
+      {"unterminated", "an environment, group, brace or option list is not closed"},
+      {"missing-file", "a class or package was not found in the file's folder or the include dirs"},
+      {"undefined-macro", "a macro used in a picture is not defined by the document or its packages"},
+      {"math-error", "a pgfmath expression could not be evaluated (syntax, division by zero, overflow)"},
+      {"unreadable-file", "the input file is missing, unreadable or larger than the input limit"},
+      {"unused-suppression", "a tikzlint suppression comment names an unknown rule or suppresses nothing"},
+      {"internal-error", "tikzlint itself failed on this file; please report it with the input"},
+      {"no-picture", "the file contains no tikzpicture, so every rule is n/a"},
+      {"llm-fallback", "the geometry was produced by the LLM fallback instead of the parser"},
+  };
+  return codes;
+}
+
+namespace {
+
+int severity_rank(Verdict v) {
+  switch (v) {
+    case Verdict::na: return 0;
+    case Verdict::pass: return 1;
+    case Verdict::indeterminate: return 2;
+    case Verdict::fail: return 3;
+  }
+  return 0;
+}
+
+Verdict worse(Verdict a, Verdict b) { return severity_rank(a) >= severity_rank(b) ? a : b; }
+
+Diagnostic make_diag(std::string rule, Severity sev, std::string message, SourceRange range = {}) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.severity = sev;
+  d.message = std::move(message);
+  d.range = range;
+  return d;
+}
+
+// The whole file, or why it cannot be read. Reads at most limit+1 bytes, so a device or a
+// huge file never exhausts memory.
+struct ReadResult {
+  std::optional<std::string> text;
+  Diagnostic problem;
+};
+
+ReadResult read_input(const std::string& path, std::size_t limit) {
+  ReadResult r;
+  std::error_code ec;
+  auto st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) {
+    r.problem = make_diag("unreadable-file", Severity::error,
+                          "cannot read '" + path + "': no such file or directory");
+    return r;
+  }
+  if (fs::is_directory(st)) {
+    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': is a directory");
+    return r;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    int err = errno;
+    r.problem = make_diag("unreadable-file", Severity::error,
+                          "cannot read '" + path + "': " + (err ? std::strerror(err) : "open failed"));
+    return r;
+  }
+  std::string text;
+  std::size_t cap = limit + 1;
+  text.resize(std::min<std::size_t>(cap, 1u << 16));
+  std::size_t got = 0;
+  while (got < cap) {
+    if (got == text.size()) text.resize(std::min(cap, text.size() * 2));
+    in.read(text.data() + got, static_cast<std::streamsize>(text.size() - got));
+    got += static_cast<std::size_t>(in.gcount());
+    if (!in) break;
+  }
+  if (in.bad()) {
+    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': read error");
+    return r;
+  }
+  if (got > limit) {
+    std::uintmax_t size = fs::is_regular_file(st) ? fs::file_size(path, ec) : 0;
+    r.problem = make_diag("unreadable-file", Severity::error,
+                          "cannot read '" + path + "': larger than the input limit");
+    r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};
+    if (size > 0 && !ec) r.problem.evidence["measured_bytes"] = size;
+    r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
+    return r;
+  }
+  text.resize(got);
+  r.text = std::move(text);
+  return r;
+}
+
+// One name of one suppression comment.
+struct Suppression {
+  const tex::Directive* directive;
+  std::string rule;
+  std::uint32_t line = 0;  // line of the directive in its file
+  bool used = false;
+};
+
+bool known_code(const std::string& name) {
+  if (name == "all" || checks::find_rule(name)) return true;
+  if (name.rfind("unsupported", 0) == 0 || name.rfind("llm-", 0) == 0) return true;
+  for (const auto& c : frontend_codes())
+    if (name == c.code) return true;
+  return false;
+}
+
+class Suppressions {
+ public:
+  Suppressions(const tex::ExpandedDocument& doc, const SourceManager& sm) : sm_(sm) {
+    for (const auto& d : doc.directives) {
+      std::uint32_t line = d.range.valid ? sm.get(d.range.file).line_col(d.range.begin).line : 0;
+      for (const auto& rule : d.rules) entries_.push_back({&d, rule, line, false});
+    }
+  }
+
+  // True (and the suppression is marked used) when a directive covers `diag`.
+  bool suppresses(const Diagnostic& diag) {
+    if (diag.rule == "unused-suppression" || diag.rule == "unreadable-file") return false;
+    bool hit = false;
+    for (auto& s : entries_) {
+      if (s.rule != diag.rule && s.rule != "all") continue;
+      if (covers(s, diag)) {
+        s.used = true;
+        hit = true;
+      }
+    }
+    return hit;
+  }
+
+  std::vector<Diagnostic> report() const {
+    std::vector<Diagnostic> out;
+    for (const auto& s : entries_) {
+      if (!known_code(s.rule)) {
+        auto d = make_diag("unused-suppression", Severity::warning,
+                           "suppression names unknown rule '" + s.rule + "'", s.directive->range);
+        d.evidence = {{"rule", s.rule}, {"directive", s.directive->kind}};
+        d.notes.push_back({"run 'tikzlint explain --list' for the rule names", {}});
+        out.push_back(std::move(d));
+      } else if (!s.used) {
+        auto d = make_diag("unused-suppression", Severity::warning,
+                           "suppression of '" + s.rule + "' is unused", s.directive->range);
+        d.evidence = {{"rule", s.rule}, {"directive", s.directive->kind}};
+        out.push_back(std::move(d));
+      }
+    }
+    return out;
+  }
+
+ private:
+  bool covers(const Suppression& s, const Diagnostic& diag) const {
+    const auto& kind = s.directive->kind;
+    if (kind == "disable-file") return true;
+    if (!diag.range.valid || !s.directive->range.valid || diag.range.file != s.directive->range.file)
+      return false;
+    std::uint32_t line = sm_.get(diag.range.file).line_col(diag.range.begin).line;
+    if (kind == "disable") return line >= s.line;
+    if (kind == "disable-next-line") {
+      std::uint32_t target = s.directive->applies_to_line ? s.directive->applies_to_line : s.line + 1;
+      return line == target;
+    }
+    return false;
+  }
+
+  const SourceManager& sm_;
+  std::vector<Suppression> entries_;
+};
+
+bool has_unsupported(const std::vector<ir::Diagram>& diagrams) {
+  for (const auto& d : diagrams) {
+    if (!d.unsupported.empty()) return true;
+    for (const auto& e : d.elements)
+      if (e.incomplete) return true;
+    for (const auto& n : d.nodes)
+      if (n.incomplete) return true;
+  }
+  return false;
+}
+
+Diagnostic internal_error(const char* stage, const char* what) {
+  auto d = make_diag("internal-error", Severity::error, std::string("internal error while ") + stage + ": " + what);
+  d.notes.push_back({"this is a bug in tikzlint; the other files of the batch are unaffected", {}});
+  return d;
+}
+
+void all_verdicts(FileReport& r, Verdict v) {
+  r.verdicts.clear();
+  for (const auto& rule : checks::registry()) r.verdicts.emplace_back(rule.doc->name, v);
+}
+
+// Located diagnostics of the input first, by position; then other files; then unlocated.
+void sort_diagnostics(FileReport& r) {
+  auto key = [&](const Diagnostic& d) {
+    int group = !d.range.valid ? 2 : d.range.file == r.file ? 0 : 1;
+    return std::tuple(group, d.range.file, d.range.begin);
+  };
+  std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+}
+
+// The stages after reading. Exceptions escape to check_file, which confines them to this file.
+void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, const char*& stage) {
+  stage = "expanding TeX";
+  tex::ExpandedDocument doc = tex::expand_file(sm, r.file, opts.frontend);
+  Suppressions suppressions(doc, sm);
+  std::vector<Diagnostic> diags = std::move(doc.diagnostics);
+
+  stage = "lowering to the ir";
+  std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+
+  using backtranslate::Mode;
+  if (opts.llm.mode == Mode::always || (opts.llm.mode == Mode::automatic && has_unsupported(diagrams))) {
+    stage = "running the llm fallback";
+    backtranslate::Outcome o = backtranslate::translate(sm.get(r.file).text(), r.file, opts.llm);
+    for (auto& d : o.diagnostics) diags.push_back(std::move(d));
+    if (o.diagram) {
+      // The parser's lowering problems describe an IR that is no longer used: keep them as notes.
+      for (auto& d : diagrams)
+        for (auto& dd : d.diagnostics) {
+          if (dd.severity != Severity::note) dd.message += " (superseded by the llm fallback)";
+          dd.severity = Severity::note;
+        }
+      for (auto& d : diagrams)
+        for (auto& dd : d.diagnostics) diags.push_back(std::move(dd));
+      diagrams.clear();
+      diagrams.push_back(std::move(*o.diagram));
+      r.ir_source = "llm";
+      auto note = make_diag("llm-fallback", Severity::note, "geometry from the llm fallback, not the parser");
+      note.evidence = o.stats;
+      diags.push_back(std::move(note));
+    }
+  }
+
+  for (auto& d : diagrams)
+    for (const auto& dd : d.diagnostics) diags.push_back(dd);
+
+  const auto& rules = checks::registry();
+  all_verdicts(r, Verdict::na);
+  if (diagrams.empty())
+    diags.push_back(make_diag("no-picture", Severity::note, "no tikzpicture in this file; every rule is n/a"));
+
+  for (const auto& diagram : diagrams) {
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      const auto& rule = rules[i];
+      checks::RuleResult res;
+      try {
+        res = rule.run(diagram, opts.config);
+      } catch (const std::exception& e) {
+        res.verdict = Verdict::indeterminate;
+        diags.push_back(internal_error(("running rule " + rule.doc->name).c_str(), e.what()));
+      }
+      bool had_findings = false, kept_findings = false;
+      for (auto& f : res.findings) {
+        bool finding = f.severity != Severity::note;
+        had_findings |= finding;
+        if (f.rule.empty()) f.rule = rule.doc->name;
+        if (suppressions.suppresses(f)) continue;
+        kept_findings |= finding;
+        r.diagnostics.push_back(std::move(f));
+      }
+      // A rule whose every finding is suppressed passes (its reason was stated in the comment).
+      if (res.verdict == Verdict::fail && had_findings && !kept_findings) res.verdict = Verdict::pass;
+      r.verdicts[i].second = worse(r.verdicts[i].second, res.verdict);
+    }
+  }
+
+  for (auto& d : diags)
+    if (!suppressions.suppresses(d)) r.diagnostics.push_back(std::move(d));
+  for (auto& d : suppressions.report()) r.diagnostics.push_back(std::move(d));
+  if (opts.keep_ir) r.diagrams = std::move(diagrams);
+}
+
+}  // namespace
+
+bool FileReport::fails() const {
+  if (status != FileStatus::checked) return true;
+  for (const auto& [name, v] : verdicts)
+    if (v == Verdict::fail) return true;
+  for (const auto& d : diagnostics)
+    if (d.severity == Severity::error) return true;
+  return false;
+}
+
+FileReport check_file(const std::string& path, const CheckOptions& opts) {
+  auto start = std::chrono::steady_clock::now();
+  FileReport r;
+  r.path = path;
+  const char* stage = "reading the file";
+  try {
+    ReadResult in = read_input(path, opts.frontend.limits.max_input_bytes);
+    if (!in.text) {
+      r.status = FileStatus::unreadable;
+      all_verdicts(r, Verdict::indeterminate);
+      r.diagnostics.push_back(std::move(in.problem));
+    } else {
+      auto sm = std::make_shared<SourceManager>();
+      r.file = sm->add(path, std::move(*in.text));
+      r.sources = sm;
+      try {
+        run_pipeline(r, *sm, opts, stage);
+      } catch (const std::exception& e) {
+        r.status = FileStatus::failed;
+        r.diagnostics.push_back(internal_error(stage, e.what()));
+      } catch (...) {
+        r.status = FileStatus::failed;
+        r.diagnostics.push_back(internal_error(stage, "unknown exception"));
+      }
+      if (r.status == FileStatus::failed) all_verdicts(r, Verdict::indeterminate);
+      sort_diagnostics(r);
+    }
+  } catch (const std::exception& e) {  // e.g. bad_alloc while reading
+    r.status = FileStatus::failed;
+    all_verdicts(r, Verdict::indeterminate);
+    r.diagnostics.push_back(internal_error(stage, e.what()));
+  }
+  r.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,
+                 const std::function<void(FileReport&&)>& emit) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, paths.size()));
+  if (jobs <= 1) {
+    for (const auto& p : paths) emit(check_file(p, opts));
+    return;
+  }
+  std::vector<std::optional<FileReport>> slots(paths.size());
+  std::mutex m;
+  std::condition_variable ready;
+  std::atomic<std::size_t> next{0};
+  {
+    std::vector<std::jthread> workers;
+    for (unsigned t = 0; t < jobs; ++t)
+      workers.emplace_back([&] {
+        for (std::size_t i = next++; i < paths.size(); i = next++) {
+          FileReport rep = check_file(paths[i], opts);
+          std::lock_guard lock(m);
+          slots[i] = std::move(rep);
+          ready.notify_all();
+        }
+      });
+    // Print in input order while later files are still being checked.
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      FileReport rep;
+      {
+        std::unique_lock lock(m);
+        ready.wait(lock, [&] { return slots[i].has_value(); });
+        rep = std::move(*slots[i]);
+        slots[i].reset();
+      }
+      emit(std::move(rep));
+    }
+  }
+}
+
+std::vector<std::string> collect_inputs(const std::vector<std::string>& operands,
+                                        std::vector<std::string>& warnings) {
+  std::vector<std::string> out;
+  for (const auto& op : operands) {
+    std::error_code ec;
+    if (!fs::is_directory(op, ec)) {
+      out.push_back(op);  // a missing file is reported when it is read
+      continue;
+    }
+    std::vector<std::string> found;
+    try {
+      for (auto it = fs::recursive_directory_iterator(op, fs::directory_options::skip_permission_denied, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code ec2;
+        if (it->path().extension() == ".tex" && !it->is_directory(ec2)) found.push_back(it->path().string());
+      }
+    } catch (const fs::filesystem_error& e) {
+      warnings.push_back("while listing '" + op + "': " + e.what());
+    }
+    if (ec) warnings.push_back("while listing '" + op + "': " + ec.message());
+    std::sort(found.begin(), found.end());
+    if (found.empty()) warnings.push_back("no .tex file under '" + op + "'");
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+void ExitTally::add(const FileReport& r) {
+  if (r.status == FileStatus::unreadable) any_unreadable = true;
+  if (r.fails()) any_failing = true;
+}
+
+}  // namespace tikzlint::cli

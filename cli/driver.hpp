@@ -1,0 +1,81 @@
+// cli/driver.hpp: the public face of the driver: one input file through the whole pipeline
+// (read, expand, lower, optional LLM fallback, every rule), and batches of files on threads.
+// Output formats live in cli/output.hpp; argument parsing in cli/args.hpp.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backtranslate/backtranslate.hpp"
+#include "checks/check.hpp"
+#include "ir/diagram.hpp"
+#include "support/diagnostic.hpp"
+#include "support/source.hpp"
+#include "tex/tex.hpp"
+
+namespace tikzlint::cli {
+
+struct CheckOptions {
+  tex::FrontendOptions frontend;  // include dirs and budgets (max_input_bytes is the read limit)
+  checks::Config config;          // --set rule.threshold=value
+  backtranslate::Settings llm;    // --fallback, --llm-*
+  bool keep_ir = false;           // keep the diagrams in the report (tikzlint ir / render)
+};
+
+enum class FileStatus {
+  checked,     // the pipeline ran; verdicts are meaningful
+  unreadable,  // missing, unreadable or over the input limit (exit code 2)
+  failed,      // an internal error stopped the pipeline for this file only
+};
+const char* to_string(FileStatus s);  // "checked", or "error" for both kinds of failure
+
+// Everything known about one input file after checking it.
+struct FileReport {
+  std::string path;  // as given on the command line (or found under a directory)
+  FileStatus status = FileStatus::checked;
+  // One verdict per registry rule, in registry order.
+  std::vector<std::pair<std::string, checks::Verdict>> verdicts;
+  std::vector<Diagnostic> diagnostics;  // front end, lowering, fallback, rules, suppressions
+  std::string ir_source = "parser";     // "parser" or "llm"
+  std::int64_t elapsed_us = 0;
+  std::shared_ptr<const SourceManager> sources;  // null when the file could not be read
+  FileId file = 0;                               // the input's id in `sources`
+  std::vector<ir::Diagram> diagrams;             // only with CheckOptions::keep_ir
+
+  bool fails() const;  // a fail verdict or an error-severity diagnostic
+};
+
+// Check one file. Never throws: every problem becomes a diagnostic of this file.
+FileReport check_file(const std::string& path, const CheckOptions& opts);
+
+// Check `paths` on `jobs` threads (0: one per core); `emit` is called on the calling thread
+// with each report in input order, as soon as it and every earlier one are done.
+void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,
+                 const std::function<void(FileReport&&)>& emit);
+
+// The command-line operands expanded: a directory stands for every *.tex below it (sorted).
+// Problems (a directory with no .tex file) are returned as messages in `warnings`.
+std::vector<std::string> collect_inputs(const std::vector<std::string>& operands,
+                                        std::vector<std::string>& warnings);
+
+// The process exit code for a set of reports: 2 if a file could not be read, 1 if a file
+// fails (a fail verdict or an error diagnostic, including internal errors), else 0.
+struct ExitTally {
+  bool any_unreadable = false;
+  bool any_failing = false;
+  void add(const FileReport& r);
+  int code() const { return any_unreadable ? 2 : any_failing ? 1 : 0; }
+};
+
+// Front-end diagnostic codes (DEVELOPERS.md) with a one-line description each; suppressions
+// and SARIF rule descriptors accept these besides the registry's rule names.
+struct CodeDoc {
+  const char* code;
+  const char* summary;
+};
+const std::vector<CodeDoc>& frontend_codes();
+
+}  // namespace tikzlint::cli

@@ -1,0 +1,170 @@
+// tikzlint: the command-line entry point. Parses the arguments (cli/args.hpp), runs the
+// driver (cli/driver.hpp) and writes one output format (cli/output.hpp).
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/driver.hpp"
+#include "cli/output.hpp"
+#include "ir/ir.hpp"
+
+#ifndef TIKZLINT_VERSION
+#define TIKZLINT_VERSION "0.0.0"
+#endif
+
+namespace {
+
+using namespace tikzlint;
+using namespace tikzlint::cli;
+
+int usage_error(const std::string& message) {
+  std::cerr << "tikzlint: error: " << message << "\nrun 'tikzlint --help' for usage\n";
+  return 2;
+}
+
+CheckOptions options_from(const Invocation& inv) {
+  CheckOptions o;
+  o.frontend.include_dirs = inv.include_dirs;
+  for (const auto& [key, value] : inv.thresholds) o.config.set(key, value);
+  o.llm.mode = inv.fallback;
+  o.llm.base_url = inv.llm_base_url;
+  o.llm.model = inv.llm_model;
+  o.llm.cache_dir = inv.llm_cache;
+  backtranslate::apply_environment(o.llm);
+  return o;
+}
+
+int run_check(const Invocation& inv) {
+  std::vector<std::string> warnings;
+  std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
+  for (const auto& w : warnings) std::cerr << "tikzlint: warning: " << w << "\n";
+  if (inputs.empty()) return usage_error("no input files");
+  ToolInfo info;
+  info.version = TIKZLINT_VERSION;
+  auto reporter = make_reporter(inv.format, std::cout, info);
+  ExitTally tally;
+  check_files(inputs, options_from(inv), inv.jobs, [&](FileReport&& r) {
+    tally.add(r);
+    reporter->file(r);
+  });
+  reporter->finish();
+  std::cout.flush();
+  return tally.code();
+}
+
+// The report of the one FILE of `ir` / `render`, or the exit code when it cannot be read.
+std::optional<FileReport> load_single(const Invocation& inv, int& code) {
+  CheckOptions opts = options_from(inv);
+  opts.keep_ir = true;
+  FileReport r = check_file(inv.operands[0], opts);
+  if (r.status != FileStatus::checked) {
+    for (const auto& d : r.diagnostics) std::cerr << text_diagnostic(r, d);
+    code = r.status == FileStatus::unreadable ? 2 : 1;
+    return std::nullopt;
+  }
+  if (!r.diagrams.empty() && inv.picture > r.diagrams.size()) {
+    code = usage_error("--picture " + std::to_string(inv.picture) + ": the file has " +
+                       std::to_string(r.diagrams.size()) + " picture(s)");
+    return std::nullopt;
+  }
+  return r;
+}
+
+int run_ir(const Invocation& inv) {
+  int code = 0;
+  auto r = load_single(inv, code);
+  if (!r) return code;
+  // Ordered, so the fixed fields come first and the findings keep their jsonl key order.
+  nlohmann::ordered_json j;
+  if (r->diagrams.empty()) {
+    j = {{"picture_bbox", nullptr}, {"canvas", nullptr}, {"nodes", nlohmann::ordered_json::array()},
+         {"elements", nlohmann::ordered_json::array()}, {"coordinates", nlohmann::ordered_json::array()},
+         {"clips", nlohmann::ordered_json::array()}, {"unsupported", nlohmann::ordered_json::array()},
+         {"diagnostics", nlohmann::ordered_json::array()}};
+  } else {
+    nlohmann::json ir = ir::to_json(r->diagrams[inv.picture - 1], *r->sources);
+    j = {{"picture_bbox", ir["picture_bbox"]}, {"canvas", ir["canvas"]}, {"nodes", ir["nodes"]}};
+    for (auto it = ir.begin(); it != ir.end(); ++it)
+      if (!j.contains(it.key())) j[it.key()] = it.value();
+  }
+  j["file"] = r->path;
+  j["picture_index"] = r->diagrams.empty() ? 0 : inv.picture;
+  j["picture_count"] = r->diagrams.size();
+  j["ir_source"] = r->ir_source;
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const auto& d : r->diagnostics) findings.push_back(diagnostic_json(*r, d));
+  j["findings"] = std::move(findings);
+  std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return 0;
+}
+
+int run_render(const Invocation& inv) {
+  int code = 0;
+  auto r = load_single(inv, code);
+  if (!r) return code;
+  if (r->diagrams.empty()) {
+    std::cerr << "tikzlint: error: " << r->path << ": no tikzpicture to render\n";
+    return 1;
+  }
+  std::vector<Diagnostic> findings;
+  for (const auto& d : r->diagnostics)
+    if (d.severity != Severity::note) findings.push_back(d);
+  std::string svg = ir::to_svg(r->diagrams[inv.picture - 1], findings);
+  if (inv.output.empty() || inv.output == "-") {
+    std::cout << svg;
+    return 0;
+  }
+  std::ofstream out(inv.output, std::ios::binary);
+  out << svg;
+  out.close();
+  if (!out) {
+    std::cerr << "tikzlint: error: cannot write '" << inv.output << "'\n";
+    return 2;
+  }
+  return 0;
+}
+
+int run_explain(const Invocation& inv) {
+  if (inv.list) {
+    for (const auto& rule : checks::registry()) std::cout << rule.doc->name << "\t" << rule.doc->summary << "\n";
+    return 0;
+  }
+  const std::string& name = inv.operands[0];
+  if (const checks::Rule* rule = checks::find_rule(name)) {
+    std::cout << checks::explain(*rule->doc, inv.markdown);
+    return 0;
+  }
+  for (const auto& c : frontend_codes())
+    if (name == c.code) {
+      std::cout << c.code << ": " << c.summary << " (a front-end diagnostic, not a rule)\n";
+      return 0;
+    }
+  std::string names;
+  for (const auto& rule : checks::registry()) names += (names.empty() ? "" : ", ") + rule.doc->name;
+  return usage_error("unknown rule '" + name + "' (rules: " + names + ")");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParsedArgs parsed = parse_args(args);
+  if (!parsed.invocation) return usage_error(parsed.error);
+  const Invocation& inv = *parsed.invocation;
+  try {
+    switch (inv.command) {
+      case Command::help: std::cout << usage_text(); return 0;
+      case Command::version: std::cout << "tikzlint " << TIKZLINT_VERSION << "\n"; return 0;
+      case Command::check: return run_check(inv);
+      case Command::ir: return run_ir(inv);
+      case Command::render: return run_render(inv);
+      case Command::explain: return run_explain(inv);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tikzlint: internal error: " << e.what() << "\n";
+    return 2;  // the contract has no other code; per-file errors never get here
+  }
+  return 0;
+}

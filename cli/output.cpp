@@ -1,0 +1,479 @@
+#include "cli/output.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace tikzlint::cli {
+
+using nlohmann::ordered_json;
+
+std::optional<Format> parse_format(std::string_view name) {
+  static const std::pair<std::string_view, Format> table[] = {
+      {"text", Format::text}, {"json", Format::json},     {"jsonl", Format::jsonl},
+      {"sarif", Format::sarif}, {"github", Format::github},
+  };
+  for (const auto& [n, f] : table)
+    if (n == name) return f;
+  return std::nullopt;
+}
+
+Location locate(const FileReport& r, const SourceRange& range) {
+  Location loc;
+  if (!r.sources) {
+    loc.path = r.path;
+    return loc;
+  }
+  if (!range.valid || range.file >= r.sources->size()) {
+    loc.path = r.sources->get(r.file).path();
+    return loc;
+  }
+  const SourceFile& f = r.sources->get(range.file);
+  auto b = f.line_col(range.begin);
+  auto e = f.line_col(std::max(range.begin, range.end));
+  loc.path = f.path();
+  loc.line = b.line;
+  loc.col = b.col;
+  loc.end_line = e.line;
+  loc.end_col = e.col;
+  loc.valid = true;
+  return loc;
+}
+
+namespace {
+
+std::string fmt_number(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string value_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) return fmt_number(v.get<double>());
+  return v.dump();
+}
+
+// "measured=41.2, limit=12, unit=pt": evidence as one line (notes are printed on their own).
+std::string evidence_text(const nlohmann::json& ev) {
+  std::string out;
+  if (!ev.is_object()) return ev.is_null() ? "" : ev.dump();
+  for (auto it = ev.begin(); it != ev.end(); ++it) {
+    if (!out.empty()) out += ", ";
+    out += it.key() + "=" + value_text(it.value());
+  }
+  return out;
+}
+
+nlohmann::json location_fields(const Location& loc) {
+  if (!loc.valid) return nullptr;
+  return {loc.line, loc.col, loc.end_line, loc.end_col};
+}
+
+// Byte offsets of the code points of `s` (plus the end).
+std::vector<std::size_t> code_point_starts(std::string_view s) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) out.push_back(i);
+  out.push_back(s.size());
+  return out;
+}
+
+// The source line and the caret line under [col, end_col) (1-based code points). Long lines
+// are shown as a window around the caret; control bytes are shown as '?'.
+std::string snippet(std::string_view line, std::uint32_t col, std::uint32_t end_col) {
+  auto cps = code_point_starts(line);
+  std::size_t n = cps.size() - 1;
+  std::size_t first = col > 0 ? col - 1 : 0;
+  first = std::min(first, n);
+  std::size_t last = end_col > col ? std::min<std::size_t>(end_col - 1, n) : first + 1;  // exclusive
+  constexpr std::size_t kBefore = 80, kWidth = 240;
+  std::size_t from = first > kBefore ? first - kBefore : 0;
+  std::size_t to = std::min(n, from + kWidth);
+  std::string src = from > 0 ? "..." : "", caret = from > 0 ? "   " : "";
+  for (std::size_t i = from; i < to; ++i) {
+    std::string_view cp = line.substr(cps[i], cps[i + 1] - cps[i]);
+    bool tab = cp == "\t";
+    if (cp.size() == 1 && static_cast<unsigned char>(cp[0]) < 0x20 && !tab)
+      src += '?';
+    else
+      src += cp;
+    if (i < first)
+      caret += tab ? '\t' : ' ';
+    else if (i == first)
+      caret += '^';
+    else if (i < last)
+      caret += '~';
+  }
+  if (to < n) src += "...";
+  if (first >= to) caret += '^';  // the range starts at the end of the line
+  return src + "\n" + caret + "\n";
+}
+
+std::string location_prefix(const Location& loc) {
+  if (!loc.valid) return loc.path + ": ";
+  return loc.path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": ";
+}
+
+std::string source_snippet(const FileReport& r, const SourceRange& range, const Location& loc) {
+  if (!loc.valid || !r.sources) return "";
+  std::string_view line = r.sources->get(range.file).line_text(loc.line);
+  std::uint32_t end_col = loc.end_line == loc.line ? loc.end_col : static_cast<std::uint32_t>(line.size() + 1);
+  return snippet(line, loc.col, end_col);
+}
+
+}  // namespace
+
+ordered_json diagnostic_json(const FileReport& r, const Diagnostic& d) {
+  Location loc = locate(r, d.range);
+  ordered_json j;
+  j["rule"] = d.rule;
+  j["severity"] = to_string(d.severity);
+  j["message"] = d.message;
+  auto lf = location_fields(loc);
+  j["line"] = loc.valid ? lf[0] : nullptr;
+  j["col"] = loc.valid ? lf[1] : nullptr;
+  j["end_line"] = loc.valid ? lf[2] : nullptr;
+  j["end_col"] = loc.valid ? lf[3] : nullptr;
+  ordered_json ev = d.evidence.is_object() ? ordered_json(d.evidence) : ordered_json::object();
+  if (!d.evidence.is_object() && !d.evidence.is_null()) ev["value"] = d.evidence;
+  // The record has a fixed key set: where it is not the input, and its notes, go in evidence.
+  if (loc.valid && r.sources && d.range.file != r.file) ev["file"] = loc.path;
+  if (!d.notes.empty()) {
+    ordered_json notes = ordered_json::array();
+    for (const auto& n : d.notes) {
+      Location nl = locate(r, n.range);
+      ordered_json nj;
+      nj["message"] = n.message;
+      nj["line"] = nl.valid ? ordered_json(nl.line) : ordered_json(nullptr);
+      nj["col"] = nl.valid ? ordered_json(nl.col) : ordered_json(nullptr);
+      if (nl.valid && n.range.file != r.file) nj["file"] = nl.path;
+      notes.push_back(std::move(nj));
+    }
+    ev["notes"] = std::move(notes);
+  }
+  j["evidence"] = std::move(ev);
+  return j;
+}
+
+ordered_json report_json(const FileReport& r) {
+  ordered_json j;
+  j["file"] = r.path;
+  j["status"] = to_string(r.status);
+  ordered_json verdicts = ordered_json::object();
+  for (const auto& [name, v] : r.verdicts) verdicts[name] = checks::to_string(v);
+  j["verdicts"] = std::move(verdicts);
+  ordered_json diags = ordered_json::array();
+  for (const auto& d : r.diagnostics) diags.push_back(diagnostic_json(r, d));
+  j["diagnostics"] = std::move(diags);
+  j["elapsed_us"] = r.elapsed_us;
+  j["ir_source"] = r.ir_source;
+  return j;
+}
+
+std::string text_diagnostic(const FileReport& r, const Diagnostic& d) {
+  Location loc = locate(r, d.range);
+  std::string out = location_prefix(loc) + to_string(d.severity) + ": " + d.message + " [" + d.rule + "]\n";
+  out += source_snippet(r, d.range, loc);
+  std::string ev = evidence_text(d.evidence);
+  if (!ev.empty()) out += location_prefix(loc) + "note: evidence: " + ev + "\n";
+  for (const auto& n : d.notes) {
+    Location nl = locate(r, n.range);
+    out += location_prefix(nl) + "note: " + n.message + "\n";
+    out += source_snippet(r, n.range, nl);
+  }
+  return out;
+}
+
+std::string text_verdict_line(const FileReport& r) {
+  if (r.status != FileStatus::checked) return r.path + ": not checked\n";
+  std::map<checks::Verdict, std::vector<std::string>> by;
+  for (const auto& [name, v] : r.verdicts) by[v].push_back(name);
+  auto list = [&](checks::Verdict v) {
+    std::string s;
+    for (const auto& n : by[v]) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  std::string out = r.path + ": verdict ";
+  bool any_pass = !by[checks::Verdict::pass].empty();
+  if (!by[checks::Verdict::fail].empty())
+    out += "fail: " + list(checks::Verdict::fail);
+  else if (any_pass || !by[checks::Verdict::indeterminate].empty())
+    out += any_pass ? "pass" : "indeterminate";
+  else
+    out += "n/a";
+  if (!by[checks::Verdict::indeterminate].empty() && (any_pass || !by[checks::Verdict::fail].empty()))
+    out += "; indeterminate: " + list(checks::Verdict::indeterminate);
+  return out + "\n";
+}
+
+std::string github_escape_data(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string github_escape_property(std::string_view s) {
+  std::string out;
+  for (char c : github_escape_data(s)) {
+    switch (c) {
+      case ':': out += "%3A"; break;
+      case ',': out += "%2C"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string github_annotation(const FileReport& r, const Diagnostic& d) {
+  static const char* level[] = {"notice", "warning", "error"};  // note, warning, error
+  Location loc = locate(r, d.range);
+  std::string out = std::string("::") + level[static_cast<int>(d.severity)] + " file=" + github_escape_property(loc.path);
+  if (loc.valid) {
+    out += ",line=" + std::to_string(loc.line) + ",col=" + std::to_string(loc.col) +
+           ",endLine=" + std::to_string(loc.end_line) + ",endColumn=" + std::to_string(loc.end_col);
+  }
+  out += ",title=" + github_escape_property(d.rule);
+  std::string message = d.message;
+  std::string ev = evidence_text(d.evidence);
+  if (!ev.empty()) message += "\nevidence: " + ev;
+  for (const auto& n : d.notes) message += "\nnote: " + n.message;
+  return out + "::" + github_escape_data(message) + "\n";
+}
+
+std::string sarif_uri(std::string_view path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string p(path);
+  while (p.rfind("./", 0) == 0) p.erase(0, 2);
+  std::string out;
+  bool absolute = !p.empty() && p[0] == '/';
+  if (absolute) out = "file://";
+  for (unsigned char c : p) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+namespace {
+
+class TextReporter : public Reporter {
+ public:
+  explicit TextReporter(std::ostream& out) : out_(out) {}
+  void file(const FileReport& r) override {
+    for (const auto& d : r.diagnostics) {
+      out_ << text_diagnostic(r, d);
+      ++counts_[static_cast<int>(d.severity)];
+    }
+    out_ << text_verdict_line(r);
+    ++files_;
+    if (r.status != FileStatus::checked)
+      ++unchecked_;
+    else if (r.fails())
+      ++failed_;
+    else
+      ++passed_;
+    out_.flush();
+  }
+  void finish() override {
+    auto plural = [](std::size_t n, const char* word) {
+      return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    out_ << plural(files_, "file") << " checked: " << passed_ << " passed, " << failed_ << " failed, "
+         << unchecked_ << " not checked; " << plural(counts_[2], "error") << ", "
+         << plural(counts_[1], "warning") << ", " << plural(counts_[0], "note") << "\n";
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t files_ = 0, passed_ = 0, failed_ = 0, unchecked_ = 0;
+  std::size_t counts_[3] = {0, 0, 0};
+};
+
+class JsonlReporter : public Reporter {
+ public:
+  explicit JsonlReporter(std::ostream& out) : out_(out) {}
+  void file(const FileReport& r) override {
+    out_ << report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out_.flush();
+  }
+  void finish() override {}
+
+ private:
+  std::ostream& out_;
+};
+
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::ostream& out) : out_(out) {}
+  void file(const FileReport& r) override {
+    out_ << (first_ ? "[\n" : ",\n")
+         << report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    first_ = false;
+  }
+  void finish() override { out_ << (first_ ? "[]\n" : "\n]\n"); }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+class GithubReporter : public Reporter {
+ public:
+  explicit GithubReporter(std::ostream& out) : out_(out) {}
+  void file(const FileReport& r) override {
+    for (const auto& d : r.diagnostics) out_ << github_annotation(r, d);
+    out_.flush();
+  }
+  void finish() override {}
+
+ private:
+  std::ostream& out_;
+};
+
+const char* sarif_level(Severity s) {
+  switch (s) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "error";
+}
+
+// SARIF 2.1.0 as GitHub code scanning reads it: rules from the registry (and the front-end
+// codes), every result with a physical location and a region.
+class SarifReporter : public Reporter {
+ public:
+  SarifReporter(std::ostream& out, ToolInfo info) : out_(out), info_(std::move(info)) {
+    for (const auto& rule : checks::registry()) {
+      const auto& doc = *rule.doc;
+      ordered_json r;
+      r["id"] = doc.name;
+      r["name"] = doc.name;
+      r["shortDescription"] = {{"text", doc.summary}};
+      r["fullDescription"] = {{"text", doc.description.empty() ? doc.summary : doc.description}};
+      r["help"] = {{"text", checks::explain(doc, false)}, {"markdown", checks::explain(doc, true)}};
+      r["defaultConfiguration"] = {{"level", "error"}};
+      r["properties"] = {{"tags", {"tikz", "diagram"}}};
+      add_rule(std::move(r));
+    }
+    for (const auto& c : frontend_codes()) add_code_rule(c.code, c.summary);
+  }
+
+  void file(const FileReport& r) override {
+    ordered_json verdicts = ordered_json::object();
+    for (const auto& [name, v] : r.verdicts) verdicts[name] = checks::to_string(v);
+    file_verdicts_[r.path] = {{"status", to_string(r.status)}, {"verdicts", verdicts}};
+    for (const auto& d : r.diagnostics) {
+      if (!index_.count(d.rule)) add_code_rule(d.rule, d.rule + " diagnostic");
+      Location loc = locate(r, d.range);
+      ordered_json res;
+      res["ruleId"] = d.rule;
+      res["ruleIndex"] = index_.at(d.rule);
+      res["level"] = sarif_level(d.severity);
+      std::string message = d.message;
+      if (!d.evidence.empty()) message += " (" + evidence_text(d.evidence) + ")";
+      res["message"] = {{"text", message}};
+      res["locations"] = ordered_json::array({physical(loc)});
+      ordered_json related = ordered_json::array();
+      int id = 0;
+      for (const auto& n : d.notes) {
+        Location nl = locate(r, n.range);
+        ordered_json rel = physical(nl);
+        rel["id"] = id++;
+        rel["message"] = {{"text", n.message}};
+        related.push_back(std::move(rel));
+      }
+      if (!related.empty()) res["relatedLocations"] = std::move(related);
+      if (!d.evidence.empty()) res["properties"] = {{"evidence", d.evidence}};
+      results_.push_back(std::move(res));
+    }
+  }
+
+  void finish() override {
+    ordered_json driver;
+    driver["name"] = info_.name;
+    driver["version"] = info_.version;
+    driver["semanticVersion"] = info_.version;
+    driver["informationUri"] = info_.information_uri;
+    driver["rules"] = rules_;
+    ordered_json run;
+    run["tool"] = {{"driver", std::move(driver)}};
+    run["columnKind"] = "unicodeCodePoints";
+    run["results"] = std::move(results_);
+    run["invocations"] = ordered_json::array({{{"executionSuccessful", true}}});
+    run["properties"] = {{"files", std::move(file_verdicts_)}};
+    ordered_json log;
+    log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
+    log["version"] = "2.1.0";
+    log["runs"] = ordered_json::array({std::move(run)});
+    out_ << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out_.flush();
+  }
+
+ private:
+  void add_rule(ordered_json r) {
+    index_[r["id"].get<std::string>()] = rules_.size();
+    rules_.push_back(std::move(r));
+  }
+  void add_code_rule(const std::string& code, const std::string& summary) {
+    if (index_.count(code)) return;
+    ordered_json r;
+    r["id"] = code;
+    r["name"] = code;
+    r["shortDescription"] = {{"text", summary}};
+    r["fullDescription"] = {{"text", summary + " (a diagnostic of the tikzlint front end)"}};
+    r["help"] = {{"text", summary}, {"markdown", summary}};
+    r["defaultConfiguration"] = {{"level", "warning"}};
+    add_rule(std::move(r));
+  }
+  // GitHub needs a region on every result; unlocated diagnostics point at the file's start.
+  static ordered_json physical(const Location& loc) {
+    ordered_json region;
+    region["startLine"] = loc.valid ? loc.line : 1;
+    region["startColumn"] = loc.valid ? loc.col : 1;
+    region["endLine"] = loc.valid ? loc.end_line : 1;
+    region["endColumn"] = loc.valid ? std::max(loc.end_col, loc.end_line == loc.line ? loc.col : 1u) : 1;
+    ordered_json pl;
+    pl["artifactLocation"] = {{"uri", sarif_uri(loc.path)}};
+    pl["region"] = std::move(region);
+    return {{"physicalLocation", std::move(pl)}};
+  }
+
+  std::ostream& out_;
+  ToolInfo info_;
+  ordered_json rules_ = ordered_json::array();
+  std::map<std::string, std::size_t> index_;
+  ordered_json results_ = ordered_json::array();
+  ordered_json file_verdicts_ = ordered_json::object();
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_reporter(Format f, std::ostream& out, const ToolInfo& info) {
+  switch (f) {
+    case Format::text: return std::make_unique<TextReporter>(out);
+    case Format::json: return std::make_unique<JsonReporter>(out);
+    case Format::jsonl: return std::make_unique<JsonlReporter>(out);
+    case Format::sarif: return std::make_unique<SarifReporter>(out, info);
+    case Format::github: return std::make_unique<GithubReporter>(out);
+  }
+  return std::make_unique<TextReporter>(out);
+}
+
+}  // namespace tikzlint::cli
