@@ -73,6 +73,7 @@ struct ExpandedDocument {
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
   std::size_t unexpanded_user_macros = 0;  // user-defined macros left in statements (should be 0)
+  std::vector<std::string> unexpanded_macro_names;  // their names ("\\foo"), each once
 };
 
 // Read and expand `file` (already added to `sm`). Classes and packages it loads are added to `sm`.

@@ -1,0 +1,1833 @@
+// tex/expander.cpp: macro expansion on tokens (TeXbook ch. 20), assignments, conditionals,
+// class/package loading and style definitions. \foreach lives in foreach.cpp.
+#include "tex/expander.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tex/pgfmath.hpp"
+
+namespace tikzlint::tex {
+
+namespace fs = std::filesystem;
+
+struct Expander::Input {
+  std::unique_ptr<Reader> reader;  // a file being read, or
+  TokenList tokens;                // a token list (macro replacement, loop body...)
+  std::size_t pos = 0;
+  bool saved_at_letter = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Environment
+
+const Meaning* Environment::find(const std::string& name) const {
+  auto it = table_.find(name);
+  return it == table_.end() || !it->second ? nullptr : it->second.get();
+}
+
+void Environment::set(const std::string& name, MeaningPtr m, bool global) {
+  if (global) {
+    for (auto& level : saves_)
+      for (auto& [n, old] : level)
+        if (n == name) old = m;
+  } else if (!saves_.empty()) {
+    auto& level = saves_.back();
+    bool saved = std::any_of(level.begin(), level.end(), [&](auto& e) { return e.first == name; });
+    if (!saved) {
+      auto it = table_.find(name);
+      level.emplace_back(name, it == table_.end() ? nullptr : it->second);
+    }
+  }
+  table_[name] = std::move(m);
+}
+
+void Environment::push() { saves_.emplace_back(); }
+
+void Environment::pop() {
+  if (saves_.empty()) return;
+  auto level = std::move(saves_.back());
+  saves_.pop_back();
+  for (auto it = level.rbegin(); it != level.rend(); ++it) {
+    if (it->second) table_[it->first] = it->second;
+    else table_.erase(it->first);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::string format_dimen(double pt) {
+  // TeX §103 print_scaled on the value in scaled points.
+  constexpr long long unity = 65536;
+  long long s = std::llround(pt * unity);
+  std::string out;
+  if (s < 0) {
+    out += '-';
+    s = -s;
+  }
+  out += std::to_string(s / unity);
+  out += '.';
+  s = 10 * (s % unity) + 5;
+  long long delta = 10;
+  do {
+    if (delta > unity) s = s + 0x8000 - 50000;
+    out += static_cast<char>('0' + s / unity);
+    s = 10 * (s % unity);
+    delta *= 10;
+  } while (s > delta);
+  return out + "pt";
+}
+
+namespace {
+
+// pgfmanual / TeXbook §458: units of measure in pt.
+struct Unit {
+  const char* name;
+  double pt;
+};
+constexpr Unit kUnits[] = {
+    {"pt", 1.0},           {"in", 72.27},          {"cm", 72.27 / 2.54}, {"mm", 72.27 / 25.4},
+    {"bp", 72.27 / 72.0},  {"pc", 12.0},           {"dd", 1238.0 / 1157.0},
+    {"cc", 12 * 1238.0 / 1157.0}, {"sp", 1.0 / 65536.0},
+};
+
+// Commands whose arguments are read and dropped: (optional before, mandatory, optional after).
+struct Skipped {
+  const char* name;
+  int opt_before, mandatory, opt_after;
+};
+constexpr Skipped kSkipped[] = {
+    {"DeclareOption", 0, 2, 0},     {"ProcessOptions", 0, 0, 0},   {"ExecuteOptions", 0, 1, 0},
+    {"PassOptionsToClass", 0, 2, 0}, {"PassOptionsToPackage", 0, 2, 0},
+    {"NeedsTeXFormat", 0, 1, 1},    {"ProvidesClass", 0, 1, 1},    {"ProvidesPackage", 0, 1, 1},
+    {"ProvidesFile", 0, 1, 1},      {"typeout", 0, 1, 0},          {"message", 0, 1, 0},
+    {"definecolor", 1, 3, 0},       {"colorlet", 1, 2, 0},         {"usetikzlibrary", 0, 1, 0},
+    {"usepgfplotslibrary", 0, 1, 0}, {"usepgflibrary", 0, 1, 0},   {"pgfplotsset", 0, 1, 0},
+    {"newcounter", 0, 1, 1},        {"setcounter", 0, 2, 0},       {"addtocounter", 0, 2, 0},
+    {"stepcounter", 0, 1, 0},       {"pgfdeclarelayer", 0, 1, 0},  {"pgfsetlayers", 0, 1, 0},
+    {"pgfdeclaredecoration", 0, 3, 0}, {"geometry", 0, 1, 0},      {"pagestyle", 0, 1, 0},
+    {"thispagestyle", 0, 1, 0},     {"protect", 0, 0, 0},          {"listfiles", 0, 0, 0},
+    {"tikzexternalize", 1, 0, 0},   {"pgfplotstableread", 0, 1, 0}, {"hypersetup", 0, 1, 0},
+    {"graphicspath", 0, 1, 0},      {"sisetup", 0, 1, 0},          {"pgfmathsetseed", 0, 1, 0},
+};
+
+// TeX conditionals, counted while skipping a false branch.
+bool is_conditional(const std::string& n) {
+  static const std::unordered_set<std::string> names = {
+      "if", "ifcat", "ifnum", "ifdim", "ifodd", "ifvmode", "ifhmode", "ifmmode", "ifinner",
+      "ifvoid", "ifhbox", "ifvbox", "ifx", "ifeof", "iftrue", "iffalse", "ifcase", "ifdefined",
+      "ifcsname"};
+  return names.count(n) != 0;
+}
+
+bool same_token(const Token& a, const Token& b) {
+  if (a.cat == Cat::space && b.cat == Cat::space) return true;
+  return a.cat == b.cat && a.text == b.text;
+}
+
+std::string trim(std::string s) {
+  auto b = s.find_first_not_of(" \t\n\r");
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(" \t\n\r");
+  return s.substr(b, e - b + 1);
+}
+
+bool is_digit_text(const std::string& s) {
+  return s.size() == 1 && ((s[0] >= '0' && s[0] <= '9') || s[0] == '.');
+}
+
+// Split at top-level separators (outside braces).
+std::vector<TokenList> split_top(const TokenList& tokens, char sep) {
+  std::vector<TokenList> out(1);
+  int depth = 0;
+  for (const Token& t : tokens) {
+    if (t.cat == Cat::begin_group) ++depth;
+    if (t.cat == Cat::end_group) --depth;
+    if (depth == 0 && t.is_char(sep) && t.cat != Cat::param) {
+      out.emplace_back();
+      continue;
+    }
+    out.back().push_back(t);
+  }
+  return out;
+}
+
+TokenList trim_tokens(TokenList t) {
+  while (!t.empty() && (t.front().cat == Cat::space || t.front().cat == Cat::par)) t.erase(t.begin());
+  while (!t.empty() && (t.back().cat == Cat::space || t.back().cat == Cat::par)) t.pop_back();
+  return t;
+}
+
+// `{...}` as a whole loses one pair of braces.
+TokenList strip_braces(TokenList t) {
+  t = trim_tokens(std::move(t));
+  if (t.size() >= 2 && t.front().cat == Cat::begin_group && t.back().cat == Cat::end_group) {
+    int depth = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].cat == Cat::begin_group) ++depth;
+      if (t[i].cat == Cat::end_group && --depth == 0 && i + 1 != t.size()) return t;
+    }
+    return TokenList(t.begin() + 1, t.end() - 1);
+  }
+  return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
+                   ExpandedDocument& doc)
+    : sm_(sm), input_(input), limits_(opts.limits), doc_(doc) {
+  include_dirs_ = opts.include_dirs;
+  primitives_ = {
+      {"def", &Expander::p_def},
+      {"gdef", &Expander::p_gdef},
+      {"edef", &Expander::p_edef},
+      {"xdef", &Expander::p_xdef},
+      {"long", &Expander::p_long},
+      {"outer", &Expander::p_long},
+      {"protected", &Expander::p_long},
+      {"global", &Expander::p_global},
+      {"let", &Expander::p_let},
+      {"newcommand", &Expander::p_newcommand},
+      {"renewcommand", &Expander::p_renewcommand},
+      {"providecommand", &Expander::p_providecommand},
+      {"DeclareRobustCommand", &Expander::p_renewcommand},
+      {"NewDocumentCommand", &Expander::p_newdocumentcommand},
+      {"RenewDocumentCommand", &Expander::p_newdocumentcommand},
+      {"DeclareDocumentCommand", &Expander::p_newdocumentcommand},
+      {"ProvideDocumentCommand", &Expander::p_newdocumentcommand},
+      {"newdimen", &Expander::p_newdimen},
+      {"newlength", &Expander::p_newdimen},
+      {"newskip", &Expander::p_newdimen},
+      {"newcount", &Expander::p_newcount},
+      {"setlength", &Expander::p_setlength},
+      {"pgfmathsetlength", &Expander::p_setlength},
+      {"addtolength", &Expander::p_addtolength},
+      {"the", &Expander::p_the},
+      {"relax", &Expander::p_relax},
+      {"makeatletter", &Expander::p_makeatletter},
+      {"makeatother", &Expander::p_makeatother},
+      {"begingroup", &Expander::p_begingroup},
+      {"endgroup", &Expander::p_endgroup},
+      {"csname", &Expander::p_csname},
+      {"expandafter", &Expander::p_expandafter},
+      {"noexpand", &Expander::p_noexpand},
+      {"pgfmathsetmacro", &Expander::p_pgfmathsetmacro},
+      {"pgfmathtruncatemacro", &Expander::p_pgfmathtruncatemacro},
+      {"pgfmathsetlengthmacro", &Expander::p_pgfmathsetlengthmacro},
+      {"pgfmathparse", &Expander::p_pgfmathparse},
+      {"ifthenelse", &Expander::p_ifthenelse},
+      {"ifnum", &Expander::p_ifnum},
+      {"ifdim", &Expander::p_ifdim},
+      {"ifx", &Expander::p_ifx},
+      {"iftrue", &Expander::p_iftrue},
+      {"iffalse", &Expander::p_iffalse},
+      {"else", &Expander::p_else},
+      {"fi", &Expander::p_fi},
+      {"documentclass", &Expander::p_documentclass},
+      {"LoadClass", &Expander::p_loadclass},
+      {"usepackage", &Expander::p_usepackage},
+      {"RequirePackage", &Expander::p_usepackage},
+      {"input", &Expander::p_input},
+      {"include", &Expander::p_input},
+      {"endinput", &Expander::p_endinput},
+      {"tikzset", &Expander::p_tikzset},
+      {"tikzstyle", &Expander::p_tikzstyle},
+      {"foreach", &Expander::p_foreach},
+  };
+  for (const Skipped& s : kSkipped) skipped_[s.name] = {s.opt_before * 100 + s.mandatory, s.opt_after};
+}
+
+Expander::~Expander() = default;
+
+void Expander::push_file(FileId id, bool at_letter) {
+  auto in = std::make_unique<Input>();
+  in->reader = std::make_unique<Reader>(sm_.get(id), id);
+  in->saved_at_letter = at_letter_;
+  at_letter_ = at_letter;
+  inputs_.push_back(std::move(in));
+}
+
+SourceRange Expander::range_of(const Token& t) const {
+  return SourceRange{t.origin_file, t.origin_begin, std::max(t.origin_end, t.origin_begin), true};
+}
+
+void Expander::diagnose(const char* code, Severity sev, std::string message, const Token& at,
+                        nlohmann::json evidence) {
+  // Problems inside class/package code the document never called are not the document's.
+  if (sev != Severity::note && at.origin_file != input_ && !stopped_) return;
+  Diagnostic d;
+  d.rule = code;
+  d.severity = sev;
+  d.message = std::move(message);
+  d.range = range_of(at);
+  d.evidence = std::move(evidence);
+  doc_.diagnostics.push_back(std::move(d));
+}
+
+void Expander::fatal(const char* code, std::string message, const Token& at, nlohmann::json evidence) {
+  if (stopped_) return;
+  stopped_ = true;
+  Diagnostic d;
+  d.rule = code;
+  d.severity = Severity::error;
+  d.message = std::move(message);
+  d.range = range_of(at);
+  d.evidence = std::move(evidence);
+  doc_.diagnostics.push_back(std::move(d));
+  inputs_.clear();  // free what was pending: the stop is final
+  live_tokens_ = 0;
+}
+
+bool Expander::at_end() {
+  Token t;
+  if (!next_raw(t)) return true;
+  push_back(std::move(t));
+  return false;
+}
+
+bool Expander::next_raw(Token& out) {
+  while (!stopped_ && !inputs_.empty()) {
+    Input& in = *inputs_.back();
+    if (in.reader) {
+      if (in.reader->next(out, at_letter_)) {
+        std::uint32_t bad = 0;
+        if (in.reader->take_invalid_utf8(bad)) {
+          Token at = out;
+          diagnose("syntax-error", Severity::error, "invalid utf-8 or binary data in the input", at,
+                   {{"offset", bad}});
+        }
+        return true;
+      }
+      at_letter_ = in.saved_at_letter;
+      inputs_.pop_back();
+      continue;
+    }
+    if (in.pos < in.tokens.size()) {
+      out = std::move(in.tokens[in.pos++]);
+      if (live_tokens_) --live_tokens_;
+      if (in.pos == in.tokens.size()) inputs_.pop_back();  // tail position: do not grow the stack
+      return true;
+    }
+    inputs_.pop_back();
+  }
+  return false;
+}
+
+void Expander::push_back(Token t) {
+  TokenList l;
+  l.push_back(std::move(t));
+  push_back(std::move(l));
+}
+
+void Expander::push_back(TokenList tokens) {
+  if (tokens.empty() || stopped_) return;
+  live_tokens_ += tokens.size();
+  if (live_tokens_ > limits_.max_token_count) {
+    Token at = tokens.front();
+    fatal("expansion-limit",
+          "expansion produced more than " + std::to_string(limits_.max_token_count) + " pending tokens",
+          at, {{"limit", limits_.max_token_count}, {"name", "max_token_count"}});
+    return;
+  }
+  if (inputs_.size() >= limits_.max_macro_depth + 64) {
+    Token at = tokens.front();
+    fatal("expansion-limit",
+          "macro expansion nested deeper than " + std::to_string(limits_.max_macro_depth) + " levels",
+          at, {{"limit", limits_.max_macro_depth}, {"name", "max_macro_depth"}});
+    return;
+  }
+  auto in = std::make_unique<Input>();
+  in->tokens = std::move(tokens);
+  inputs_.push_back(std::move(in));
+}
+
+bool Expander::begin_group(const Token& at) {
+  if (env_.depth() >= limits_.max_nesting_depth) {
+    fatal("expansion-limit",
+          "groups nested deeper than " + std::to_string(limits_.max_nesting_depth) + " levels", at,
+          {{"limit", limits_.max_nesting_depth}, {"name", "max_nesting_depth"}});
+    return false;
+  }
+  env_.push();
+  return true;
+}
+
+void Expander::end_group() { env_.pop(); }
+
+void Expander::define(const std::string& name, MeaningPtr m, bool global) {
+  user_macros_.insert(name);
+  env_.set(name, std::move(m), global);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The main loop.
+
+bool Expander::next(Token& out) {
+  while (!stopped_) {
+    Token t;
+    if (!next_raw(t)) return false;
+    if (t.cat == Cat::marker) {
+      if (!loops_.empty() && loop_marker(t.marker_id)) {
+        finish_iteration(t.marker_id);
+        continue;
+      }
+      out = std::move(t);
+      return true;
+    }
+    if (t.cat == Cat::control || t.cat == Cat::active) {
+      const Meaning* m = env_.find(t.text);
+      if (t.cat == Cat::active && !m) {
+        out = std::move(t);
+        return true;
+      }
+      if (m) {
+        switch (m->kind) {
+          case Meaning::Kind::macro:
+            if (expand_macro(t, *m)) continue;
+            break;
+          case Meaning::Kind::dimen:
+          case Meaning::Kind::count:
+            handle_register(t, *m);
+            continue;
+          case Meaning::Kind::alias: {
+            Token a = m->alias;
+            a.file = t.file;
+            a.offset = t.offset;
+            a.origin_file = t.origin_file;
+            a.origin_begin = t.origin_begin;
+            a.origin_end = t.origin_end;
+            a.frame = t.frame;
+            a.loop = t.loop;
+            t = std::move(a);
+            if (t.cat != Cat::control) {
+              out = std::move(t);
+              last_out_ = out;
+              return true;
+            }
+            break;
+          }
+        }
+        if (m->kind == Meaning::Kind::macro) {  // could not expand: leave it as it is
+          prefix_global_ = false;
+          out = std::move(t);
+          last_out_ = out;
+          return true;
+        }
+      }
+      if (t.cat == Cat::control) {
+        auto p = primitives_.find(t.text);
+        if (p != primitives_.end()) {
+          (this->*(p->second))(t);
+          if (pending_out_) {
+            out = std::move(*pending_out_);
+            pending_out_.reset();
+            last_out_ = out;
+            return true;
+          }
+          continue;
+        }
+        if (skipped_.count(t.text)) {
+          p_skip_args(t);
+          continue;
+        }
+      }
+    }
+    if (collecting_ == 0) {
+      if (t.cat == Cat::begin_group && !begin_group(t)) return false;
+      if (t.cat == Cat::end_group) end_group();
+    }
+    if (t.cat != Cat::space) prefix_global_ = false;
+    out = std::move(t);
+    last_out_ = out;
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Macros: argument matching (TeXbook p. 202) and replacement.
+
+bool Expander::expand_macro(const Token& t, const Meaning& m) {
+  if (++steps_ > limits_.max_expansion_steps) {
+    fatal("expansion-limit",
+          "more than " + std::to_string(limits_.max_expansion_steps) + " macro expansions",
+          t, {{"limit", limits_.max_expansion_steps}, {"name", "max_expansion_steps"}});
+    return true;
+  }
+  if (frames_[t.frame].depth + 1 > limits_.max_macro_depth) {
+    fatal("expansion-limit",
+          "macro expansion nested deeper than " + std::to_string(limits_.max_macro_depth) +
+              " levels (\\" + t.text + " calls itself?)",
+          t, {{"limit", limits_.max_macro_depth}, {"name", "max_macro_depth"}});
+    return true;
+  }
+  std::vector<TokenList> args;
+  if (!match_arguments(t, m, args)) return stopped_;
+  push_back(instantiate(t, m, args, true));
+  return true;
+}
+
+bool Expander::read_balanced(TokenList& out, const Token& owner) {
+  std::size_t depth = 1;
+  Token t;
+  while (true) {
+    if (!next_raw(t) || t.cat == Cat::marker) {
+      if (t.cat == Cat::marker) push_back(t);
+      fatal("unterminated", "unterminated group: missing '}' in the argument of \\" + owner.text, owner);
+      return false;
+    }
+    if (t.cat == Cat::begin_group) {
+      if (++depth > limits_.max_nesting_depth) {
+        fatal("expansion-limit",
+              "braces nested deeper than " + std::to_string(limits_.max_nesting_depth) + " levels", t,
+              {{"limit", limits_.max_nesting_depth}, {"name", "max_nesting_depth"}});
+        return false;
+      }
+    } else if (t.cat == Cat::end_group) {
+      if (--depth == 0) return true;
+    }
+    out.push_back(std::move(t));
+    if (out.size() > limits_.max_token_count) {
+      fatal("expansion-limit", "argument longer than " + std::to_string(limits_.max_token_count) + " tokens",
+            owner, {{"limit", limits_.max_token_count}, {"name", "max_token_count"}});
+      return false;
+    }
+  }
+}
+
+bool Expander::read_group_raw(TokenList& out, const Token& owner) {
+  Token t;
+  do {
+    if (!next_raw(t) || t.cat == Cat::marker) {
+      if (t.cat == Cat::marker) push_back(t);
+      fatal("unterminated", "missing argument of \\" + owner.text, owner);
+      return false;
+    }
+  } while (t.cat == Cat::space || t.cat == Cat::par);
+  if (t.cat == Cat::begin_group) return read_balanced(out, owner);
+  if (t.cat == Cat::end_group) {
+    push_back(std::move(t));
+    diagnose("syntax-error", Severity::error, "missing argument of \\" + owner.text, owner);
+    return true;
+  }
+  out.push_back(std::move(t));
+  return true;
+}
+
+bool Expander::read_optional_raw(TokenList& out, const Token& owner, bool& present) {
+  present = false;
+  Token t;
+  std::vector<Token> spaces;
+  while (next_raw(t) && (t.cat == Cat::space || t.cat == Cat::par)) spaces.push_back(t);
+  if (stopped_) return false;
+  if (!t.is_char('[') || t.cat == Cat::marker) {
+    if (!t.text.empty() || t.cat == Cat::marker) push_back(std::move(t));
+    return true;
+  }
+  present = true;
+  // LaTeX: the first ']' outside braces ends the optional argument.
+  std::size_t depth = 0;
+  const Token open = t;
+  while (true) {
+    if (!next_raw(t) || t.cat == Cat::marker) {
+      if (t.cat == Cat::marker) push_back(t);
+      fatal("unterminated", "unterminated option list: missing ']' after \\" + owner.text, open);
+      return false;
+    }
+    if (t.cat == Cat::begin_group) {
+      if (++depth > limits_.max_nesting_depth) {
+        fatal("expansion-limit",
+              "braces nested deeper than " + std::to_string(limits_.max_nesting_depth) + " levels", t,
+              {{"limit", limits_.max_nesting_depth}, {"name", "max_nesting_depth"}});
+        return false;
+      }
+    } else if (t.cat == Cat::end_group) {
+      if (depth > 0) --depth;
+    } else if (depth == 0 && t.is_char(']')) {
+      return true;
+    }
+    out.push_back(std::move(t));
+    if (out.size() > limits_.max_token_count) {
+      fatal("expansion-limit", "option list longer than " + std::to_string(limits_.max_token_count) + " tokens",
+            open, {{"limit", limits_.max_token_count}, {"name", "max_token_count"}});
+      return false;
+    }
+  }
+}
+
+bool Expander::match_arguments(const Token& t, const Meaning& m, std::vector<TokenList>& args) {
+  args.assign(static_cast<std::size_t>(std::max(m.arity, 0)), {});
+  if (m.optional_default) {
+    bool present = false;
+    TokenList opt;
+    if (!read_optional_raw(opt, t, present)) return false;
+    if (!args.empty()) args[0] = present ? std::move(opt) : *m.optional_default;
+  }
+  const TokenList& p = m.params;
+  std::size_t i = 0;
+  Token x;
+  // Leading delimiter tokens must match literally.
+  while (i < p.size() && !(p[i].cat == Cat::param && p[i].marker_id > 0)) {
+    if (!next_raw(x) || x.cat == Cat::marker) {
+      if (x.cat == Cat::marker) push_back(x);
+      fatal("unterminated", "input ended in the arguments of \\" + t.text, t);
+      return false;
+    }
+    if (!same_token(x, p[i])) {
+      push_back(std::move(x));
+      diagnose("syntax-error", Severity::error,
+               "use of \\" + t.text + " does not match its definition (expected '" +
+                   (p[i].cat == Cat::control ? "\\" + p[i].text : p[i].text) + "')",
+               t);
+      return false;
+    }
+    ++i;
+  }
+  while (i < p.size()) {
+    const std::size_t n = p[i].marker_id;
+    ++i;
+    TokenList delim;
+    while (i < p.size() && !(p[i].cat == Cat::param && p[i].marker_id > 0)) delim.push_back(p[i++]);
+    TokenList arg;
+    if (delim.empty()) {
+      if (!read_group_raw(arg, t)) return false;
+    } else {
+      std::size_t depth = 0;
+      int groups_at_zero = 0;  // the argument is one {...}: strip the braces
+      while (true) {
+        if (!next_raw(x) || x.cat == Cat::marker) {
+          if (x.cat == Cat::marker) push_back(x);
+          fatal("unterminated", "input ended in the arguments of \\" + t.text + " (delimiter '" +
+                                    to_string(delim) + "' not found)", t);
+          return false;
+        }
+        if (x.cat == Cat::begin_group) {
+          if (depth == 0) ++groups_at_zero;
+          if (++depth > limits_.max_nesting_depth) {
+            fatal("expansion-limit",
+                  "braces nested deeper than " + std::to_string(limits_.max_nesting_depth) + " levels",
+                  x, {{"limit", limits_.max_nesting_depth}, {"name", "max_nesting_depth"}});
+            return false;
+          }
+        } else if (x.cat == Cat::end_group) {
+          if (depth == 0) {
+            push_back(std::move(x));
+            diagnose("syntax-error", Severity::error, "unbalanced '}' in the arguments of \\" + t.text, t);
+            return false;
+          }
+          --depth;
+        }
+        arg.push_back(std::move(x));
+        if (arg.size() > limits_.max_token_count) {
+          fatal("expansion-limit", "argument longer than " + std::to_string(limits_.max_token_count) + " tokens",
+                t, {{"limit", limits_.max_token_count}, {"name", "max_token_count"}});
+          return false;
+        }
+        if (depth == 0 && arg.size() >= delim.size()) {
+          bool match = true;
+          for (std::size_t k = 0; k < delim.size() && match; ++k)
+            match = same_token(arg[arg.size() - delim.size() + k], delim[k]);
+          if (match) {
+            arg.resize(arg.size() - delim.size());
+            break;
+          }
+        }
+      }
+      if (groups_at_zero == 1 && arg.size() >= 2 && arg.front().cat == Cat::begin_group &&
+          arg.back().cat == Cat::end_group)
+        arg = TokenList(arg.begin() + 1, arg.end() - 1);
+    }
+    if (n >= 1 && n <= args.size()) args[n - 1] = std::move(arg);
+  }
+  return true;
+}
+
+TokenList Expander::instantiate(const Token& call, const Meaning& m, const std::vector<TokenList>& args,
+                                bool new_frame) {
+  std::uint32_t fid = call.frame;
+  if (new_frame) {
+    FrameNode node;
+    node.macro = "\\" + call.text;
+    node.call_site = {call.file, call.offset,
+                      call.offset + static_cast<std::uint32_t>(call.text.size() + 1), true};
+    node.parent = call.frame;
+    node.depth = frames_[call.frame].depth + 1;
+    frames_.push_back(std::move(node));
+    fid = static_cast<std::uint32_t>(frames_.size() - 1);
+  }
+  TokenList out;
+  out.reserve(m.body.size());
+  for (const Token& b : m.body) {
+    if (b.cat == Cat::param && b.marker_id > 0) {
+      if (b.marker_id <= args.size()) {
+        const TokenList& a = args[b.marker_id - 1];
+        out.insert(out.end(), a.begin(), a.end());
+      }
+      continue;
+    }
+    Token c = b;
+    c.origin_file = call.origin_file;
+    c.origin_begin = call.origin_begin;
+    c.origin_end = call.origin_end;
+    c.frame = fid;
+    c.loop = call.loop;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+TokenList Expander::parse_body(const TokenList& raw, int arity) {
+  TokenList out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const Token& t = raw[i];
+    if (t.cat == Cat::param && t.marker_id == 0 && i + 1 < raw.size()) {
+      const Token& n = raw[i + 1];
+      if (n.cat == Cat::param) {  // ## -> a literal # for an inner definition
+        Token lit = t;
+        lit.marker_id = 0;
+        out.push_back(lit);
+        ++i;
+        continue;
+      }
+      if (n.cat == Cat::other && n.text.size() == 1 && n.text[0] >= '1' && n.text[0] <= '9' &&
+          n.text[0] - '0' <= arity) {
+        Token ref = t;
+        ref.marker_id = static_cast<std::uint32_t>(n.text[0] - '0');
+        out.push_back(ref);
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+bool Expander::parse_parameter_text(const Token& owner, TokenList& params, int& arity) {
+  arity = 0;
+  Token t;
+  while (true) {
+    if (!next_raw(t) || t.cat == Cat::marker) {
+      if (t.cat == Cat::marker) push_back(t);
+      fatal("unterminated", "definition of \\" + owner.text + " has no body", owner);
+      return false;
+    }
+    if (t.cat == Cat::begin_group) return true;
+    if (t.cat == Cat::param && t.marker_id == 0) {
+      Token n;
+      if (!next_raw(n)) continue;
+      if (n.cat == Cat::other && n.text.size() == 1 && n.text[0] >= '1' && n.text[0] <= '9') {
+        t.marker_id = static_cast<std::uint32_t>(n.text[0] - '0');
+        arity = std::max(arity, static_cast<int>(t.marker_id));
+        params.push_back(t);
+        continue;
+      }
+      if (n.cat == Cat::begin_group) return true;  // #{ : rare, treated as undelimited end
+      params.push_back(n);
+      continue;
+    }
+    params.push_back(std::move(t));
+  }
+}
+
+bool Expander::read_cs_name(const Token& owner, std::string& name, Token& name_token) {
+  Token t;
+  do {
+    if (!next_raw(t) || t.cat == Cat::marker) {
+      if (t.cat == Cat::marker) push_back(t);
+      fatal("unterminated", "\\" + owner.text + " needs a control sequence", owner);
+      return false;
+    }
+  } while (t.cat == Cat::space || t.cat == Cat::par);
+  if (t.cat == Cat::begin_group) {
+    TokenList inner;
+    if (!read_balanced(inner, owner)) return false;
+    inner = trim_tokens(std::move(inner));
+    if (inner.size() == 1 && (inner[0].cat == Cat::control || inner[0].cat == Cat::active)) {
+      name = inner[0].text;
+      name_token = inner[0];
+      return true;
+    }
+    diagnose("syntax-error", Severity::error, "\\" + owner.text + " needs a control sequence", owner);
+    return false;
+  }
+  if (t.cat == Cat::control || t.cat == Cat::active) {
+    name = t.text;
+    name_token = t;
+    return true;
+  }
+  push_back(t);
+  diagnose("syntax-error", Severity::error, "\\" + owner.text + " needs a control sequence", owner);
+  return false;
+}
+
+void Expander::skip_spaces() {
+  Token t;
+  while (next_raw(t)) {
+    if (t.cat != Cat::space) {
+      push_back(std::move(t));
+      return;
+    }
+  }
+}
+
+bool Expander::peek_char(char c) {
+  Token t;
+  if (!next_raw(t)) return false;
+  if (t.is_char(c)) return true;
+  push_back(std::move(t));
+  return false;
+}
+
+TokenList Expander::string_tokens(const std::string& s, const Token& at) const {
+  TokenList out;
+  for (char c : s) {
+    Token t = at;
+    t.text = std::string(1, c);
+    t.marker_id = 0;
+    t.cat = c == ' ' ? Cat::space
+                     : ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? Cat::letter : Cat::other;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registers: \FP=6.5in assigns; \FP elsewhere stands for its value (pgfmath reads it in pt).
+
+bool Expander::handle_register(const Token& t, const Meaning& m) {
+  Token n;
+  std::vector<Token> spaces;
+  while (next_raw(n) && n.cat == Cat::space) spaces.push_back(n);
+  bool global = prefix_global_;
+  prefix_global_ = false;
+  if (!stopped_ && n.is_char('=')) {
+    auto r = std::make_shared<Meaning>(m);
+    if (m.kind == Meaning::Kind::dimen) {
+      auto v = scan_dimen(t);
+      if (!v) {
+        diagnose("math-error", Severity::error, "cannot read the dimension assigned to \\" + t.text, t);
+        return true;
+      }
+      r->dimen_pt = *v;
+    } else {
+      auto v = scan_int(t);
+      if (!v) {
+        diagnose("math-error", Severity::error, "cannot read the number assigned to \\" + t.text, t);
+        return true;
+      }
+      r->count = *v;
+    }
+    define(t.text, r, global);
+    return true;
+  }
+  if (!stopped_ && !n.text.empty()) push_back(std::move(n));
+  if (!spaces.empty()) push_back(spaces.front());
+  std::string value = m.kind == Meaning::Kind::dimen ? format_dimen(m.dimen_pt) : std::to_string(m.count);
+  output_value(t, value);
+  return true;
+}
+
+void Expander::output_value(const Token& at, std::string value) {
+  // `2\QP` in TeX multiplies; in the serialised text it becomes `2*117.43874pt`.
+  if (m_value_needs_star(last_out_)) value = "*" + value;
+  push_back(string_tokens(value, at));
+}
+
+bool Expander::m_value_needs_star(const Token& prev) {
+  return prev.cat != Cat::control && prev.cat != Cat::marker && is_digit_text(prev.text);
+}
+
+std::optional<long> Expander::scan_int(const Token& owner) {
+  Token t;
+  int sign = 1;
+  std::string digits;
+  while (next_raw(t)) {
+    if (t.cat == Cat::control) {
+      const Meaning* m = env_.find(t.text);
+      if (m && m->kind == Meaning::Kind::macro && digits.empty()) {
+        if (!expand_macro(t, *m)) break;
+        continue;
+      }
+      if (m && (m->kind == Meaning::Kind::count || m->kind == Meaning::Kind::dimen) && digits.empty()) {
+        long v = m->kind == Meaning::Kind::count ? m->count : std::lround(m->dimen_pt * 65536);
+        return sign * v;
+      }
+      if (t.text == "the" && digits.empty()) continue;
+      if (t.text == "relax") return digits.empty() ? std::nullopt : std::optional<long>(sign * std::atol(digits.c_str()));
+      push_back(std::move(t));
+      break;
+    }
+    if (t.cat == Cat::space) {
+      if (digits.empty()) continue;
+      break;  // one space ends a number
+    }
+    if (digits.empty() && (t.is_char('-') || t.is_char('+'))) {
+      if (t.is_char('-')) sign = -sign;
+      continue;
+    }
+    if (t.text.size() == 1 && t.text[0] >= '0' && t.text[0] <= '9' && t.cat == Cat::other) {
+      digits += t.text;
+      continue;
+    }
+    push_back(std::move(t));
+    break;
+  }
+  if (digits.empty()) return std::nullopt;
+  return sign * std::atol(digits.c_str());
+}
+
+std::optional<double> Expander::scan_dimen(const Token& owner) {
+  Token t;
+  double sign = 1;
+  std::string number;
+  while (next_raw(t)) {
+    if (t.cat == Cat::control) {
+      const Meaning* m = env_.find(t.text);
+      if (m && m->kind == Meaning::Kind::macro) {
+        if (!expand_macro(t, *m)) break;
+        continue;
+      }
+      if (m && m->kind == Meaning::Kind::dimen) {  // [factor]\register
+        double f = number.empty() ? 1.0 : std::atof(number.c_str());
+        return sign * f * m->dimen_pt;
+      }
+      if (t.text == "the") continue;
+      push_back(std::move(t));
+      return std::nullopt;
+    }
+    if (t.cat == Cat::space) {
+      if (number.empty()) continue;
+      break;
+    }
+    if (number.empty() && (t.is_char('-') || t.is_char('+'))) {
+      if (t.is_char('-')) sign = -sign;
+      continue;
+    }
+    if (t.cat == Cat::other && t.text.size() == 1 &&
+        ((t.text[0] >= '0' && t.text[0] <= '9') || t.text[0] == '.' || t.text[0] == ',')) {
+      number += t.text[0] == ',' ? '.' : t.text[0];
+      continue;
+    }
+    push_back(std::move(t));
+    break;
+  }
+  if (number.empty() || stopped_) return std::nullopt;
+  double value = std::atof(number.c_str());
+  // Unit: optional spaces, optional "true", then two letters.
+  std::vector<Token> read;
+  auto read_letter = [&](std::string& into) -> bool {
+    Token x;
+    if (!next_raw(x)) return false;
+    read.push_back(x);
+    if (x.cat != Cat::letter) return false;
+    into += x.text;
+    return true;
+  };
+  skip_spaces();
+  std::string unit;
+  bool ok = read_letter(unit) && read_letter(unit);
+  if (ok && unit == "tr") {
+    std::string rest;
+    if (read_letter(rest) && read_letter(rest) && rest == "ue") {
+      unit.clear();
+      if (read_letter(unit)) read_letter(unit);
+    }
+  }
+  double factor = 0;
+  bool found = false;
+  for (const Unit& u : kUnits)
+    if (unit == u.name) factor = u.pt, found = true;
+  if (unit == "em") factor = doc_.base_font_size_pt, found = true;
+  if (unit == "ex") factor = doc_.base_font_size_pt * 0.430554, found = true;
+  if (!found) {
+    for (auto it = read.rbegin(); it != read.rend(); ++it) push_back(*it);
+    return std::nullopt;
+  }
+  // One optional space after a unit.
+  Token sp;
+  if (next_raw(sp) && sp.cat != Cat::space) push_back(std::move(sp));
+  return sign * value * factor;
+}
+
+std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at, bool& is_length) {
+  std::string text = trim(to_string(expand_fully(expr)));
+  if (stopped_) return std::nullopt;
+  pgfmath::Context ctx;
+  ctx.em_pt = doc_.base_font_size_pt;
+  ctx.ex_pt = doc_.base_font_size_pt * 0.430554;
+  // pgfmath arrays: {a,b,c}[i] (pgfmanual 94.2), as used by "right angle quadrant/.code".
+  if (!text.empty() && text.front() == '{') {
+    std::size_t depth = 0, close = std::string::npos;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '{') ++depth;
+      if (text[i] == '}' && --depth == 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close != std::string::npos && close + 1 < text.size() && text[close + 1] == '[' &&
+        text.back() == ']') {
+      auto idx = pgfmath::evaluate(text.substr(close + 2, text.size() - close - 3), ctx);
+      if (idx) {
+        std::vector<std::string> items;
+        std::string cur;
+        int d = 0;
+        for (std::size_t i = 1; i < close; ++i) {
+          char c = text[i];
+          if (c == '{') ++d;
+          if (c == '}') --d;
+          if (c == ',' && d == 0) {
+            items.push_back(cur);
+            cur.clear();
+          } else {
+            cur += c;
+          }
+        }
+        items.push_back(cur);
+        long k = std::lround(idx.value->number);
+        if (k >= 0 && static_cast<std::size_t>(k) < items.size()) text = trim(items[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
+  auto r = pgfmath::evaluate(text, ctx);
+  if (!r) {
+    std::string msg = r.error ? r.error->message : "cannot evaluate";
+    diagnose("math-error", Severity::error, msg + " in '" + text + "'", at, {{"expression", text}});
+    return std::nullopt;
+  }
+  is_length = r.value->is_length;
+  return r.value->number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Definitions
+
+void Expander::def_common(const Token& t, bool global, bool expand) {
+  prefix_global_ = false;
+  Token nt;
+  if (!next_raw(nt)) {
+    fatal("unterminated", "\\" + t.text + " at the end of the input", t);
+    return;
+  }
+  if (nt.cat != Cat::control && nt.cat != Cat::active) {
+    diagnose("syntax-error", Severity::error, "\\" + t.text + " must be followed by a control sequence", t);
+    push_back(std::move(nt));
+    return;
+  }
+  auto m = std::make_shared<Meaning>();
+  if (!parse_parameter_text(t, m->params, m->arity)) return;
+  TokenList body;
+  if (!read_balanced(body, t)) return;
+  if (expand) body = expand_fully(std::move(body));
+  m->body = parse_body(body, m->arity);
+  define(nt.text, m, global);
+}
+
+void Expander::p_def(const Token& t) { def_common(t, prefix_global_, false); }
+void Expander::p_gdef(const Token& t) { def_common(t, true, false); }
+void Expander::p_edef(const Token& t) { def_common(t, prefix_global_, true); }
+void Expander::p_xdef(const Token& t) { def_common(t, true, true); }
+void Expander::p_long(const Token&) {}
+void Expander::p_global(const Token&) { prefix_global_ = true; }
+
+void Expander::p_let(const Token& t) {
+  bool global = prefix_global_;
+  prefix_global_ = false;
+  Token nt;
+  if (!next_raw(nt)) return;
+  if (nt.cat != Cat::control && nt.cat != Cat::active) {
+    diagnose("syntax-error", Severity::error, "\\let must be followed by a control sequence", t);
+    return;
+  }
+  Token target;
+  do {
+    if (!next_raw(target)) {
+      fatal("unterminated", "\\let at the end of the input", t);
+      return;
+    }
+  } while (target.cat == Cat::space);
+  if (target.is_char('=')) {
+    if (!next_raw(target)) return;
+    if (target.cat == Cat::space && !next_raw(target)) return;
+  }
+  if (target.cat == Cat::control || target.cat == Cat::active) {
+    if (const Meaning* m = env_.find(target.text)) {
+      define(nt.text, std::make_shared<Meaning>(*m), global);
+      return;
+    }
+  }
+  auto m = std::make_shared<Meaning>();
+  m->kind = Meaning::Kind::alias;
+  m->alias = target;
+  define(nt.text, m, global);
+}
+
+void Expander::define_command(const Token& t, int mode) {
+  peek_char('*');
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  bool present = false;
+  TokenList n, def;
+  if (!read_optional_raw(n, t, present)) return;
+  int arity = 0;
+  if (present) {
+    std::string s = trim(to_string(n));
+    arity = std::atoi(s.c_str());
+    if (arity < 0 || arity > 9) {
+      diagnose("syntax-error", Severity::error, "\\" + t.text + " takes 0 to 9 arguments", t);
+      arity = 0;
+    }
+  }
+  bool has_default = false;
+  if (!read_optional_raw(def, t, has_default)) return;
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  if (mode == 2 && env_.find(name)) return;  // \providecommand keeps an existing definition
+  auto m = std::make_shared<Meaning>();
+  m->arity = arity;
+  if (has_default) m->optional_default = def;
+  for (int k = has_default ? 2 : 1; k <= arity; ++k) {
+    Token p = t;
+    p.cat = Cat::param;
+    p.text = "#";
+    p.marker_id = static_cast<std::uint32_t>(k);
+    m->params.push_back(p);
+  }
+  m->body = parse_body(body, arity);
+  define(name, m, false);
+}
+
+void Expander::p_newcommand(const Token& t) { define_command(t, 0); }
+void Expander::p_renewcommand(const Token& t) { define_command(t, 1); }
+void Expander::p_providecommand(const Token& t) { define_command(t, 2); }
+
+// xparse: the m, o and O{default} argument types.
+void Expander::p_newdocumentcommand(const Token& t) {
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  TokenList spec, body;
+  if (!read_group_raw(spec, t) || !read_group_raw(body, t)) return;
+  auto m = std::make_shared<Meaning>();
+  int k = 0;
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    const Token& s = spec[i];
+    if (s.cat == Cat::space) continue;
+    if (s.is_char('m')) {
+      ++k;
+      Token p = t;
+      p.cat = Cat::param;
+      p.text = "#";
+      p.marker_id = static_cast<std::uint32_t>(k);
+      m->params.push_back(p);
+    } else if ((s.is_char('o') || s.is_char('O')) && k == 0) {
+      ++k;
+      TokenList d;
+      if (s.is_char('O') && i + 1 < spec.size() && spec[i + 1].cat == Cat::begin_group) {
+        int depth = 0;
+        for (++i; i < spec.size(); ++i) {
+          if (spec[i].cat == Cat::begin_group && depth++ == 0) continue;
+          if (spec[i].cat == Cat::end_group && --depth == 0) break;
+          d.push_back(spec[i]);
+        }
+      }
+      m->optional_default = d;
+    } else {
+      diagnose("unsupported-construct", Severity::warning,
+               "argument type '" + s.text + "' of \\" + t.text + " is not supported", t);
+      return;
+    }
+  }
+  m->arity = k;
+  m->body = parse_body(body, k);
+  define(name, m, false);
+}
+
+void Expander::p_newdimen(const Token& t) {
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  auto m = std::make_shared<Meaning>();
+  m->kind = Meaning::Kind::dimen;
+  define(name, m, true);
+}
+
+void Expander::p_newcount(const Token& t) {
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  auto m = std::make_shared<Meaning>();
+  m->kind = Meaning::Kind::count;
+  define(name, m, true);
+}
+
+void Expander::p_setlength(const Token& t) {
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  TokenList expr;
+  if (!read_group_raw(expr, t)) return;
+  bool len = false;
+  auto v = evaluate(expr, t, len);
+  if (!v) return;
+  auto m = std::make_shared<Meaning>();
+  m->kind = Meaning::Kind::dimen;
+  m->dimen_pt = *v;
+  define(name, m, prefix_global_);
+  prefix_global_ = false;
+}
+
+void Expander::p_addtolength(const Token& t) {
+  std::string name;
+  Token nt;
+  if (!read_cs_name(t, name, nt)) return;
+  TokenList expr;
+  if (!read_group_raw(expr, t)) return;
+  bool len = false;
+  auto v = evaluate(expr, t, len);
+  if (!v) return;
+  const Meaning* old = env_.find(name);
+  auto m = std::make_shared<Meaning>();
+  m->kind = Meaning::Kind::dimen;
+  m->dimen_pt = (old && old->kind == Meaning::Kind::dimen ? old->dimen_pt : 0) + *v;
+  define(name, m, false);
+}
+
+void Expander::p_the(const Token& t) {
+  Token n;
+  if (!next_raw(n)) return;
+  if (n.cat == Cat::control) {
+    const Meaning* m = env_.find(n.text);
+    if (m && m->kind == Meaning::Kind::dimen) {
+      output_value(n, format_dimen(m->dimen_pt));
+      return;
+    }
+    if (m && m->kind == Meaning::Kind::count) {
+      output_value(n, std::to_string(m->count));
+      return;
+    }
+  }
+  push_back(std::move(n));
+  pending_out_ = t;
+}
+
+void Expander::p_relax(const Token&) {}
+void Expander::p_makeatletter(const Token&) { at_letter_ = true; }
+void Expander::p_makeatother(const Token&) { at_letter_ = false; }
+void Expander::p_begingroup(const Token& t) { begin_group(t); }
+void Expander::p_endgroup(const Token&) { end_group(); }
+
+void Expander::p_csname(const Token& t) {
+  std::string name;
+  Token x;
+  while (next_raw(x)) {
+    if (x.is_cs("endcsname")) {
+      Token cs = t;
+      cs.cat = Cat::control;
+      cs.text = name;
+      push_back(std::move(cs));
+      return;
+    }
+    if (x.cat == Cat::control) {
+      const Meaning* m = env_.find(x.text);
+      if (m && m->kind == Meaning::Kind::macro) {
+        if (!expand_macro(x, *m)) return;
+        continue;
+      }
+      if (x.text == "relax") continue;
+    }
+    if (x.cat == Cat::marker) {
+      push_back(x);
+      break;
+    }
+    name += x.cat == Cat::control ? "\\" + x.text : x.text;
+  }
+  fatal("unterminated", "\\csname without \\endcsname", t);
+}
+
+void Expander::p_expandafter(const Token&) {
+  Token a, b;
+  if (!next_raw(a)) return;
+  if (!next_raw(b)) {
+    push_back(std::move(a));
+    return;
+  }
+  if (b.cat == Cat::control) {
+    const Meaning* m = env_.find(b.text);
+    if (m && m->kind == Meaning::Kind::macro) {
+      if (expand_macro(b, *m)) {
+        push_back(std::move(a));
+        return;
+      }
+    } else if (b.text == "csname" || b.text == "the" || b.text == "expandafter") {
+      // Expand the second token once by running the primitive, then put the first back.
+      auto p = primitives_.find(b.text);
+      (this->*(p->second))(b);
+      if (pending_out_) {
+        push_back(std::move(*pending_out_));
+        pending_out_.reset();
+      }
+      push_back(std::move(a));
+      return;
+    }
+  }
+  push_back(std::move(b));
+  push_back(std::move(a));
+}
+
+void Expander::p_noexpand(const Token&) {
+  Token n;
+  if (next_raw(n)) pending_out_ = std::move(n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// pgfmath commands (pgfmanual 94.1)
+
+void Expander::pgfmath_define(const Token& t, int mode) {
+  std::string name = "pgfmathresult";
+  Token nt = t;
+  if (mode != 3 && !read_cs_name(t, name, nt)) return;
+  TokenList expr;
+  if (!read_group_raw(expr, t)) return;
+  bool len = false;
+  auto v = evaluate(expr, t, len);
+  if (!v) return;
+  std::string text;
+  switch (mode) {
+    case 1: text = std::to_string(static_cast<long long>(std::trunc(*v))); break;
+    case 2: text = pgfmath::format_number(*v) + "pt"; break;
+    default: text = pgfmath::format_number(*v); break;
+  }
+  auto m = std::make_shared<Meaning>();
+  m->body = string_tokens(text, t);
+  define(name, m, false);
+}
+
+void Expander::p_pgfmathsetmacro(const Token& t) { pgfmath_define(t, 0); }
+void Expander::p_pgfmathtruncatemacro(const Token& t) { pgfmath_define(t, 1); }
+void Expander::p_pgfmathsetlengthmacro(const Token& t) { pgfmath_define(t, 2); }
+void Expander::p_pgfmathparse(const Token& t) { pgfmath_define(t, 3); }
+
+// ---------------------------------------------------------------------------------------------
+// Conditionals
+
+bool Expander::cond_eval_ifthenelse(const TokenList& cond, const Token& at) {
+  // ifthen package: terms joined by \AND / \OR, optionally negated by \NOT; evaluated left to right.
+  bool result = false;
+  int op = 0;  // 0 first, 1 and, 2 or
+  std::size_t i = 0;
+  auto next_group = [&](TokenList& g) {
+    while (i < cond.size() && cond[i].cat == Cat::space) ++i;
+    if (i >= cond.size()) return false;
+    if (cond[i].cat != Cat::begin_group) {
+      g.push_back(cond[i++]);
+      return true;
+    }
+    int depth = 0;
+    for (; i < cond.size(); ++i) {
+      if (cond[i].cat == Cat::begin_group && depth++ == 0) continue;
+      if (cond[i].cat == Cat::end_group && --depth == 0) {
+        ++i;
+        return true;
+      }
+      g.push_back(cond[i]);
+    }
+    return true;
+  };
+  while (i < cond.size()) {
+    bool negate = false;
+    while (i < cond.size() && (cond[i].cat == Cat::space || cond[i].is_cs("NOT") || cond[i].is_cs("not") ||
+                               cond[i].is_cs("(") || cond[i].is_cs(")"))) {
+      if (cond[i].is_cs("NOT") || cond[i].is_cs("not")) negate = !negate;
+      ++i;
+    }
+    if (i >= cond.size()) break;
+    bool term = false;
+    if (cond[i].is_cs("equal")) {
+      ++i;
+      TokenList a, b;
+      next_group(a);
+      next_group(b);
+      term = trim(to_string(expand_fully(a))) == trim(to_string(expand_fully(b)));
+    } else if (cond[i].is_cs("isodd")) {
+      ++i;
+      TokenList a;
+      next_group(a);
+      bool len = false;
+      auto v = evaluate(a, at, len);
+      term = v && (std::llabs(std::llround(*v)) % 2 == 1);
+    } else if (cond[i].is_cs("boolean")) {
+      ++i;
+      TokenList a;
+      next_group(a);
+      term = false;
+    } else {
+      TokenList num;
+      while (i < cond.size() && !cond[i].is_cs("AND") && !cond[i].is_cs("OR") && !cond[i].is_cs("and") &&
+             !cond[i].is_cs("or") && !cond[i].is_cs(")"))
+        num.push_back(cond[i++]);
+      std::string s = to_string(expand_fully(num));
+      auto rel = s.find_first_of("<>=");
+      if (rel == std::string::npos) {
+        diagnose("syntax-error", Severity::error, "cannot read the \\ifthenelse condition '" + trim(s) + "'", at);
+        return false;
+      }
+      pgfmath::Context ctx;
+      auto l = pgfmath::evaluate(trim(s.substr(0, rel)), ctx);
+      auto r = pgfmath::evaluate(trim(s.substr(rel + 1)), ctx);
+      if (!l || !r) {
+        diagnose("math-error", Severity::error, "cannot evaluate the \\ifthenelse condition '" + trim(s) + "'", at);
+        return false;
+      }
+      double a = l.value->number, b = r.value->number;
+      term = s[rel] == '<' ? a < b : s[rel] == '>' ? a > b : std::fabs(a - b) < 1e-9;
+    }
+    if (negate) term = !term;
+    result = op == 0 ? term : op == 1 ? (result && term) : (result || term);
+    while (i < cond.size() && (cond[i].cat == Cat::space || cond[i].is_cs(")"))) ++i;
+    if (i < cond.size()) {
+      if (cond[i].is_cs("AND") || cond[i].is_cs("and")) op = 1, ++i;
+      else if (cond[i].is_cs("OR") || cond[i].is_cs("or")) op = 2, ++i;
+      else break;
+    }
+  }
+  return result;
+}
+
+void Expander::p_ifthenelse(const Token& t) {
+  TokenList cond, yes, no;
+  if (!read_group_raw(cond, t) || !read_group_raw(yes, t) || !read_group_raw(no, t)) return;
+  push_back(cond_eval_ifthenelse(cond, t) ? std::move(yes) : std::move(no));
+}
+
+void Expander::skip_conditional(bool to_else) {
+  int level = 0;
+  Token t;
+  while (next_raw(t)) {
+    if (t.cat == Cat::marker) {
+      push_back(t);
+      return;
+    }
+    if (t.cat != Cat::control) continue;
+    if (is_conditional(t.text)) {
+      ++level;
+    } else if (t.text == "fi") {
+      if (level == 0) return;
+      --level;
+    } else if (t.text == "else" && level == 0 && to_else) {
+      conditionals_.push_back(1);
+      return;
+    }
+  }
+}
+
+void Expander::p_ifnum(const Token& t) {
+  auto a = scan_int(t);
+  skip_spaces();
+  Token rel;
+  next_raw(rel);
+  auto b = scan_int(t);
+  bool ok = a && b && (rel.is_char('<') || rel.is_char('>') || rel.is_char('='));
+  bool v = ok && (rel.is_char('<') ? *a < *b : rel.is_char('>') ? *a > *b : *a == *b);
+  if (!ok) diagnose("syntax-error", Severity::error, "cannot read the \\ifnum comparison", t);
+  if (v) conditionals_.push_back(1);
+  else skip_conditional(true);
+}
+
+void Expander::p_ifdim(const Token& t) {
+  auto a = scan_dimen(t);
+  skip_spaces();
+  Token rel;
+  next_raw(rel);
+  auto b = scan_dimen(t);
+  bool ok = a && b && (rel.is_char('<') || rel.is_char('>') || rel.is_char('='));
+  bool v = ok && (rel.is_char('<') ? *a < *b : rel.is_char('>') ? *a > *b : std::fabs(*a - *b) < 1e-9);
+  if (!ok) diagnose("syntax-error", Severity::error, "cannot read the \\ifdim comparison", t);
+  if (v) conditionals_.push_back(1);
+  else skip_conditional(true);
+}
+
+void Expander::p_ifx(const Token&) {
+  Token a, b;
+  if (!next_raw(a) || !next_raw(b)) return;
+  auto meaning_of = [&](const Token& x) -> const Meaning* {
+    return x.cat == Cat::control || x.cat == Cat::active ? env_.find(x.text) : nullptr;
+  };
+  const Meaning* ma = meaning_of(a);
+  const Meaning* mb = meaning_of(b);
+  bool same;
+  if (ma && mb) {
+    same = ma == mb || (ma->kind == mb->kind && ma->arity == mb->arity &&
+                        to_string(ma->body) == to_string(mb->body) && to_string(ma->params) == to_string(mb->params) &&
+                        ma->dimen_pt == mb->dimen_pt && ma->count == mb->count);
+  } else if (!ma && !mb) {
+    same = a.cat == b.cat && a.text == b.text;
+  } else {
+    same = false;
+  }
+  if (same) conditionals_.push_back(1);
+  else skip_conditional(true);
+}
+
+void Expander::p_iftrue(const Token&) { conditionals_.push_back(1); }
+void Expander::p_iffalse(const Token&) { skip_conditional(true); }
+
+void Expander::p_else(const Token&) {
+  // Reached at the end of a true branch: skip the false branch.
+  if (!conditionals_.empty()) conditionals_.pop_back();
+  skip_conditional(false);
+}
+
+void Expander::p_fi(const Token&) {
+  if (!conditionals_.empty()) conditionals_.pop_back();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classes and packages
+
+void Expander::record_class_options(const TokenList& opts) {
+  for (const TokenList& item : split_top(opts, ',')) {
+    std::string o = trim(to_string(item));
+    if (o.size() > 2 && o.compare(o.size() - 2, 2, "pt") == 0) {
+      char* end = nullptr;
+      double v = std::strtod(o.c_str(), &end);
+      if (end == o.c_str() + o.size() - 2 && v > 0) doc_.base_font_size_pt = v;
+    }
+  }
+}
+
+void Expander::p_documentclass(const Token& t) {
+  TokenList opts, name;
+  bool present = false;
+  if (!read_optional_raw(opts, t, present) || !read_group_raw(name, t)) return;
+  std::string n = trim(to_string(name));
+  if (!class_seen_) {
+    class_seen_ = true;
+    doc_.document_class = n;
+    for (const TokenList& item : split_top(opts, ',')) {
+      std::string o = trim(to_string(item));
+      if (!o.empty()) doc_.class_options.push_back(o);
+    }
+  }
+  record_class_options(opts);
+  load_file(t, n, ".cls", true);
+}
+
+void Expander::p_loadclass(const Token& t) {
+  TokenList opts, name;
+  bool present = false;
+  if (!read_optional_raw(opts, t, present) || !read_group_raw(name, t)) return;
+  record_class_options(opts);
+  load_file(t, trim(to_string(name)), ".cls", true);
+}
+
+void Expander::p_usepackage(const Token& t) {
+  TokenList opts, names, date;
+  bool present = false;
+  if (!read_optional_raw(opts, t, present) || !read_group_raw(names, t)) return;
+  if (!read_optional_raw(date, t, present)) return;
+  auto list = split_top(names, ',');
+  // Load in reverse push order so that the first package is read first.
+  for (auto it = list.rbegin(); it != list.rend(); ++it) {
+    std::string n = trim(to_string(*it));
+    if (!n.empty()) load_file(t, n, ".sty", true);
+  }
+}
+
+void Expander::p_input(const Token& t) {
+  Token n;
+  do {
+    if (!next_raw(n)) return;
+  } while (n.cat == Cat::space);
+  std::string name;
+  if (n.cat == Cat::begin_group) {
+    TokenList g;
+    if (!read_balanced(g, t)) return;
+    name = trim(to_string(g));
+  } else {  // \input file: a word up to a space
+    name = n.text;
+    Token x;
+    while (next_raw(x) && x.cat != Cat::space && x.cat != Cat::control && x.cat != Cat::par) name += x.text;
+  }
+  load_file(t, name, "", false);
+}
+
+void Expander::p_endinput(const Token&) {
+  for (auto it = inputs_.rbegin(); it != inputs_.rend(); ++it) {
+    if ((*it)->reader) {
+      (*it)->reader->end_input();
+      return;
+    }
+  }
+}
+
+bool Expander::load_file(const Token& at, const std::string& name, const char* ext, bool once) {
+  std::vector<std::string> names;
+  std::string e = ext;
+  if (!e.empty()) {
+    names.push_back(name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0 ? name
+                                                                                                   : name + e);
+  } else {
+    names.push_back(name);
+    names.push_back(name + ".tex");
+  }
+  std::vector<fs::path> dirs;
+  dirs.push_back(fs::path(sm_.get(input_).path()).parent_path());
+  for (const auto& d : include_dirs_) dirs.emplace_back(d);
+  std::error_code ec;
+  for (const auto& d : dirs) {
+    for (const auto& n : names) {
+      fs::path p = d.empty() ? fs::path(n) : d / n;
+      if (!fs::is_regular_file(p, ec)) continue;
+      std::string key = fs::weakly_canonical(p, ec).string();
+      if (once && loaded_files_.count(key)) return true;
+      std::size_t files = 0;
+      for (const auto& in : inputs_) files += in->reader ? 1 : 0;
+      if (files >= 32) {
+        fatal("expansion-limit", "files nested deeper than 32 levels (\\input loop?)", at, {{"limit", 32}});
+        return false;
+      }
+      auto size = fs::file_size(p, ec);
+      if (ec || size > limits_.max_input_bytes) {
+        diagnose("expansion-limit", Severity::error,
+                 "file '" + n + "' is larger than the limit of " + std::to_string(limits_.max_input_bytes) +
+                     " bytes",
+                 at, {{"limit", limits_.max_input_bytes}, {"name", "max_input_bytes"}});
+        return false;
+      }
+      std::ifstream in(p, std::ios::binary);
+      if (!in) continue;
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      loaded_files_.insert(key);
+      FileId id = sm_.add(p.string(), ss.str());
+      bool at_letter = e == ".cls" || e == ".sty" ? true : at_letter_;
+      push_file(id, at_letter);
+      return true;
+    }
+  }
+  if (missing_notes_.insert(names.front()).second) {
+    Diagnostic d;
+    d.rule = "missing-file";
+    d.severity = Severity::note;
+    d.message = "'" + names.front() + "' was not found; its definitions are not read";
+    d.range = range_of(at);
+    d.evidence = {{"file", names.front()}};
+    doc_.diagnostics.push_back(std::move(d));
+  }
+  return false;
+}
+
+void Expander::p_skip_args(const Token& t) {
+  auto [code, after] = skipped_[t.text];
+  int before = code / 100, mandatory = code % 100;
+  if (peek_char('*') && t.text == "DeclareOption") mandatory = 1;
+  TokenList scratch;
+  bool present = false;
+  for (int i = 0; i < before; ++i)
+    if (!read_optional_raw(scratch, t, present)) return;
+  for (int i = 0; i < mandatory; ++i) {
+    scratch.clear();
+    if (!read_group_raw(scratch, t)) return;
+  }
+  for (int i = 0; i < after; ++i) {
+    scratch.clear();
+    if (!read_optional_raw(scratch, t, present)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Full expansion (\edef) and style-body expansion (user macros only).
+
+TokenList Expander::expand_fully(TokenList tokens) {
+  TokenList out;
+  if (stopped_) return out;
+  Token mk;
+  mk.cat = Cat::marker;
+  mk.marker_id = next_marker_++;
+  push_back(mk);
+  push_back(std::move(tokens));
+  ++collecting_;
+  Token saved_last = last_out_;
+  last_out_ = Token{};
+  Token t;
+  while (next(t)) {
+    if (t.cat == Cat::marker && t.marker_id == mk.marker_id) break;
+    if (t.cat == Cat::marker) continue;
+    out.push_back(std::move(t));
+  }
+  last_out_ = saved_last;
+  --collecting_;
+  return out;
+}
+
+TokenList Expander::expand_style(TokenList tokens) {
+  static const std::unordered_set<std::string> defining = {
+      "def", "gdef", "edef", "xdef", "let", "pgfmathsetmacro", "pgfmathtruncatemacro",
+      "pgfmathsetlengthmacro", "newcommand", "renewcommand", "providecommand", "newlength",
+      "setlength", "addtolength", "newdimen", "global", "foreach", "pgfmathparse"};
+  TokenList out;
+  if (stopped_) return out;
+  Token mk;
+  mk.cat = Cat::marker;
+  mk.marker_id = next_marker_++;
+  push_back(mk);
+  push_back(std::move(tokens));
+  Token t;
+  while (next_raw(t)) {
+    if (t.cat == Cat::marker) {
+      if (t.marker_id == mk.marker_id) break;
+      continue;
+    }
+    if (t.cat == Cat::control) {
+      const Meaning* m = env_.find(t.text);
+      if (m && m->kind == Meaning::Kind::macro) {
+        if (expand_macro(t, *m)) continue;
+      } else if (m && (m->kind == Meaning::Kind::dimen || m->kind == Meaning::Kind::count)) {
+        std::string v = m->kind == Meaning::Kind::dimen ? format_dimen(m->dimen_pt) : std::to_string(m->count);
+        if (!out.empty() && m_value_needs_star(out.back())) v = "*" + v;
+        TokenList vt = string_tokens(v, t);
+        out.insert(out.end(), vt.begin(), vt.end());
+        continue;
+      } else if (m && m->kind == Meaning::Kind::alias) {
+        Token a = m->alias;
+        a.origin_file = t.origin_file;
+        a.origin_begin = t.origin_begin;
+        a.origin_end = t.origin_end;
+        out.push_back(std::move(a));
+        continue;
+      }
+      if (defining.count(t.text)) {  // keep the defined name as it is
+        out.push_back(t);
+        Token n;
+        if (next_raw(n)) {
+          if (n.cat == Cat::marker && n.marker_id == mk.marker_id) break;
+          out.push_back(std::move(n));
+        }
+        continue;
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// \tikzset and \tikzstyle: one StyleDef statement each; `key/.code` bodies run when the key is set.
+
+namespace {
+
+std::string key_name(const TokenList& key) {
+  std::string k = trim(to_string(key));
+  if (k.rfind("/tikz/", 0) == 0) k = k.substr(6);
+  std::string norm;
+  for (char c : k) {
+    if (c == ' ' && (norm.empty() || norm.back() == ' ')) continue;
+    norm += c;
+  }
+  return trim(norm);
+}
+
+}  // namespace
+
+void Expander::p_tikzset(const Token& t) {
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  // pgfkeys processes the list item by item, so a `.code` key set earlier affects later items.
+  TokenList out;
+  bool first = true;
+  for (TokenList& item : split_top(body, ',')) {
+    TokenList expanded = expand_style(std::move(item));
+    if (stopped_) return;
+    auto kv = split_top(expanded, '=');
+    std::string key = key_name(kv[0]);
+    if (kv.size() >= 2 && !key.empty()) {
+      TokenList value;
+      for (std::size_t i = 1; i < kv.size(); ++i) {
+        if (i > 1) value.push_back(string_tokens("=", t)[0]);
+        value.insert(value.end(), kv[i].begin(), kv[i].end());
+      }
+      const std::string suffix = "/.code";
+      if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        key_code_[trim(key.substr(0, key.size() - suffix.size()))] = strip_braces(value);
+      } else if (auto it = key_code_.find(key); it != key_code_.end()) {
+        run_key_code(it->second, strip_braces(value), t);
+      }
+    }
+    if (!first) out.push_back(string_tokens(",", t)[0]);
+    first = false;
+    out.insert(out.end(), expanded.begin(), expanded.end());
+  }
+  emit_style(t, trim_tokens(std::move(out)));
+}
+
+void Expander::run_key_code(const TokenList& code, const TokenList& value, const Token& at) {
+  Meaning m;
+  m.arity = 1;
+  m.body = parse_body(code, 1);
+  std::vector<TokenList> args{value};
+  TokenList rep = instantiate(at, m, args, false);
+  expand_fully(std::move(rep));  // executes the definitions; the output is dropped
+}
+
+void Expander::p_tikzstyle(const Token& t) {
+  TokenList name;
+  if (!read_group_raw(name, t)) return;
+  skip_spaces();
+  bool append = peek_char('+');
+  if (!peek_char('=')) {
+    diagnose("syntax-error", Severity::error, "\\tikzstyle needs '=[...]'", t);
+    return;
+  }
+  TokenList opts;
+  bool present = false;
+  if (!read_optional_raw(opts, t, present)) return;
+  TokenList body = trim_tokens(std::move(name));
+  TokenList mid = string_tokens(append ? "/.append style=" : "/.style=", t);
+  body.insert(body.end(), mid.begin(), mid.end());
+  Token open = t, close = t;
+  open.cat = Cat::begin_group;
+  open.text = "{";
+  close.cat = Cat::end_group;
+  close.text = "}";
+  body.push_back(open);
+  TokenList e = trim_tokens(expand_style(std::move(opts)));
+  body.insert(body.end(), e.begin(), e.end());
+  body.push_back(close);
+  emit_style(t, std::move(body));
+}
+
+void Expander::emit_style(const Token& at, TokenList body) {
+  Statement st;
+  st.kind = StatementKind::StyleDef;
+  serialise(body, st.text, &st.origin);
+  st.prov = provenance(at, body.empty() ? at : body.back());
+  if (on_style) on_style(std::move(st));
+}
+
+Provenance Expander::provenance(const Token& first, const Token& last) const {
+  Provenance p;
+  p.range = range_of(first);
+  if (last.origin_file == first.origin_file && last.origin_end > p.range.begin) p.range.end = last.origin_end;
+  std::vector<MacroFrame> frames;
+  for (std::uint32_t f = first.frame; f != 0; f = frames_[f].parent)
+    frames.push_back(MacroFrame{frames_[f].macro, frames_[f].call_site});
+  p.macros.assign(frames.rbegin(), frames.rend());
+  std::vector<const LoopNode*> loops;
+  for (std::uint32_t l = first.loop; l != 0; l = loop_nodes_[l].parent) loops.push_back(&loop_nodes_[l]);
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    p.loops.insert(p.loops.end(), (*it)->bindings.begin(), (*it)->bindings.end());
+  return p;
+}
+
+}  // namespace tikzlint::tex

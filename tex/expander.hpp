@@ -1,0 +1,242 @@
+// tex/expander.hpp: the macro expander (TeXbook chapters 20 and 24, LaTeX's \newcommand,
+// pgffor's \foreach). Works on tokens; definitions live in scoped environments.
+// Internal to the tex/ stage.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "tex/reader.hpp"
+#include "tex/tex.hpp"
+
+namespace tikzlint::tex {
+
+// The meaning of a control sequence defined by the document, a class or a package.
+struct Meaning {
+  enum class Kind { macro, dimen, count, alias };
+  Kind kind = Kind::macro;
+  // macro: parameter text and body; a parameter reference is a Cat::param token with
+  // marker_id = n (1..9); a literal `#` (from `##`) is a Cat::param token with marker_id 0.
+  TokenList params;
+  TokenList body;
+  int arity = 0;
+  std::optional<TokenList> optional_default;  // \newcommand's [default] first argument
+  double dimen_pt = 0;  // dimen register value
+  long count = 0;       // count register value
+  Token alias;          // \let target when it is not a macro
+};
+using MeaningPtr = std::shared_ptr<const Meaning>;
+
+// Definitions scoped by groups, with TeX's save stack: a local assignment saves the old
+// meaning once per group; \global assignments overwrite the saved ones.
+class Environment {
+ public:
+  const Meaning* find(const std::string& name) const;
+  void set(const std::string& name, MeaningPtr m, bool global);
+  void push();
+  void pop();
+  std::size_t depth() const { return saves_.size(); }
+
+ private:
+  std::unordered_map<std::string, MeaningPtr> table_;
+  std::vector<std::vector<std::pair<std::string, MeaningPtr>>> saves_;
+};
+
+class Expander {
+ public:
+  Expander(SourceManager& sm, FileId input, const FrontendOptions& opts, ExpandedDocument& doc);
+  ~Expander();
+
+  // Start reading a file (the input, or a class/package loaded by it).
+  void push_file(FileId id, bool at_letter);
+
+  // The next unexpandable token, after expanding macros and executing assignments;
+  // false at the end of input or after a fatal budget error.
+  bool next(Token& out);
+  // The next token without expansion.
+  bool next_raw(Token& out);
+  void push_back(Token t);
+  void push_back(TokenList tokens);
+
+  bool stopped() const { return stopped_; }
+  bool at_end();
+
+  // Groups: {...}, \begingroup, environments, \foreach iterations.
+  bool begin_group(const Token& at);
+  void end_group();
+  std::size_t group_depth() const { return env_.depth(); }
+
+  // Argument readers on raw tokens; false (with an `unterminated` error) at end of input.
+  bool read_group_raw(TokenList& out, const Token& owner);         // {...} or one token
+  bool read_optional_raw(TokenList& out, const Token& owner, bool& present);  // [...]
+  TokenList expand_fully(TokenList tokens);                        // \edef semantics
+  TokenList expand_style(TokenList tokens);                        // user macros only, keep #
+
+  // Diagnostics.
+  void diagnose(const char* code, Severity sev, std::string message, const Token& at,
+                nlohmann::json evidence = nlohmann::json::object());
+  void fatal(const char* code, std::string message, const Token& at,
+             nlohmann::json evidence = nlohmann::json::object());
+  SourceRange range_of(const Token& t) const;
+
+  Provenance provenance(const Token& first, const Token& last) const;
+  bool is_user_macro(const std::string& name) const { return user_macros_.count(name) != 0; }
+
+  // Called with each \tikzset / \tikzstyle, normalised to a tikzset body.
+  std::function<void(Statement)> on_style;
+
+  const Limits& limits() const { return limits_; }
+
+ private:
+  struct Input;
+  struct Loop {
+    std::vector<std::string> vars;
+    std::vector<std::vector<TokenList>> items;  // per iteration, one value per variable
+    TokenList body;
+    Token site;
+    std::size_t index = 0;
+    std::size_t base_depth = 0;
+    std::uint32_t marker = 0;
+    std::string count_var;
+    long count_from = 1;
+    struct Evaluate {
+      std::string var, as;
+      TokenList expr;
+    };
+    std::vector<Evaluate> evaluates;
+    std::string remember_var, remember_as;
+    TokenList remembered;
+    bool has_remember = false;
+  };
+  struct FrameNode {
+    std::string macro;
+    SourceRange call_site;
+    std::uint32_t parent = 0;
+    std::size_t depth = 0;
+  };
+  struct LoopNode {
+    std::vector<LoopBinding> bindings;
+    std::uint32_t parent = 0;
+  };
+  using Primitive = void (Expander::*)(const Token&);
+
+  // expander.cpp
+  bool expand_macro(const Token& t, const Meaning& m);
+  bool match_arguments(const Token& t, const Meaning& m, std::vector<TokenList>& args);
+  TokenList instantiate(const Token& call, const Meaning& m, const std::vector<TokenList>& args,
+                        bool new_frame);
+  bool handle_register(const Token& t, const Meaning& m);
+  bool read_balanced(TokenList& out, const Token& owner);  // after the opening brace
+  static bool m_value_needs_star(const Token& prev);
+  bool loop_marker(std::uint32_t id) const;
+  void output_value(const Token& at, std::string value);
+  void define(const std::string& name, MeaningPtr m, bool global);
+  bool read_cs_name(const Token& owner, std::string& name, Token& name_token);
+  bool parse_parameter_text(const Token& owner, TokenList& params, int& arity);
+  static TokenList parse_body(const TokenList& raw, int arity);
+  void skip_spaces();
+  bool peek_char(char c);
+  TokenList string_tokens(const std::string& s, const Token& at) const;
+  std::optional<double> scan_dimen(const Token& owner);
+  std::optional<long> scan_int(const Token& owner);
+  std::optional<double> evaluate(const TokenList& expr, const Token& at, bool& is_length);
+  void skip_conditional(bool to_else);
+  bool load_file(const Token& at, const std::string& name, const char* ext, bool once);
+  void record_class_options(const TokenList& opts);
+  void emit_style(const Token& at, TokenList body);
+  void run_key_code(const TokenList& code, const TokenList& value, const Token& at);
+
+  void p_def(const Token&);
+  void p_gdef(const Token&);
+  void p_edef(const Token&);
+  void p_xdef(const Token&);
+  void p_long(const Token&);
+  void p_global(const Token&);
+  void p_let(const Token&);
+  void p_newcommand(const Token&);
+  void p_renewcommand(const Token&);
+  void p_providecommand(const Token&);
+  void p_newdocumentcommand(const Token&);
+  void p_newdimen(const Token&);
+  void p_newcount(const Token&);
+  void p_setlength(const Token&);
+  void p_addtolength(const Token&);
+  void p_the(const Token&);
+  void p_relax(const Token&);
+  void p_makeatletter(const Token&);
+  void p_makeatother(const Token&);
+  void p_begingroup(const Token&);
+  void p_endgroup(const Token&);
+  void p_csname(const Token&);
+  void p_expandafter(const Token&);
+  void p_noexpand(const Token&);
+  void p_pgfmathsetmacro(const Token&);
+  void p_pgfmathtruncatemacro(const Token&);
+  void p_pgfmathsetlengthmacro(const Token&);
+  void p_pgfmathparse(const Token&);
+  void p_ifthenelse(const Token&);
+  void p_ifnum(const Token&);
+  void p_ifdim(const Token&);
+  void p_ifx(const Token&);
+  void p_iftrue(const Token&);
+  void p_iffalse(const Token&);
+  void p_else(const Token&);
+  void p_fi(const Token&);
+  void p_documentclass(const Token&);
+  void p_loadclass(const Token&);
+  void p_usepackage(const Token&);
+  void p_input(const Token&);
+  void p_endinput(const Token&);
+  void p_skip_args(const Token&);
+  void p_tikzset(const Token&);
+  void p_tikzstyle(const Token&);
+  void p_foreach(const Token&);  // foreach.cpp
+
+  void pgfmath_define(const Token& t, int mode);
+  void define_command(const Token& t, int mode);  // 0 new, 1 renew, 2 provide
+  void def_common(const Token& t, bool global, bool expand);
+  bool cond_eval_ifthenelse(const TokenList& cond, const Token& at);
+
+  // foreach.cpp
+  void start_iteration(std::size_t loop_index);
+  void finish_iteration(std::uint32_t marker);
+  friend struct ForeachParser;
+
+  SourceManager& sm_;
+  FileId input_;
+  std::vector<std::string> include_dirs_;
+  std::optional<Token> pending_out_;  // a primitive's output token (\noexpand, \the)
+  Limits limits_;
+  ExpandedDocument& doc_;
+  Environment env_;
+  std::vector<std::unique_ptr<Input>> inputs_;
+  std::vector<std::unique_ptr<Loop>> loops_;
+  std::vector<FrameNode> frames_{FrameNode{}};
+  std::vector<LoopNode> loop_nodes_{LoopNode{}};
+  std::unordered_map<std::string, Primitive> primitives_;
+  std::unordered_map<std::string, std::pair<int, int>> skipped_;  // name -> (optional, mandatory)
+  std::unordered_set<std::string> user_macros_;
+  std::unordered_set<std::string> loaded_files_;
+  std::unordered_set<std::string> missing_notes_;
+  std::unordered_map<std::string, TokenList> key_code_;  // "/tikz/key/.code" bodies
+  std::vector<int> conditionals_;  // open \if...: 1 in the true branch, 0 skipping done
+  bool at_letter_ = false;
+  bool stopped_ = false;
+  bool prefix_global_ = false;
+  bool class_seen_ = false;
+  std::size_t steps_ = 0;
+  std::size_t live_tokens_ = 0;
+  std::size_t total_iterations_ = 0;
+  std::uint32_t next_marker_ = 1;
+  int collecting_ = 0;  // inside expand_fully: braces do not open groups
+  Token last_out_;
+};
+
+// TeX's \the of a dimension (print_scaled, TeXbook §103): "117.43874pt".
+std::string format_dimen(double pt);
+
+}  // namespace tikzlint::tex

@@ -1,0 +1,386 @@
+// tex/frontend.cpp: expand_file — finds the pictures in the expanded token stream and splits
+// them into statements (pgfmanual 12.2: a path command runs to its ';').
+#include <algorithm>
+#include <unordered_set>
+
+#include "tex/expander.hpp"
+#include "tex/reader.hpp"
+#include "tex/tex.hpp"
+
+namespace tikzlint::tex {
+
+SourceRange Statement::range_of(std::uint32_t begin, std::uint32_t end) const {
+  SourceRange r = prov.range;
+  if (origin.empty() || begin >= origin.size()) return r;
+  end = std::min<std::uint32_t>(std::max(end, begin + 1), static_cast<std::uint32_t>(origin.size()));
+  std::uint32_t lo = origin[begin], hi = origin[begin];
+  for (std::uint32_t i = begin; i < end; ++i) {
+    lo = std::min(lo, origin[i]);
+    hi = std::max(hi, origin[i]);
+  }
+  r.begin = lo;
+  r.end = std::max(hi + 1, r.begin);
+  // A byte that maps to a macro call site covers the whole call site token.
+  if (prov.range.valid && r.begin >= prov.range.begin && r.end > prov.range.end) r.end = prov.range.end;
+  r.valid = true;
+  return r;
+}
+
+namespace {
+
+// pgfmanual 14: the path commands (and the libraries' path-like commands).
+const std::unordered_set<std::string>& path_commands() {
+  static const std::unordered_set<std::string> names = {
+      "draw", "path", "fill", "filldraw", "shade", "shadedraw", "clip", "node", "coordinate",
+      "pic", "matrix", "useasboundingbox", "graph", "datavisualization", "pattern", "spy"};
+  return names;
+}
+
+const std::unordered_set<std::string>& axis_environments() {
+  static const std::unordered_set<std::string> names = {
+      "axis", "semilogxaxis", "semilogyaxis", "loglogaxis", "polaraxis", "groupplot", "ternaryaxis",
+      "smithchart"};
+  return names;
+}
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\n\r");
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(" \t\n\r");
+  return s.substr(b, e - b + 1);
+}
+
+class PictureReader {
+ public:
+  PictureReader(Expander& ex, ExpandedDocument& doc, const SourceManager& sm)
+      : ex_(ex), doc_(doc), sm_(sm) {}
+
+  void run();
+  std::vector<std::string> used_names;  // control sequences left in picture statements
+
+  Picture* current() { return current_ < doc_.pictures.size() ? &doc_.pictures[current_] : nullptr; }
+
+ private:
+  enum class Mode { environment, group, single, bare };
+  std::string env_name(const Token& at);
+  void picture(const Token& begin);
+  void tikz_command(const Token& t);
+  void bare_picture(const Token& first);
+  void statements(Mode mode, const Token& begin);
+  void collect(Token first, StatementKind kind);
+  void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last);
+  std::uint32_t end_of_environment(const Token& end_token) const;
+
+  Expander& ex_;
+  ExpandedDocument& doc_;
+  const SourceManager& sm_;
+  std::size_t current_ = static_cast<std::size_t>(-1);
+  std::uint32_t last_end_ = 0;
+  bool in_document_ = false;
+};
+
+std::string PictureReader::env_name(const Token& at) {
+  TokenList name;
+  if (!ex_.read_group_raw(name, at)) return "";
+  return trim(to_string(name));
+}
+
+std::uint32_t PictureReader::end_of_environment(const Token& end_token) const {
+  if (end_token.origin_file != doc_.file || end_token.file != doc_.file) return end_token.origin_end;
+  const std::string& text = sm_.get(doc_.file).text();
+  auto close = text.find('}', end_token.origin_end);
+  if (close == std::string::npos || close > end_token.origin_end + 64) return end_token.origin_end;
+  return static_cast<std::uint32_t>(close + 1);
+}
+
+void PictureReader::run() {
+  Token t;
+  while (ex_.next(t)) {
+    if (t.cat == Cat::marker) continue;
+    if (t.is_cs("begin")) {
+      std::string name = env_name(t);
+      if (name == "tikzpicture") {
+        picture(t);
+      } else if (name == "document") {
+        in_document_ = true;
+      } else {
+        ex_.begin_group(t);
+      }
+    } else if (t.is_cs("end")) {
+      std::string name = env_name(t);
+      if (name == "document") break;
+      if (name != "tikzpicture") ex_.end_group();
+    } else if (t.is_cs("tikz")) {
+      tikz_command(t);
+    } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
+               !in_document_) {
+      bare_picture(t);  // a snippet of statements without an environment
+    }
+  }
+}
+
+void PictureReader::picture(const Token& begin) {
+  TokenList opts;
+  bool present = false;
+  if (!ex_.read_optional_raw(opts, begin, present)) return;
+  Picture pic;
+  pic.range = ex_.range_of(begin);
+  pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
+  doc_.pictures.push_back(std::move(pic));
+  std::size_t saved = current_;
+  current_ = doc_.pictures.size() - 1;
+  if (ex_.begin_group(begin)) {
+    statements(Mode::environment, begin);
+    ex_.end_group();
+  }
+  current_ = saved;
+}
+
+void PictureReader::tikz_command(const Token& t) {
+  TokenList opts;
+  bool present = false;
+  if (!ex_.read_optional_raw(opts, t, present)) return;
+  Picture pic;
+  pic.range = ex_.range_of(t);
+  pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
+  doc_.pictures.push_back(std::move(pic));
+  std::size_t saved = current_;
+  current_ = doc_.pictures.size() - 1;
+  Token n;
+  while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par)) {
+  }
+  if (!ex_.stopped()) {
+    if (n.cat == Cat::begin_group) {  // \tikz{...}: the group is the picture (next() opened it)
+      statements(Mode::group, t);
+    } else {
+      ex_.push_back(n);
+      statements(Mode::single, t);
+    }
+  }
+  current_ = saved;
+}
+
+void PictureReader::bare_picture(const Token& first) {
+  Picture pic;
+  pic.range = {doc_.file, 0, static_cast<std::uint32_t>(sm_.get(doc_.file).text().size()), true};
+  doc_.pictures.push_back(std::move(pic));
+  current_ = doc_.pictures.size() - 1;
+  ex_.push_back(first);
+  statements(Mode::bare, first);
+}
+
+void PictureReader::statements(Mode mode, const Token& begin) {
+  std::vector<std::string> envs;
+  std::size_t braces = 0;  // TeX groups at statement level: they scope definitions only
+  Token t;
+  while (ex_.next(t)) {
+    if (t.cat == Cat::marker || t.cat == Cat::space || t.cat == Cat::par || t.is_char(';')) continue;
+    if (t.cat == Cat::begin_group) {
+      ++braces;
+      continue;
+    }
+    if (t.cat == Cat::end_group) {
+      if (braces == 0 && mode == Mode::group) {
+        current()->range.end = std::max(current()->range.end, t.origin_end);
+        return;
+      }
+      if (braces > 0) --braces;
+      continue;
+    }
+    if (t.is_cs("begin")) {
+      std::string name = env_name(t);
+      TokenList opts;
+      bool present = false;
+      if (name == "scope" || name == "tikzpicture") {
+        if (!ex_.read_optional_raw(opts, t, present)) return;
+        TokenList e = ex_.expand_fully(std::move(opts));
+        Statement st;
+        st.kind = StatementKind::ScopeBegin;
+        TokenList trimmed = e;
+        serialise(trimmed, st.text, &st.origin);
+        st.text = trim(st.text);
+        if (st.origin.size() > st.text.size()) st.origin.resize(st.text.size());
+        st.prov = ex_.provenance(t, t);
+        current()->statements.push_back(std::move(st));
+        envs.push_back("scope");
+        ex_.begin_group(t);
+      } else if (axis_environments().count(name)) {
+        current()->is_axis = true;
+        if (!ex_.read_optional_raw(opts, t, present)) return;
+        TokenList all = ex_.expand_fully(std::move(opts));
+        Token b = t;
+        envs.push_back(name);
+        ex_.begin_group(t);
+        std::string text = "\\begin{" + name + "}" + (present ? "[" + trim(to_string(all)) + "]" : "");
+        Statement st;
+        st.kind = StatementKind::Other;
+        st.text = text;
+        st.origin.assign(text.size(), t.origin_begin);
+        st.prov = ex_.provenance(t, t);
+        current()->statements.push_back(std::move(st));
+      } else {
+        envs.push_back(name);
+        ex_.begin_group(t);
+        if (name == "pgfonlayer") {
+          TokenList layer;
+          ex_.read_group_raw(layer, t);
+        }
+      }
+      continue;
+    }
+    if (t.is_cs("end")) {
+      std::string name = env_name(t);
+      if (envs.empty()) {
+        if (name == "tikzpicture" && mode == Mode::environment) {
+          current()->range.end = end_of_environment(t);
+          return;
+        }
+        ex_.diagnose("syntax-error", Severity::error, "\\end{" + name + "} without a matching \\begin", t);
+        if (name == "tikzpicture") return;
+        continue;
+      }
+      std::string open = envs.back();
+      if (open != name && !(open == "scope" && name == "tikzpicture"))
+        ex_.diagnose("syntax-error", Severity::error,
+                     "\\end{" + name + "} closes \\begin{" + open + "}", t);
+      envs.pop_back();
+      ex_.end_group();
+      if (open == "scope") {
+        Statement st;
+        st.kind = StatementKind::ScopeEnd;
+        st.text = "";
+        st.prov = ex_.provenance(t, t);
+        st.prov.range.end = end_of_environment(t);
+        current()->statements.push_back(std::move(st));
+      } else if (axis_environments().count(open)) {
+        Statement st;
+        st.kind = StatementKind::Other;
+        st.text = "\\end{" + open + "}";
+        st.origin.assign(st.text.size(), t.origin_begin);
+        st.prov = ex_.provenance(t, t);
+        current()->statements.push_back(std::move(st));
+      }
+      continue;
+    }
+    if (t.cat == Cat::control && path_commands().count(t.text)) {
+      collect(t, StatementKind::Path);
+    } else {
+      collect(t, StatementKind::Other);
+    }
+    if (mode == Mode::single) {
+      current()->range.end = std::max(current()->range.end, last_end_);
+      return;
+    }
+  }
+  if (!ex_.stopped() && mode == Mode::environment)
+    ex_.diagnose("unterminated", Severity::error, "unterminated tikzpicture environment", begin);
+  else if (!ex_.stopped() && mode == Mode::group)
+    ex_.diagnose("unterminated", Severity::error, "unterminated \\tikz group: missing '}'", begin);
+  else if (!ex_.stopped() && !envs.empty())
+    ex_.diagnose("unterminated", Severity::error, "unterminated " + envs.back() + " environment", begin);
+}
+
+void PictureReader::collect(Token first, StatementKind kind) {
+  TokenList tokens;
+  tokens.push_back(first);
+  std::size_t depth = 0, bytes = first.text.size() + 1;
+  const bool path = kind == StatementKind::Path;
+  Token t;
+  bool terminated = false;
+  while (ex_.next(t)) {
+    if (t.cat == Cat::marker) continue;
+    if (t.cat == Cat::begin_group) ++depth;
+    if (t.cat == Cat::end_group) {
+      if (depth == 0) {  // closes an enclosing group: give it back, keep the group open for it
+        ex_.begin_group(t);
+        ex_.push_back(t);
+        break;
+      }
+      --depth;
+    }
+    if (depth == 0) {
+      if (t.is_char(';')) {
+        tokens.push_back(t);
+        terminated = true;
+        break;
+      }
+      bool boundary = t.is_cs("begin") || t.is_cs("end") ||
+                      (!path && (t.cat == Cat::par || (t.cat == Cat::control && path_commands().count(t.text))));
+      if (boundary) {
+        ex_.push_back(t);
+        break;
+      }
+    }
+    bytes += t.text.size() + 1;
+    if (bytes > ex_.limits().max_statement_bytes) {
+      ex_.fatal("expansion-limit",
+                "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
+                first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
+      return;
+    }
+    tokens.push_back(std::move(t));
+  }
+  if (path && !terminated && !ex_.stopped())
+    ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,
+                 "\\" + first.text + " statement without ';'", first);
+  while (!tokens.empty() && (tokens.back().cat == Cat::space || tokens.back().cat == Cat::par)) tokens.pop_back();
+  if (tokens.empty()) return;
+  Token last = tokens.back();
+  add(kind, std::move(tokens), first, last);
+}
+
+void PictureReader::add(StatementKind kind, TokenList tokens, const Token& first, const Token& last) {
+  Statement st;
+  st.kind = kind;
+  serialise(tokens, st.text, &st.origin);
+  // Trim the serialised text (and its origin map) of surrounding blanks.
+  std::size_t b = 0, e = st.text.size();
+  while (b < e && st.text[b] == ' ') ++b;
+  while (e > b && st.text[e - 1] == ' ') --e;
+  st.text = st.text.substr(b, e - b);
+  st.origin = std::vector<std::uint32_t>(st.origin.begin() + static_cast<long>(b), st.origin.begin() + static_cast<long>(e));
+  st.prov = ex_.provenance(first, last);
+  last_end_ = st.prov.range.end;
+  for (const Token& t : tokens)
+    if (t.cat == Cat::control) used_names.push_back(t.text);
+  if (current()) current()->statements.push_back(std::move(st));
+}
+
+}  // namespace
+
+ExpandedDocument expand_file(SourceManager& sm, FileId file, const FrontendOptions& opts) {
+  ExpandedDocument doc;
+  doc.file = file;
+  const SourceFile& src = sm.get(file);
+  if (src.text().size() > opts.limits.max_input_bytes) {
+    Diagnostic d;
+    d.rule = "expansion-limit";
+    d.severity = Severity::error;
+    d.message = "input is " + std::to_string(src.text().size()) + " bytes; limit " +
+                std::to_string(opts.limits.max_input_bytes) + " bytes";
+    d.range = {file, 0, 0, true};
+    d.evidence = {{"bytes", src.text().size()}, {"limit", opts.limits.max_input_bytes},
+                  {"name", "max_input_bytes"}};
+    doc.diagnostics.push_back(std::move(d));
+    return doc;
+  }
+  doc.directives = scan_directives(src, file, doc.diagnostics);
+  Expander ex(sm, file, opts, doc);
+  PictureReader reader(ex, doc, sm);
+  ex.on_style = [&](Statement st) {
+    if (Picture* p = reader.current()) p->statements.push_back(std::move(st));
+    else doc.preamble_styles.push_back(std::move(st));
+  };
+  ex.push_file(file, false);
+  reader.run();
+  std::vector<std::string> leftovers;
+  for (const std::string& n : reader.used_names) {
+    if (!ex.is_user_macro(n)) continue;
+    ++doc.unexpanded_user_macros;
+    if (std::find(leftovers.begin(), leftovers.end(), "\\" + n) == leftovers.end()) leftovers.push_back("\\" + n);
+  }
+  doc.unexpanded_macro_names = std::move(leftovers);
+  return doc;
+}
+
+}  // namespace tikzlint::tex

@@ -1,0 +1,295 @@
+// tex/reader.cpp: the TeX reader (TeXbook chapter 8: states N, M, S) and directive comments.
+#include "tex/reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tikzlint::tex {
+
+namespace {
+
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
+
+Token make(Cat cat, std::string text, FileId id, std::uint32_t begin, std::uint32_t end) {
+  Token t;
+  t.cat = cat;
+  t.text = std::move(text);
+  t.file = id;
+  t.offset = begin;
+  t.origin_file = id;
+  t.origin_begin = begin;
+  t.origin_end = end;
+  return t;
+}
+
+Cat char_cat(char c) {
+  switch (c) {
+    case '{': return Cat::begin_group;
+    case '}': return Cat::end_group;
+    case '$': return Cat::math;
+    case '&': return Cat::align;
+    case '#': return Cat::param;
+    case '^': return Cat::superscript;
+    case '_': return Cat::subscript;
+    case '~': return Cat::active;
+    default: return is_ascii_letter(c) ? Cat::letter : Cat::other;
+  }
+}
+
+}  // namespace
+
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  auto b = static_cast<unsigned char>(s[i]);
+  if (b < 0x80) return b == 0 ? 0 : 1;
+  std::size_t n = 0;
+  std::uint32_t min = 0;
+  if ((b & 0xE0) == 0xC0) n = 2, min = 0x80;
+  else if ((b & 0xF0) == 0xE0) n = 3, min = 0x800;
+  else if ((b & 0xF8) == 0xF0) n = 4, min = 0x10000;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  std::uint32_t cp = b & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+std::size_t find_invalid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = utf8_length(s, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+bool Reader::take_invalid_utf8(std::uint32_t& offset) {
+  if (!invalid_pending_) return false;
+  invalid_pending_ = false;
+  offset = invalid_at_;
+  return true;
+}
+
+void Reader::end_input() {
+  pos_ = static_cast<std::uint32_t>(file_->text().size());
+}
+
+bool Reader::next(Token& out, bool at_letter) {
+  const std::string& s = file_->text();
+  const auto size = static_cast<std::uint32_t>(s.size());
+  auto letter = [&](char c) { return is_ascii_letter(c) || (at_letter && c == '@'); };
+  while (pos_ < size) {
+    const std::uint32_t start = pos_;
+    const char c = s[pos_];
+    if (c == '%') {  // comment: drop the rest of the line and the newline
+      auto nl = s.find('\n', pos_);
+      pos_ = nl == std::string::npos ? size : static_cast<std::uint32_t>(nl + 1);
+      line_start_ = true;
+      skip_blanks_ = false;
+      continue;
+    }
+    if (c == '\n') {
+      ++pos_;
+      bool was_start = line_start_, was_skip = skip_blanks_;
+      line_start_ = true;
+      skip_blanks_ = false;
+      if (was_start) {
+        out = make(Cat::par, "par", id_, start, start + 1);
+        return true;
+      }
+      if (!was_skip) {
+        out = make(Cat::space, " ", id_, start, start + 1);
+        return true;
+      }
+      continue;
+    }
+    if (is_blank(c)) {
+      ++pos_;
+      if (line_start_ || skip_blanks_) continue;
+      skip_blanks_ = true;
+      out = make(Cat::space, " ", id_, start, start + 1);
+      return true;
+    }
+    line_start_ = false;
+    skip_blanks_ = false;
+    if (c == '\\') {
+      ++pos_;
+      if (pos_ >= size) {
+        out = make(Cat::other, "\\", id_, start, pos_);
+        return true;
+      }
+      if (letter(s[pos_])) {
+        std::uint32_t b = pos_;
+        while (pos_ < size && letter(s[pos_])) ++pos_;
+        out = make(Cat::control, s.substr(b, pos_ - b), id_, start, pos_);
+        skip_blanks_ = true;
+        return true;
+      }
+      std::size_t n = utf8_length(s, pos_);
+      if (n == 0) n = 1;
+      out = make(Cat::control, s.substr(pos_, n), id_, start, pos_ + static_cast<std::uint32_t>(n));
+      if (s[pos_] == ' ') skip_blanks_ = true;
+      if (s[pos_] == '\n') line_start_ = true;
+      pos_ += static_cast<std::uint32_t>(n);
+      return true;
+    }
+    std::size_t n = utf8_length(s, pos_);
+    if (n == 0) {  // invalid UTF-8 or NUL: one replacement character, reported once
+      if (!invalid_reported_) {
+        invalid_reported_ = invalid_pending_ = true;
+        invalid_at_ = pos_;
+      }
+      ++pos_;
+      out = make(Cat::other, "\xEF\xBF\xBD", id_, start, pos_);
+      return true;
+    }
+    if (n > 1) {
+      pos_ += static_cast<std::uint32_t>(n);
+      out = make(Cat::other, s.substr(start, n), id_, start, pos_);
+      return true;
+    }
+    ++pos_;
+    Cat cat = char_cat(c);
+    if (c == '@' && at_letter) cat = Cat::letter;
+    out = make(cat, std::string(1, c), id_, start, pos_);
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directives: `% tikzlint: disable-next-line=rule1,rule2 -- reason`
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// Offset of the comment character of a line, or npos (a `\%` is not a comment).
+std::size_t comment_start(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (line[i] == '%') return i;
+  }
+  return std::string_view::npos;
+}
+
+bool is_code_line(std::string_view line) {
+  std::size_t pc = comment_start(line);
+  std::string_view code = line.substr(0, pc == std::string_view::npos ? line.size() : pc);
+  return !trim(code).empty();
+}
+
+}  // namespace
+
+std::vector<Directive> scan_directives(const SourceFile& file, FileId id,
+                                       std::vector<Diagnostic>& diags) {
+  std::vector<Directive> out;
+  const std::string& text = file.text();
+  std::uint32_t line_begin = 0;
+  for (std::uint32_t line = 1; line <= file.line_count(); ++line) {
+    std::string_view lt = file.line_text(line);
+    std::size_t pc = comment_start(lt);
+    if (pc != std::string_view::npos) {
+      std::string_view body = lt.substr(pc);
+      while (!body.empty() && body.front() == '%') body.remove_prefix(1);
+      std::string b = trim(body);
+      const std::string prefix = "tikzlint:";
+      if (b.rfind(prefix, 0) == 0) {
+        Directive d;
+        d.range = {id, static_cast<std::uint32_t>(line_begin + pc),
+                   static_cast<std::uint32_t>(line_begin + lt.size()), true};
+        std::string rest = trim(std::string_view(b).substr(prefix.size()));
+        auto dash = rest.find("--");
+        if (dash != std::string::npos) {
+          d.reason = trim(std::string_view(rest).substr(dash + 2));
+          rest = trim(std::string_view(rest).substr(0, dash));
+        }
+        auto eq = rest.find('=');
+        d.kind = trim(std::string_view(rest).substr(0, eq));
+        if (eq != std::string::npos) {
+          std::string_view list = std::string_view(rest).substr(eq + 1);
+          while (!list.empty()) {
+            auto comma = list.find(',');
+            std::string r = trim(list.substr(0, comma));
+            if (!r.empty()) d.rules.push_back(r);
+            if (comma == std::string_view::npos) break;
+            list.remove_prefix(comma + 1);
+          }
+        }
+        static const char* kinds[] = {"disable-next-line", "disable", "disable-file"};
+        bool known = std::any_of(std::begin(kinds), std::end(kinds),
+                                 [&](const char* k) { return d.kind == k; });
+        if (!known || d.rules.empty()) {
+          Diagnostic diag;
+          diag.rule = "syntax-error";
+          diag.severity = Severity::warning;
+          diag.message = known ? "tikzlint directive names no rule"
+                               : "unknown tikzlint directive '" + d.kind + "'";
+          diag.range = d.range;
+          diags.push_back(std::move(diag));
+        } else {
+          if (d.kind == "disable-next-line") {
+            for (std::uint32_t l = line + 1; l <= file.line_count(); ++l) {
+              if (is_code_line(file.line_text(l))) {
+                d.applies_to_line = l;
+                break;
+              }
+            }
+          }
+          out.push_back(std::move(d));
+        }
+      }
+    }
+    auto nl = text.find('\n', line_begin);
+    if (nl == std::string::npos) break;
+    line_begin = static_cast<std::uint32_t>(nl + 1);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint32_t>* origin) {
+  auto put = [&](std::string_view s, std::uint32_t at) {
+    text += s;
+    if (origin) origin->insert(origin->end(), s.size(), at);
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    switch (t.cat) {
+      case Cat::marker: break;
+      case Cat::par: put(" ", t.origin_begin); break;
+      case Cat::space:
+        if (!text.empty() && text.back() != ' ') put(" ", t.origin_begin);
+        break;
+      case Cat::control: {
+        put("\\", t.origin_begin);
+        put(t.text, t.origin_begin);
+        bool word = !t.text.empty() && (is_ascii_letter(t.text[0]) || t.text[0] == '@');
+        if (word && i + 1 < tokens.size() && tokens[i + 1].cat == Cat::letter) put(" ", t.origin_begin);
+        break;
+      }
+      default: put(t.text, t.origin_begin); break;
+    }
+  }
+}
+
+std::string to_string(const TokenList& tokens) {
+  std::string s;
+  serialise(tokens, s, nullptr);
+  return s;
+}
+
+}  // namespace tikzlint::tex
