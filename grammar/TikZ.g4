@@ -67,11 +67,12 @@ plotSource
 letBinding : CS (NUMBER | WORD | BRACED)? EQ (PAREN | BRACED) ;
 
 // Anything else keeps its span so lowering can report an unsupported operation:
-// decorate[...]{...}, svg{...}, \pgfextra{...}, child{...}, foreach leftovers.
+// decorate[...]{...}, svg{...}, \pgfextra{...}, child{...}, foreach leftovers. Stray
+// characters, numbers, '=' and ',' are syntax errors, as they are for TikZ.
 unknown
   : (WORD | CS) OPTIONS? BRACED*
   | BRACED
-  | NUMBER | EQ | COMMA | AND | IN | BEND | CONTROLS | COORDINATES | FILE | FUNCTION | AT | OTHER
+  | IN
   ;
 
 // ---------------------------------------------------------------- tokens

@@ -38,7 +38,9 @@ struct Piece {
   std::size_t max_depth = 0;         // deepest nesting of { [ ( inside
 };
 
+// Blank, comments only, or a lone ';' (an empty statement, which TikZ ignores too).
 bool only_blank(std::string_view s) {
+  if (!s.empty() && s.back() == ';') s.remove_suffix(1);
   bool comment = false;
   for (char c : s) {
     if (comment) {
@@ -86,9 +88,17 @@ std::vector<Piece> split_statements(std::string_view text) {
 std::string quoted(std::string_view s) {
   constexpr std::size_t kMax = 24;
   std::string out = "'";
+  // Messages stay printable ASCII whatever the input bytes are.
   for (char c : s.substr(0, kMax)) {
     unsigned char u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? '?' : c;
+    if (u < 0x20 || u >= 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
   }
   if (s.size() > kMax) out += "...";
   return out + "'";
