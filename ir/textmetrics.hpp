@@ -10,6 +10,7 @@ struct FontSpec {
   double size_pt = 10;      // nominal size after \small, font=, scale...
   std::string family = "lmr";  // "lmr" (Latin Modern / CM), "opensans", ...
   bool bold = false, italic = false;
+  double base_size_pt = 0;  // the class's \normalsize (for \small... inside the text); 0 = the family's default
 };
 
 struct TextBox {
@@ -24,5 +25,13 @@ TextBox measure_text(std::string_view text, const FontSpec& font, double text_wi
 
 // Font-size commands (\tiny ... \Huge) relative to the class base size (10, 11 or 12pt).
 double font_size_for_command(std::string_view command, double base_size_pt);
+
+// The font family FontSpec.family should name for a document class: "opensans" for the IM class
+// (Open Sans at 12pt scaled 0.95, sansmath), "lmr" otherwise.
+std::string_view font_family_for_class(std::string_view document_class);
+// The class's base size: 12 for IM; 10/10.95/12 from the 10pt/11pt/12pt class options.
+double class_base_size(std::string_view document_class, std::string_view class_options);
+// LaTeX's \baselineskip for a font size (size10/11/12.clo; 1.2 x size elsewhere).
+double baselineskip_for_size(double size_pt);
 
 }  // namespace tikzlint::ir
