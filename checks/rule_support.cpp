@@ -1,0 +1,59 @@
+#include "checks/rule_support.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tikzlint::checks {
+
+Diagnostic finding(const RuleDoc& doc, const SourceRange& range, std::string message, double measured,
+                   double limit, const std::string& unit, nlohmann::json extra) {
+  Diagnostic d;
+  d.rule = doc.name;
+  d.severity = Severity::warning;
+  d.message = std::move(message);
+  d.range = range;
+  d.evidence = nlohmann::json::object();
+  d.evidence["measured"] = std::round(measured * 100) / 100;
+  d.evidence["limit"] = std::round(limit * 100) / 100;
+  d.evidence["unit"] = unit;
+  if (extra.is_object())
+    for (auto it = extra.begin(); it != extra.end(); ++it) d.evidence[it.key()] = it.value();
+  return d;
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  double r = std::round(v * 10) / 10;
+  if (std::abs(r - std::round(r)) < 1e-9) std::snprintf(buf, sizeof buf, "%.0f", r);
+  else std::snprintf(buf, sizeof buf, "%.1f", r);
+  return buf;
+}
+
+std::string quoted(const std::string& text) {
+  std::string t = text.size() > 40 ? text.substr(0, 37) + "..." : text;
+  return "'" + t + "'";
+}
+
+std::optional<std::string> incomplete_geometry(const ir::Diagram& d) {
+  if (d.uses_axis) return "the diagram uses a pgfplots axis, which is not lowered";
+  for (const Diagnostic& diag : d.diagnostics) {
+    if (diag.rule == "unsupported-path-operation" || diag.rule == "unsupported-coordinate" ||
+        diag.rule == "unsupported-construct")
+      return "unsupported input: " + diag.message;
+  }
+  for (const ir::Element& e : d.elements)
+    if (e.incomplete) return "an element's geometry is incomplete (something in its statement was unsupported)";
+  for (const ir::Node& n : d.nodes)
+    if (n.incomplete) return "a node's geometry is incomplete (something in its statement was unsupported)";
+  return std::nullopt;
+}
+
+RuleResult make_result(Verdict v, std::string reason) {
+  RuleResult r;
+  r.verdict = v;
+  r.reason = std::move(reason);
+  return r;
+}
+
+}  // namespace tikzlint::checks

@@ -1,0 +1,28 @@
+// checks/rule_support.hpp: what every rule needs to report: findings with evidence and a
+// location, number formatting for messages, and the completeness of the geometry it reads.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "checks/check.hpp"
+
+namespace tikzlint::checks {
+
+// A warning finding of `doc`'s rule at `range` with evidence {measured, limit, unit, ...extra}.
+Diagnostic finding(const RuleDoc& doc, const SourceRange& range, std::string message, double measured,
+                   double limit, const std::string& unit, nlohmann::json extra = nlohmann::json::object());
+
+// "41.2" (one decimal, no trailing ".0" noise for integers kept as "12").
+std::string num(double v);
+// 'text' quoted and shortened for messages.
+std::string quoted(const std::string& text);
+
+// Why the diagram's geometry cannot be trusted to be complete, or nullopt when it can:
+// a pgfplots axis, an unsupported path operation, coordinate or construct, or an element or
+// node marked incomplete. Unsupported option keys alone (a colour, a font) do not move geometry:
+// lowering marks the element incomplete when a key it did not understand could have.
+std::optional<std::string> incomplete_geometry(const ir::Diagram& d);
+
+RuleResult make_result(Verdict v, std::string reason = {});
+
+}  // namespace tikzlint::checks

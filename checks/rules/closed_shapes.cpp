@@ -1,0 +1,118 @@
+// closed_shapes: outlines meant to be closed are closed.
+#include <algorithm>
+#include <cmath>
+
+#include "checks/geometry.hpp"
+#include "checks/rule_support.hpp"
+#include "checks/rules/rules.hpp"
+#include "checks/scene.hpp"
+
+namespace tikzlint::checks::rules {
+
+const RuleDoc closed_shapes_doc = {
+    "closed_shapes",
+    "an outline that is meant to be closed leaves a visible gap",
+    "An outline is meant to be closed when it returns near its start, or when the line ends of\n"
+    "two strokes nearly meet. The rule reports:\n"
+    "- a path of three or more points whose last point stops short of its first by a visible gap\n"
+    "  that is still small beside the outline (so the author meant to return);\n"
+    "- a line end that stops short of another line's end by such a gap, with nothing else drawn\n"
+    "  at that end (a corner of a shape drawn as separate segments that do not meet).\n"
+    "A gap is visible when it is wider than the lines' width and the minimum gap; it is 'meant to\n"
+    "close' when it is under the near-gap ratio of the shorter line (or of the outline's\n"
+    "perimeter). Lines with arrow tips (dimension lines, pointers) are not outlines.\n"
+    "\n"
+    "Never n/a (no outline passes). Indeterminate when the geometry is incomplete and no gap was\n"
+    "found.",
+    "\\draw (0,0) -- (3,0) -- (1.5,2) -- (0.05,0.05);   % stops 1.4pt short of its start",
+    "End the path with `-- cycle`, or draw the segments between the same named coordinates.",
+    {
+        {"min_gap_pt", 1.0, "pt",
+         "a gap narrower than 1pt (0.35mm), or than the line's own width, disappears under the stroke"},
+        {"near_gap_ratio", 0.1, "ratio",
+         "a gap under a tenth of the line's length reads as a shape that fails to close, not as two\n"
+         "separate lines"},
+    },
+};
+
+RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
+  const RuleDoc& doc = closed_shapes_doc;
+  const double min_gap = cfg.get(doc, "min_gap_pt");
+  const double near = cfg.get(doc, "near_gap_ratio");
+  Scene scene(d);
+  RuleResult r;
+
+  // 1. Paths that come back near their start without closing.
+  for (const ir::Element& e : d.elements) {
+    if (!visible(e) || !e.style.draw || e.style.arrow_start || e.style.arrow_end) continue;
+    const auto* p = std::get_if<ir::Polyline>(&e.geom);
+    if (!p || p->closed || p->points.size() < 3) continue;
+    double g = geo::dist(p->points.front(), p->points.back());
+    double perimeter = geo::polyline_length(p->points) + g;
+    double visible_gap = std::max(min_gap, e.style.line_width);
+    if (g > visible_gap && g <= near * perimeter) {
+      r.findings.push_back(finding(doc, e.prov.range,
+                                   "outline ends " + num(g) + "pt from its start; a gap wider than " + num(visible_gap) +
+                                       "pt is visible",
+                                   g, visible_gap, "pt", {{"problem", "open outline"}, {"perimeter_pt", perimeter}}));
+    }
+  }
+
+  // 2. Line ends that nearly meet another line's end, with nothing drawn at them.
+  const auto& strokes = scene.strokes();
+  for (std::size_t i = 0; i < strokes.size(); ++i) {
+    const Stroke& s = strokes[i];
+    if (s.kind != StrokeKind::straight || !s.drawn || s.arrow) continue;
+    const ir::Element& es = d.elements[s.element];
+    for (const geo::Point& end : {s.pts.front(), s.pts.back()}) {
+      double lw = es.style.line_width;
+      double reach = near * s.length;
+      if (reach <= min_gap) continue;
+      bool touched = false;
+      double best = INFINITY;
+      std::size_t best_j = i;
+      for (std::size_t j : scene.strokes_near({end.x, end.y, end.x, end.y}, reach)) {
+        if (j == i) continue;
+        const Stroke& t = strokes[j];
+        if (!t.drawn || t.kind == StrokeKind::grid) continue;
+        double visible_gap = std::max({min_gap, lw, d.elements[t.element].style.line_width});
+        // Anything drawn through or at this end closes it (corners, T-junctions, marks).
+        double to_line = INFINITY;
+        for (std::size_t k = 1; k < t.pts.size(); ++k)
+          to_line = std::min(to_line, geo::point_segment_distance(end, t.pts[k - 1], t.pts[k]));
+        if (t.pts.size() == 1) to_line = geo::dist(end, t.pts[0]);
+        if (to_line <= visible_gap) {
+          touched = true;
+          break;
+        }
+        if (t.kind != StrokeKind::straight || t.arrow) continue;
+        for (const geo::Point& q : {t.pts.front(), t.pts.back()}) {
+          double g = geo::dist(end, q);
+          if (g <= near * t.length && g < best) best = g, best_j = j;
+        }
+      }
+      if (touched || !std::isfinite(best)) continue;
+      // A vertex dot at the end also closes it visually.
+      auto dots = scene.vertices_near({end.x, end.y, end.x, end.y}, 0.5);
+      if (std::any_of(dots.begin(), dots.end(), [&](std::size_t v) { return scene.vertices()[v].degree == 0; }))
+        continue;
+      if (best_j < i) continue;  // the pair is reported once, from its first stroke
+      Diagnostic f = finding(doc, es.prov.range,
+                             "line ends " + num(best) + "pt short of another line's end; a gap wider than " +
+                                 num(std::max(min_gap, lw)) + "pt is visible",
+                             best, std::max(min_gap, lw), "pt", {{"problem", "corner gap"}, {"point", {end.x, end.y}}});
+      f.notes.push_back({"the other line", d.elements[strokes[best_j].element].prov.range});
+      r.findings.push_back(std::move(f));
+    }
+  }
+
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::fail;
+    return r;
+  }
+  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  r.verdict = Verdict::pass;
+  return r;
+}
+
+}  // namespace tikzlint::checks::rules

@@ -1,0 +1,290 @@
+// overlap: text over text, lines through text, fills hiding text, 3D faces painted out of order.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "checks/geometry.hpp"
+#include "checks/rule_support.hpp"
+#include "checks/rules/rules.hpp"
+#include "checks/scene.hpp"
+
+namespace tikzlint::checks::rules {
+
+const RuleDoc overlap_doc = {
+    "overlap",
+    "text boxes overlap, a line runs through text, a fill hides text, or 3D faces are painted out of order",
+    "Elements must not overlap in a way that hinders reading. The rule reports:\n"
+    "- two text labels whose glyph boxes (border box minus inner sep) overlap by more than a\n"
+    "  fraction of the smaller one;\n"
+    "- a drawn line (segment, edge, arc, curve) that runs through a label's glyphs: its length\n"
+    "  inside the glyph box, shrunk by a small inset, exceeds a minimum. A label with an opaque\n"
+    "  background drawn after the line hides it and is not reported. Grid lines are background\n"
+    "  and do not count;\n"
+    "- an opaque fill painted after a label, covering the label's centre;\n"
+    "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
+    "  overlap on the page (painter's order). Depth comes from the faces' 3D coordinates; the\n"
+    "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
+    "  drawn most vertically points up).\n"
+    "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
+    "and figures inscribed in one another are not overlaps.\n"
+    "\n"
+    "Never n/a. Indeterminate when the geometry is incomplete and nothing complete overlaps.",
+    "\\draw (0,0) -- (4,0);\n"
+    "\\node at (2,0) {5 cm};   % the side runs through its own label",
+    "Move the label off the line (node[midway, above]), give it an opaque background\n"
+    "(fill=white) or draw the faces of a solid from back to front.",
+    {
+        {"text_overlap_ratio", 0.1, "ratio",
+         "glyph boxes include ascender and descender room; overlapping by more than a tenth of the\n"
+         "smaller box makes glyphs touch"},
+        {"inset_pt", 1.0, "pt",
+         "glyph boxes include side bearings and the tallest glyph's height: a line within 1pt of the\n"
+         "box edge grazes white space"},
+        {"min_crossing_pt", 2.0, "pt",
+         "a line that crosses less than 2pt of the inset glyph box only clips a corner of a glyph"},
+        {"face_overlap_ratio", 0.05, "ratio",
+         "faces overlapping by less than 5% of the smaller face only meet along an edge"},
+    },
+};
+
+namespace {
+
+// Painting order: statements in source order; on one statement, nodes after the path.
+bool painted_after(const SourceRange& later, const SourceRange& earlier) {
+  if (!later.valid || !earlier.valid || later.file != earlier.file) return false;
+  return later.begin > earlier.begin;
+}
+
+struct Mat23 {
+  std::array<double, 3> r0{}, r1{};
+};
+
+// Solve the 3x3 system M x = b by Cramer's rule; false when singular.
+bool solve3(const std::array<std::array<double, 3>, 3>& m, const std::array<double, 3>& b, std::array<double, 3>& x) {
+  auto det = [](const std::array<std::array<double, 3>, 3>& a) {
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+           a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  };
+  double d = det(m);
+  if (std::abs(d) < 1e-12) return false;
+  for (int c = 0; c < 3; ++c) {
+    auto mc = m;
+    for (int r = 0; r < 3; ++r) mc[r][c] = b[r];
+    x[c] = det(mc) / d;
+  }
+  return true;
+}
+
+// The projection's linear part, fitted by least squares on the faces' edge vectors (translation
+// free, so faces shifted on the page still agree).
+std::optional<Mat23> fit_projection(const std::vector<const ir::Face3D*>& faces) {
+  std::array<std::array<double, 3>, 3> ata{};
+  std::array<double, 3> atx{}, aty{};
+  int rows = 0;
+  for (const ir::Face3D* f : faces) {
+    if (f->points3.size() != f->points.size() || f->points3.size() < 2) continue;
+    for (std::size_t i = 1; i < f->points3.size(); ++i) {
+      ir::Point3 P = f->points3[i], Q = f->points3[0];
+      std::array<double, 3> v{P.x - Q.x, P.y - Q.y, P.z - Q.z};
+      double dx = f->points[i].x - f->points[0].x, dy = f->points[i].y - f->points[0].y;
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) ata[a][b] += v[a] * v[b];
+        atx[a] += v[a] * dx;
+        aty[a] += v[a] * dy;
+      }
+      ++rows;
+    }
+  }
+  Mat23 m;
+  if (rows < 3 || !solve3(ata, atx, m.r0) || !solve3(ata, aty, m.r1)) return std::nullopt;
+  return m;
+}
+
+// Toward the viewer: the kernel of the projection, signed so that the axis drawn most
+// vertically upward points toward the viewer's side (parallel projections are read from above).
+std::array<double, 3> view_direction(const Mat23& m) {
+  std::array<double, 3> k{m.r0[1] * m.r1[2] - m.r0[2] * m.r1[1], m.r0[2] * m.r1[0] - m.r0[0] * m.r1[2],
+                          m.r0[0] * m.r1[1] - m.r0[1] * m.r1[0]};
+  int up = 0;
+  double best = -INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    double len = std::hypot(m.r0[a], m.r1[a]);
+    if (len <= 0) continue;
+    double vertical = m.r1[a] / len;  // cosine with the page's up direction
+    if (vertical > best) best = vertical, up = a;
+  }
+  if (k[up] < 0)
+    for (double& c : k) c = -c;
+  return k;
+}
+
+// Depth (toward the viewer) of a face's plane under page point q.
+std::optional<double> depth_at(const ir::Face3D& f, geo::Point q, const std::array<double, 3>& k) {
+  const auto& p = f.points;
+  const auto& P = f.points3;
+  for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+    geo::Point u = p[i] - p[0], v = p[i + 1] - p[0];
+    double det = geo::cross(u, v);
+    if (std::abs(det) < 1e-6 * std::max(1.0, geo::norm(u) * geo::norm(v))) continue;
+    geo::Point w = q - p[0];
+    double a = geo::cross(w, v) / det, b = geo::cross(u, w) / det;
+    double X = P[0].x + a * (P[i].x - P[0].x) + b * (P[i + 1].x - P[0].x);
+    double Y = P[0].y + a * (P[i].y - P[0].y) + b * (P[i + 1].y - P[0].y);
+    double Z = P[0].z + a * (P[i].z - P[0].z) + b * (P[i + 1].z - P[0].z);
+    return X * k[0] + Y * k[1] + Z * k[2];
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
+  const RuleDoc& doc = overlap_doc;
+  const double text_ratio = cfg.get(doc, "text_overlap_ratio");
+  const double inset = cfg.get(doc, "inset_pt");
+  const double min_cross = cfg.get(doc, "min_crossing_pt");
+  const double face_ratio = cfg.get(doc, "face_overlap_ratio");
+  Scene scene(d);
+  RuleResult r;
+  const auto& labels = scene.labels();
+
+  // 1. Text over text (STRtree over glyph boxes).
+  geo::SpatialIndex glyph_index;
+  for (std::size_t i = 0; i < labels.size(); ++i) glyph_index.insert(labels[i].glyphs, i);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const ir::Box& a = labels[i].glyphs;
+    for (std::size_t j : glyph_index.query(a)) {
+      if (j <= i) continue;
+      const ir::Box& b = labels[j].glyphs;
+      double w = std::min(a.xmax, b.xmax) - std::max(a.xmin, b.xmin);
+      double h = std::min(a.ymax, b.ymax) - std::max(a.ymin, b.ymin);
+      if (w <= 0 || h <= 0) continue;
+      double smaller = std::min(a.width() * a.height(), b.width() * b.height());
+      if (smaller <= 0) continue;
+      double ratio = w * h / smaller;
+      if (ratio <= text_ratio) continue;
+      const ir::Node& na = d.nodes[labels[i].node];
+      const ir::Node& nb = d.nodes[labels[j].node];
+      Diagnostic f = finding(doc, nb.prov.range,
+                             "text " + quoted(labels[j].text.plain) + " overlaps text " + quoted(labels[i].text.plain) +
+                                 " by " + num(ratio * 100) + "% of the smaller box; limit " + num(text_ratio * 100) + "%",
+                             ratio, text_ratio, "ratio", {{"problem", "text over text"}, {"overlap_pt", {w, h}}});
+      f.notes.push_back({"the other text", na.prov.range});
+      r.findings.push_back(std::move(f));
+    }
+  }
+
+  // 2. Lines through text, and 3. opaque fills painted over text.
+  for (const Label& l : labels) {
+    const ir::Node& n = d.nodes[l.node];
+    ir::Box core = geo::inflate(l.glyphs, -inset);
+    if (core.width() <= 0 || core.height() <= 0) continue;
+    geo::Shape core_shape = geo::Shape::box(core);
+    double worst = 0;
+    const Stroke* worst_stroke = nullptr;
+    for (std::size_t si : scene.strokes_near(core, 0)) {
+      const Stroke& s = scene.strokes()[si];
+      if (!s.drawn || s.kind == StrokeKind::grid) continue;
+      const ir::Element& e = d.elements[s.element];
+      bool same_path = n.on_path && *n.on_path == e.path_id;
+      // An opaque node background painted after the line hides it.
+      if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
+      double inside = geo::Shape::line(s.pts).intersection_length(core_shape);
+      if (inside > worst) worst = inside, worst_stroke = &s;
+    }
+    if (worst_stroke && worst > min_cross) {
+      Diagnostic f = finding(doc, n.prov.range,
+                             std::string(to_string(worst_stroke->kind)) + " runs " + num(worst) + "pt through text " +
+                                 quoted(l.text.plain) + "; limit " + num(min_cross) + "pt",
+                             worst, min_cross, "pt", {{"problem", "line through text"}, {"text", l.text.plain}});
+      f.notes.push_back({"the line", d.elements[worst_stroke->element].prov.range});
+      r.findings.push_back(std::move(f));
+      continue;
+    }
+    for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+      const ir::Element& e = d.elements[ei];
+      if (!e.style.fill || e.style.invisible || e.style.opacity < 1.0) continue;
+      if (!painted_after(e.prov.range, n.prov.range)) continue;
+      auto region = geo::element_region(e);
+      if (!region || !geo::boxes_overlap(geo::bounds_of(*region), l.glyphs)) continue;
+      geo::Shape area = geo::Shape::polygon(*region);
+      if (!area.covers(geo::Shape::point(l.center))) continue;
+      Diagnostic f = finding(doc, n.prov.range,
+                             "text " + quoted(l.text.plain) + " is covered by a fill painted after it", 1, 0, "count",
+                             {{"problem", "fill over text"}, {"text", l.text.plain}});
+      f.notes.push_back({"the fill", e.prov.range});
+      r.findings.push_back(std::move(f));
+      break;
+    }
+  }
+
+  // 4. 3D faces in painter's order.
+  std::vector<std::size_t> face_ids;
+  std::vector<const ir::Face3D*> faces;
+  for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+    const ir::Element& e = d.elements[ei];
+    if (!visible(e) || !e.style.fill || e.style.opacity < 1.0) continue;
+    if (const auto* f = std::get_if<ir::Face3D>(&e.geom)) {
+      if (f->points.size() >= 3 && f->points3.size() == f->points.size()) {
+        face_ids.push_back(ei);
+        faces.push_back(f);
+      }
+    }
+  }
+  if (faces.size() >= 2) {
+    if (auto proj = fit_projection(faces)) {
+      std::array<double, 3> k = view_direction(*proj);
+      double kn = std::sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+      // Faces placed by a page shift (not a 3D one) belong to separate solids: group by offset.
+      auto offset = [&](const ir::Face3D& f) {
+        const ir::Point3& P = f.points3[0];
+        return geo::Point{f.points[0].x - (proj->r0[0] * P.x + proj->r0[1] * P.y + proj->r0[2] * P.z),
+                          f.points[0].y - (proj->r1[0] * P.x + proj->r1[1] * P.y + proj->r1[2] * P.z)};
+      };
+      geo::SpatialIndex face_index;
+      std::vector<geo::Shape> shapes;
+      std::vector<double> areas;
+      for (std::size_t i = 0; i < faces.size(); ++i) {
+        face_index.insert(geo::bounds_of(faces[i]->points), i);
+        shapes.push_back(geo::Shape::polygon(faces[i]->points));
+        areas.push_back(shapes.back().area());
+      }
+      int reported = 0;
+      for (std::size_t j = 0; j < faces.size() && reported < 20; ++j) {
+        for (std::size_t i : face_index.query(geo::bounds_of(faces[j]->points))) {
+          if (i >= j) continue;  // i painted before j
+          if (geo::dist(offset(*faces[i]), offset(*faces[j])) > 1.0) continue;
+          double smaller = std::min(areas[i], areas[j]);
+          if (smaller <= 1.0) continue;
+          auto ov = shapes[i].overlap_with(shapes[j]);
+          if (!ov || ov->first <= face_ratio * smaller) continue;
+          auto di = depth_at(*faces[i], ov->second, k), dj = depth_at(*faces[j], ov->second, k);
+          if (!di || !dj || kn <= 0) continue;
+          double behind = (*di - *dj) / kn;  // > 0: the later face j lies behind face i
+          if (behind <= 1e-6 * std::max(1.0, std::abs(*di) / kn)) continue;
+          const ir::Element& ej = d.elements[face_ids[j]];
+          Diagnostic f = finding(doc, ej.prov.range,
+                                 "3D face is painted over a face in front of it (" + num(behind) +
+                                     " frame units behind, overlapping " + num(ov->first) + "pt²)",
+                                 ov->first / smaller, face_ratio, "ratio",
+                                 {{"problem", "3D face order"}, {"depth_behind", behind}, {"overlap_pt2", ov->first}});
+          f.notes.push_back({"the face in front", d.elements[face_ids[i]].prov.range});
+          r.findings.push_back(std::move(f));
+          ++reported;
+          break;
+        }
+      }
+    }
+  }
+
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::fail;
+    return r;
+  }
+  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  r.verdict = Verdict::pass;
+  return r;
+}
+
+}  // namespace tikzlint::checks::rules

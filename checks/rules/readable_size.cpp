@@ -1,0 +1,127 @@
+// readable_size: text and shapes large enough to read once the picture is shown on a page.
+#include <algorithm>
+#include <cmath>
+
+#include "checks/geometry.hpp"
+#include "checks/rule_support.hpp"
+#include "checks/rules/rules.hpp"
+#include "checks/scene.hpp"
+
+namespace tikzlint::checks::rules {
+
+const RuleDoc readable_size_doc = {
+    "readable_size",
+    "text or shapes too small to read once the picture is fitted on the page",
+    "A diagram is read at the size it is shown. A picture wider than the page's text width (or\n"
+    "taller than its text height) is scaled down to fit, and its text shrinks with it. The rule\n"
+    "computes that fit factor from the picture's extent (strokes and text boxes) and checks:\n"
+    "- every text label's size after fitting (its final font size times the fit factor) against\n"
+    "  an absolute minimum;\n"
+    "- every shape (closed outline, circle) against a minimum fraction of the diagram's extent:\n"
+    "  a shape that small is a speck next to the rest. Marks meant to be small (right-angle marks,\n"
+    "  tick marks, vertex dots, angle arcs, arrows) are exempt.\n"
+    "\n"
+    "Never n/a (an empty picture passes). Indeterminate when the geometry is incomplete and\n"
+    "nothing measured fails (the missing part could change the extent).",
+    "\\begin{tikzpicture}[x=1in,y=1in]\n"
+    "  \\draw (0,0) rectangle (12,4);          % 12in wide: shown at 40% on a 4.875in text width\n"
+    "  \\node[below] at (6,0) {12 units};     % 12pt text then reads as 4.9pt\n"
+    "\\end{tikzpicture}",
+    "Draw the figure at the size it will be shown (at most the text width, e.g. x=0.25in for a\n"
+    "12-unit side), or enlarge the text (font=\\Large) when the figure must be big.",
+    {
+        {"min_text_pt", 7.0, "pt",
+         "7pt is the smallest type size considered legible for captions in print (below \\footnotesize\n"
+         "of a 10pt document); school materials use 10pt and more"},
+        {"page_width_pt", 352.3, "pt",
+         "4.875in, the full text width of the diagrams' page layout (\\TFP); a wider picture is scaled\n"
+         "down to fit"},
+        {"page_height_pt", 578.2, "pt",
+         "8in, the usable text height of a letter page; a taller picture is scaled down to fit"},
+        {"min_shape_ratio", 0.02, "ratio",
+         "a shape smaller than 2% of the diagram's smaller side is a speck beside the rest (the\n"
+         "published pipeline's threshold)"},
+    },
+};
+
+RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
+  const RuleDoc& doc = readable_size_doc;
+  const double min_text = cfg.get(doc, "min_text_pt");
+  const double page_w = cfg.get(doc, "page_width_pt");
+  const double page_h = cfg.get(doc, "page_height_pt");
+  const double ratio = cfg.get(doc, "min_shape_ratio");
+  Scene scene(d);
+  RuleResult r;
+  if (!scene.extent()) {
+    if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+    return make_result(Verdict::pass, "nothing is drawn");
+  }
+  // The canvas, when there is one, is what is shown; otherwise the picture's extent.
+  ir::Box shown = *scene.extent();
+  if (d.canvas) {
+    shown.xmin = std::max(shown.xmin, d.canvas->xmin);
+    shown.ymin = std::max(shown.ymin, d.canvas->ymin);
+    shown.xmax = std::min(shown.xmax, d.canvas->xmax);
+    shown.ymax = std::min(shown.ymax, d.canvas->ymax);
+    if (shown.width() <= 0 || shown.height() <= 0) shown = *d.canvas;
+  }
+  double fit = 1.0;
+  if (shown.width() > 0) fit = std::min(fit, page_w / shown.width());
+  if (shown.height() > 0) fit = std::min(fit, page_h / shown.height());
+  nlohmann::json fit_json = {{"fit_factor", std::round(fit * 1000) / 1000},
+                             {"extent_pt", {shown.width(), shown.height()}}};
+
+  // Text after fitting: report the smallest label, counting all that are too small.
+  const Label* worst = nullptr;
+  double worst_size = INFINITY;
+  int small = 0;
+  for (const Label& l : scene.labels()) {
+    const ir::Node& n = d.nodes[l.node];
+    double size = n.font_size_pt * fit;
+    if (size < min_text) ++small;
+    if (size < worst_size) worst_size = size, worst = &l;
+  }
+  if (worst && worst_size < min_text) {
+    const ir::Node& n = d.nodes[worst->node];
+    nlohmann::json ev = fit_json;
+    ev["font_size_pt"] = n.font_size_pt;
+    ev["labels_too_small"] = small;
+    std::string why = fit < 1 ? " (" + num(n.font_size_pt) + "pt text in a picture " + num(shown.width()) + "pt x " +
+                                    num(shown.height()) + "pt shown at " + num(fit * 100) + "%)"
+                              : "";
+    r.findings.push_back(finding(doc, n.prov.range,
+                                 "text " + quoted(worst->text.plain) + " reads at " + num(worst_size) + "pt" + why +
+                                     "; limit " + num(min_text) + "pt",
+                                 worst_size, min_text, "pt", ev));
+  }
+
+  // Shapes that are specks beside the diagram.
+  double ref = std::min(shown.width(), shown.height());
+  double limit = ratio * ref;
+  for (const ir::Element& e : d.elements) {
+    if (!visible(e)) continue;
+    if (std::holds_alternative<ir::RightAngleMark>(e.geom) || std::holds_alternative<ir::Grid>(e.geom)) continue;
+    auto region = geo::element_region(e);
+    if (!region) continue;
+    ir::Box b = geo::bounds_of(*region);
+    double size = std::max(b.width(), b.height());
+    // Small squares and dots at a vertex are marks (right-angle marks, vertex dots), not shapes.
+    if (size < 12) continue;
+    if (size < limit) {
+      r.findings.push_back(finding(doc, e.prov.range,
+                                   "shape is " + num(size) + "pt across in a diagram " + num(ref) +
+                                       "pt on its smaller side; limit " + num(limit) + "pt",
+                                   size, limit, "pt", fit_json));
+    }
+  }
+
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::fail;
+    return r;
+  }
+  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  r.verdict = Verdict::pass;
+  return r;
+}
+
+}  // namespace tikzlint::checks::rules
