@@ -155,6 +155,9 @@ struct Diagram {
   Box picture_bbox;                   // TikZ's own bounding box (pgfmanual 15.4)
   bool has_picture_bbox = false;
   bool is_3d = false;                 // drew with a z vector
+  // Page images (pt) of the unit x, y and z vectors of the picture's xyz frame (pgfmanual 25.2),
+  // when is_3d. Lets rules read true lengths of edges along the axes (foreshortened on the page).
+  std::optional<std::array<Point, 3>> xyz_vectors;
   bool uses_axis = false;             // a pgfplots axis (not lowered)
   double base_font_size_pt = 10;
   std::vector<Unsupported> unsupported;
