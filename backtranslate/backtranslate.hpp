@@ -23,9 +23,17 @@ struct Settings {
   int max_retries = 3;
   int max_concurrency = 4;
   std::string cache_dir;  // empty: no on-disk cache
+  // Backoff between retries: initial * 2^attempt, and a 429's Retry-After, both capped.
+  int initial_backoff_ms = 500;
+  int max_backoff_ms = 30'000;
+  int max_tokens = 0;     // 0: let the server decide (no max_tokens in the request)
 };
 
-// Fill empty fields of `s` from the environment variables above.
+// Version of our prompt + schema; part of the cache key, so a change invalidates old answers.
+extern const char* const kPromptVersion;
+
+// Fill empty fields of `s` from the environment variables above (also TIKZLINT_LLM_CACHE for
+// cache_dir).
 void apply_environment(Settings& s);
 
 struct Outcome {
