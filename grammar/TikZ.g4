@@ -21,11 +21,12 @@ terminator : SEMI EOF ;
 element
   : coordinate                                                        # moveOp
   | connector=(LINE | HV | VH) midNode* target                        # lineOp
-  | DOTS CONTROLS c1=coordinate (AND c2=coordinate)? DOTS midNode* target  # curveOp
+  | LINE midNode* PLOT OPTIONS* plotSource                             # linePlotOp
+  | DOTS midNode* CONTROLS c1=coordinate (AND c2=coordinate)? DOTS midNode* target  # curveOp
   | RECTANGLE midNode* coordinate                                     # rectangleOp
   | kind=(CIRCLE | ELLIPSE | ARC) OPTIONS* PAREN?                     # roundOp
   | GRID OPTIONS* midNode* coordinate                                 # gridOp
-  | PARABOLA OPTIONS* (BEND bend=coordinate)? midNode* dest=coordinate  # parabolaOp
+  | PARABOLA OPTIONS* (BEND bend=coordinate)? midNode* target         # parabolaOp
   | kind=(SIN | COS) OPTIONS* midNode* coordinate                     # sineOp
   | kind=(TO | EDGE) OPTIONS* midNode* target                         # toOp
   | PLOT OPTIONS* plotSource                                          # plotOp
@@ -45,11 +46,15 @@ coordinate : rel=(PLUS | PLUSPLUS)? PAREN ;
 midNode
   : NODE nodeSpec
   | COORDINATE coordSpec
+  | PIC nodeSpec
   ;
 
 // node / pic: options, (name) and `at (c)` in any order, then the text in braces.
 nodeSpec : nodeAttr* BRACED ;
-nodeAttr : OPTIONS | PAREN | AT coordinate ;
+nodeAttr : OPTIONS | PAREN | AT coordinate | animation ;
+
+// pgfmanual 26 (animations): `:fill = {0s="red", 2s="blue"}`; kept only as an unsupported span.
+animation : COLON WORD* EQ BRACED ;
 
 // coordinate: no text, so at most one (name) to keep `coordinate (a) (1,0)` unambiguous.
 coordSpec
@@ -70,7 +75,8 @@ letBinding : CS (NUMBER | WORD | BRACED)? EQ (PAREN | BRACED) ;
 // decorate[...]{...}, svg{...}, \pgfextra{...}, child{...}, foreach leftovers. Stray
 // characters, numbers, '=' and ',' are syntax errors, as they are for TikZ.
 unknown
-  : (WORD | CS) OPTIONS? BRACED*
+  : animation
+  | (WORD | CS) OPTIONS? BRACED*
   | BRACED
   | IN
   ;
@@ -98,6 +104,7 @@ PLUSPLUS : '++' ;
 PLUS     : '+' ;
 SEMI     : ';' ;
 COMMA    : ',' ;
+COLON    : ':' ;
 EQ       : '=' ;
 
 CYCLE       : 'cycle' ;

@@ -163,6 +163,8 @@ std::size_t ByteLexer::next_token(std::size_t& start, std::size_t& stop) {
       return take(1, TikZLexer::SEMI);
     case ',':
       return take(1, TikZLexer::COMMA);
+    case ':':
+      return take(1, TikZLexer::COLON);
     case '=':
       return take(1, TikZLexer::EQ);
     default:

@@ -79,6 +79,8 @@ struct Node {
   std::vector<std::string> foreach_unrolled;  // reserved
   Span span;
   bool is_coordinate = false;     // written as `coordinate` (no text, no shape)
+  bool is_pic = false;            // a pic written between an operation and its target
+  std::vector<Span> animations;   // `:key = {...}` animation specs inside the node (unsupported)
   // Several option lists (`\node[a] (n) [b] {t}`) are joined with ',' into `options.raw`;
   // `options.span` then runs from the first '[' to the last ']'. `text_span` excludes the braces.
   // For a PicOp, `text` is the pic type and its argument, e.g. "angle = A--B--C".
@@ -107,6 +109,9 @@ struct PathOp {
                                     // (coords = {the (x,y) template}), "file", "function";
                                     // argument holds the raw text inside the braces/parens
   std::vector<LetBinding> let_bindings;  // Let
+  bool plot_connected = false;      // Plot written as `-- plot ...`: a line joins the current
+                                    // point to the plot's first point (pgfmanual 22.2)
+  // An animation `:key = {...}` on a path is an Unknown op (static geometry ignores it).
   // Nodes written between an operation and its target (`-- node{x} (1,0)`, `to node{x} (b)`)
   // go to edge_nodes for every operation kind; TikZ places them with an implicit pos=.5.
   // Parabola: coords = {bend, target} when `bend` is given, else {target}.

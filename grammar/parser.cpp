@@ -369,7 +369,8 @@ class TreeReader {
     for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
       auto& attr = rule(kids[i])->children;
       antlr4::Token* t = token(attr.front());
-      if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
+      if (t == nullptr) n.animations.push_back(span(rule(attr.front())));
+      else if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
       else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
       else n.at = coordinate(rule(attr.back()));
     }
@@ -454,6 +455,7 @@ class TreeReader {
       default:
         break;
     }
+    const bool first_is_line = op.kind == OpKind::Line;
     for (auto* kid : kids) {
       if (antlr4::Token* t = token(kid)) {
         switch (t->getType()) {
@@ -481,8 +483,12 @@ class TreeReader {
           break;
         case TikZParser::RuleMidNode: {
           auto* spec = rule(r->children.back());
-          if (spec->getRuleIndex() == TikZParser::RuleNodeSpec) op.edge_nodes.push_back(node_spec(spec, span(r)));
-          else op.edge_nodes.push_back(coord_spec(spec, span(r)));
+          if (spec->getRuleIndex() == TikZParser::RuleNodeSpec) {
+            op.edge_nodes.push_back(node_spec(spec, span(r)));
+            op.edge_nodes.back().is_pic = token(r->children.front())->getType() == TikZLexer::PIC;
+          } else {
+            op.edge_nodes.push_back(coord_spec(spec, span(r)));
+          }
           break;
         }
         case TikZParser::RulePlotSource:
@@ -492,7 +498,8 @@ class TreeReader {
           break;
       }
     }
-    if (op.to_cycle && op.kind != OpKind::Curve && op.kind != OpKind::To && op.kind != OpKind::Edge) {
+    if (op.kind == OpKind::Plot && first_is_line) op.plot_connected = true;  // `-- plot ...`
+    if (op.to_cycle && (op.kind == OpKind::Line || op.kind == OpKind::HV || op.kind == OpKind::VH)) {
       op.argument = std::string(slice(span(token(kids.front()), token(kids.front()))));
       op.kind = OpKind::Cycle;
     }

@@ -328,3 +328,38 @@ TEST_CASE("hostile input never throws and ends in errors") {
   CHECK_FALSE(parse("\\draw (0,0) node[").errors.empty());
   CHECK_FALSE(parse("\\").errors.empty());
 }
+
+TEST_CASE("pgfmanual corner cases: nodes before controls, pics on a to, -- plot, parabola cycle") {
+  Statement c = one("\\draw (0,0) .. coordinate (bc) controls +(up:1cm) and +(left:1cm) .. (3,1);");
+  REQUIRE(c.ops[1].kind == OpKind::Curve);
+  REQUIRE(c.ops[1].edge_nodes.size() == 1);
+  CHECK(c.ops[1].edge_nodes[0].name == "bc");
+  CHECK(c.ops[1].coords[0].form == Coordinate::Form::Polar);
+
+  Statement p = one("\\draw (0,0) to [bend left] pic [near start] {seagull} pic {seagull} (4,0);");
+  REQUIRE(p.ops[1].edge_nodes.size() == 2);
+  CHECK(p.ops[1].edge_nodes[0].is_pic);
+  CHECK(p.ops[1].edge_nodes[1].text == "seagull");
+
+  Statement lp = one("\\draw (0,0) -- (1,1) -- plot coordinates {(2,0) (4,0)} plot coordinates {(5,5)};");
+  REQUIRE(lp.ops.size() == 4);
+  CHECK(lp.ops[2].kind == OpKind::Plot);
+  CHECK(lp.ops[2].plot_connected);
+  CHECK(lp.ops[2].coords.size() == 2);
+  CHECK_FALSE(lp.ops[3].plot_connected);
+
+  Statement pc = one("\\draw (1,1.5) -- (0,0) parabola cycle;");
+  CHECK(pc.ops[2].kind == OpKind::Parabola);
+  CHECK(pc.ops[2].to_cycle);
+}
+
+TEST_CASE("animations are kept as unsupported spans") {
+  std::string_view t = "\\node :fill opacity = { 0s=\"1\", 2s=\"0\", begin on=click } [fill=blue] {Click};";
+  Statement n = one(t);
+  REQUIRE(n.ops[0].node->animations.size() == 1);
+  CHECK(at(t, n.ops[0].node->animations[0]).substr(0, 14) == ":fill opacity ");
+  CHECK(n.ops[0].node->options->raw == "fill=blue");
+  Statement d = one("\\draw :xshift = {0s = \"0cm\", 30s = \"-3cm\", repeats} (0,0) circle (5mm);");
+  CHECK(d.ops[0].kind == OpKind::Unknown);
+  CHECK(d.ops[1].kind == OpKind::Move);
+}
