@@ -1,0 +1,363 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "checks/check.hpp"
+#include "checks/test_support.hpp"
+
+using namespace tikzlint;
+using namespace tikzlint::checks;
+using namespace tikzlint::checks::testing;
+
+namespace {
+
+ir::Diagram clipped(double w, double h) {
+  ir::Diagram d;
+  d.canvas = ir::Box{0, 0, w, h};
+  d.canvas_source = "clip";
+  ir::ClipRegion c;
+  c.polygon = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+  c.is_rectangle = true;
+  c.bounds = *d.canvas;
+  d.clips.push_back(c);
+  return d;
+}
+
+// A 3-4-5 right triangle (cm), right angle at the origin.
+ir::Diagram right_triangle(double scale = cm) {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {4 * scale, 0}, {0, 3 * scale}}));
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("the registry lists the eight rubric rules in order, each documented") {
+  const char* names[] = {"angle_labels", "length_proportions", "in_frame", "readable_size",
+                         "label_association", "overlap", "closed_shapes", "core_math"};
+  REQUIRE(registry().size() == 8);
+  for (std::size_t i = 0; i < 8; ++i) {
+    const RuleDoc& doc = *registry()[i].doc;
+    CHECK(doc.name == names[i]);
+    CHECK(!doc.summary.empty());
+    CHECK(doc.description.find("n/a") != std::string::npos);
+    CHECK(doc.description.find("ndeterminate") != std::string::npos);
+    CHECK(!doc.failing_example.empty());
+    CHECK(!doc.fix.empty());
+    CHECK(!doc.thresholds.empty());
+    for (const Threshold& t : doc.thresholds) CHECK(!t.reason.empty());
+    CHECK(explain(doc).find(doc.thresholds[0].name) != std::string::npos);
+    CHECK(explain(doc, true).find("## Thresholds") != std::string::npos);
+  }
+  CHECK(find_rule("overlap") == &registry()[5]);
+  CHECK(find_rule("nope") == nullptr);
+}
+
+TEST_CASE("Config overrides a threshold by rule.name") {
+  Config cfg;
+  const RuleDoc& doc = *find_rule("in_frame")->doc;
+  CHECK(cfg.get(doc, "tolerance_pt") == doctest::Approx(2.0));
+  cfg.set("in_frame.tolerance_pt", 30);
+  CHECK(cfg.get(doc, "tolerance_pt") == doctest::Approx(30));
+}
+
+TEST_CASE("in_frame: a segment past the clip fails with its overhang as evidence") {
+  ir::Diagram d = clipped(100, 100);
+  d.elements.push_back(segment(10, 10, 130, 10, 3));
+  RuleResult r = run("in_frame", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].evidence["measured"].get<double>() == doctest::Approx(30));
+  CHECK(r.findings[0].evidence["unit"] == "pt");
+  CHECK(r.findings[0].evidence["side"] == "right");
+  CHECK(r.findings[0].range.begin == at_line(3).begin);
+  CHECK(r.findings[0].message.find("30pt past the right edge") != std::string::npos);
+
+  Config loose;
+  loose.set("in_frame.tolerance_pt", 31);
+  CHECK(run("in_frame", d, loose).verdict == Verdict::pass);
+}
+
+TEST_CASE("in_frame: near miss within the tolerance, text inside, and no canvas pass") {
+  ir::Diagram d = clipped(100, 100);
+  d.elements.push_back(segment(0, 50, 101.5, 50));
+  d.nodes.push_back(text_node("A", 50, 50));
+  CHECK(run("in_frame", d).verdict == Verdict::pass);
+
+  ir::Diagram free;
+  free.elements.push_back(segment(-500, 0, 500, 0));
+  CHECK(run("in_frame", free).verdict == Verdict::pass);
+}
+
+TEST_CASE("in_frame: text cut by the clip fails; unsupported constructs make it indeterminate") {
+  ir::Diagram d = clipped(100, 100);
+  d.nodes.push_back(text_node("Triangle", 95, 50));
+  CHECK(run("in_frame", d).verdict == Verdict::fail);
+
+  ir::Diagram inside = clipped(100, 100);
+  inside.elements.push_back(segment(10, 10, 20, 20));
+  inside.elements.back().incomplete = true;
+  CHECK(run("in_frame", inside).verdict == Verdict::indeterminate);
+}
+
+TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails; a page-sized one passes") {
+  ir::Diagram big;
+  big.elements.push_back(polygon({{0, 0}, {12 * 72.27, 0}, {12 * 72.27, 4 * 72.27}, {0, 4 * 72.27}}));
+  big.nodes.push_back(text_node("12 units", 6 * 72.27, -10));
+  RuleResult r = run("readable_size", big);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["measured"].get<double>() < 7);
+
+  ir::Diagram ok;
+  ok.elements.push_back(polygon({{0, 0}, {3 * 72.27, 0}, {3 * 72.27, 2 * 72.27}, {0, 2 * 72.27}}));
+  ok.nodes.push_back(text_node("3 in", 1.5 * 72.27, -10));
+  CHECK(run("readable_size", ok).verdict == Verdict::pass);
+}
+
+TEST_CASE("readable_size: text set at 4pt fails whatever the picture's size") {
+  ir::Diagram d;
+  d.elements.push_back(segment(0, 0, 100, 0));
+  d.nodes.push_back(text_node("A", 50, 10, 2, 4));
+  CHECK(run("readable_size", d).verdict == Verdict::fail);
+}
+
+TEST_CASE("label_association: a length label far from every segment is orphaned") {
+  ir::Diagram d = right_triangle();
+  d.nodes.push_back(text_node("5 cm", 4 * cm + 30, 3 * cm));  // right of the picture, far from the hypotenuse
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].evidence["problem"] == "orphaned");
+  CHECK(r.findings[0].evidence["limit"].get<double>() == doctest::Approx(18));
+}
+
+TEST_CASE("label_association: labels beside their sides and vertices pass; no labels is n/a") {
+  ir::Diagram d = right_triangle();
+  d.nodes.push_back(text_node("4 cm", 2 * cm, -10));
+  d.nodes.push_back(text_node("3 cm", -20, 1.5 * cm));
+  d.nodes.push_back(text_node("$A$", -8, -8));
+  d.nodes.push_back(text_node("Right triangle", 2 * cm, 4 * cm + 40));  // a caption is not checked
+  CHECK(run("label_association", d).verdict == Verdict::pass);
+  CHECK(run("label_association", right_triangle()).verdict == Verdict::na);
+}
+
+TEST_CASE("label_association: a length label equidistant from two sides of different lengths is ambiguous") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {200, 0}, {0, 100}}));
+  d.nodes.push_back(text_node("7", -9, -9));  // at the right-angle corner, both legs equally near
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["problem"] == "ambiguous");
+}
+
+TEST_CASE("overlap: a side through its own label fails; the label set above it passes") {
+  ir::Diagram d;
+  d.elements.push_back(segment(0, 0, 200, 0, 1));
+  d.nodes.push_back(text_node("5 cm", 100, 0, 2));
+  RuleResult r = run("overlap", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["problem"] == "line through text");
+
+  ir::Diagram ok;
+  ok.elements.push_back(segment(0, 0, 200, 0, 1));
+  ok.nodes.push_back(text_node("5 cm", 100, 12, 2));
+  CHECK(run("overlap", ok).verdict == Verdict::pass);
+}
+
+TEST_CASE("overlap: an opaque label background painted after the line hides it") {
+  ir::Diagram d;
+  d.elements.push_back(segment(0, 0, 200, 0, 1));
+  d.nodes.push_back(text_node("5 cm", 100, 0, 2));
+  d.nodes.back().filled = true;
+  CHECK(run("overlap", d).verdict == Verdict::pass);
+}
+
+TEST_CASE("overlap: two labels on top of each other fail") {
+  ir::Diagram d;
+  d.nodes.push_back(text_node("A", 0, 0, 1));
+  d.nodes.push_back(text_node("B", 2, 1, 2));
+  RuleResult r = run("overlap", d);
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.findings[0].evidence["problem"] == "text over text");
+}
+
+namespace {
+
+// Unit cube faces under TikZ's default projection: x right, y up, z = (-0.385, -0.385) cm.
+ir::Element face(std::vector<ir::Point3> p3, std::uint32_t line) {
+  ir::Face3D f;
+  f.points3 = p3;
+  for (const auto& p : p3) f.points.push_back({(p.x - 0.385 * p.z) * cm, (p.y - 0.385 * p.z) * cm});
+  ir::Element e = drawn(f, line);
+  e.style.fill = true;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("overlap: a 3D back face painted over the front face fails; back to front passes") {
+  auto front = face({{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}}, 1);
+  auto back = face({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 2);
+  auto top = face({{0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}}, 3);
+  ir::Diagram wrong;
+  wrong.is_3d = true;
+  wrong.elements = {front, top, back};  // back painted last
+  RuleResult r = run("overlap", wrong);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["problem"] == "3D face order");
+
+  ir::Diagram right;
+  right.is_3d = true;
+  right.elements = {back, top, front};
+  CHECK(run("overlap", right).verdict == Verdict::pass);
+}
+
+namespace {
+
+ir::Element arc(ir::Point c, double r, double a0, double a1, std::uint32_t line = 5) {
+  ir::Arc a;
+  a.center = c;
+  a.rx = a.ry = r;
+  a.start_deg = a0;
+  a.end_deg = a1;
+  a.from = {c.x + r * std::cos(a0 * M_PI / 180), c.y + r * std::sin(a0 * M_PI / 180)};
+  a.to = {c.x + r * std::cos(a1 * M_PI / 180), c.y + r * std::sin(a1 * M_PI / 180)};
+  return drawn(a, line);
+}
+
+}  // namespace
+
+TEST_CASE("angle_labels: a 60 degree label on a 26.6 degree angle fails; the right value passes") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 1 * cm}}));
+  d.elements.push_back(arc({0, 0}, 0.6 * cm, 0, 26.57));
+  d.nodes.push_back(text_node("$60^\\circ$", 0.9 * cm + 12, 0.2 * cm));
+  RuleResult r = run("angle_labels", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["drawn_deg"].get<double>() == doctest::Approx(26.57).epsilon(0.01));
+
+  d.nodes.back().text = "$27^\\circ$";
+  CHECK(run("angle_labels", d).verdict == Verdict::pass);
+}
+
+TEST_CASE("angle_labels: right-angle marks are checked against 90 degrees; none at all is n/a") {
+  ir::Diagram d = right_triangle();
+  ir::Rectangle mark;
+  mark.corners = {{{0, 0}, {8, 0}, {8, 8}, {0, 8}}};
+  d.elements.push_back(drawn(mark, 4));
+  CHECK(run("angle_labels", d).verdict == Verdict::pass);
+
+  ir::Diagram skew;
+  skew.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 3 * cm}}));
+  skew.elements.push_back(drawn(mark, 4));  // axis-aligned square in a 56 degree corner
+  RuleResult r = run("angle_labels", skew);
+  CHECK(r.verdict == Verdict::fail);
+
+  CHECK(run("angle_labels", right_triangle()).verdict == Verdict::na);
+}
+
+TEST_CASE("length_proportions: labels 3 and 4 on sides drawn 4:1 fail; drawn 3:4 pass") {
+  ir::Diagram bad;
+  bad.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {4 * cm, 1 * cm}}));
+  bad.nodes.push_back(text_node("3 cm", 2 * cm, -10));
+  bad.nodes.push_back(text_node("4 cm", 4 * cm + 20, 0.5 * cm));
+  RuleResult r = run("length_proportions", bad);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["unit"] == "ratio");
+
+  ir::Diagram good = right_triangle();
+  good.nodes.push_back(text_node("4 cm", 2 * cm, -10));
+  good.nodes.push_back(text_node("3 cm", -20, 1.5 * cm));
+  CHECK(run("length_proportions", good).verdict == Verdict::pass);
+}
+
+TEST_CASE("length_proportions: one label, or labels that are not numbers, is n/a") {
+  ir::Diagram one = right_triangle();
+  one.nodes.push_back(text_node("4 cm", 2 * cm, -10));
+  CHECK(run("length_proportions", one).verdict == Verdict::na);
+  ir::Diagram algebra = right_triangle();
+  algebra.nodes.push_back(text_node("2x", 2 * cm, -10));
+  algebra.nodes.push_back(text_node("x", -14, 1.5 * cm));
+  CHECK(run("length_proportions", algebra).verdict == Verdict::na);
+}
+
+TEST_CASE("length_proportions: different units are converted before comparing") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {100, 0}, {100, 10}}));
+  d.nodes.push_back(text_node("1 m", 50, -10));
+  d.nodes.push_back(text_node("10 cm", 120, 5));
+  CHECK(run("length_proportions", d).verdict == Verdict::pass);
+}
+
+TEST_CASE("closed_shapes: a path stopping short of its start fails; a cycle and a touching end pass") {
+  ir::Diagram open;
+  open.elements.push_back(polygon({{0, 0}, {100, 0}, {50, 80}, {3, 3}}, false));
+  RuleResult r = run("closed_shapes", open);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(!r.findings.empty());
+  CHECK(r.findings[0].evidence["measured"].get<double>() == doctest::Approx(4.24).epsilon(0.01));
+
+  ir::Diagram closed;
+  closed.elements.push_back(polygon({{0, 0}, {100, 0}, {50, 80}}, true));
+  CHECK(run("closed_shapes", closed).verdict == Verdict::pass);
+  ir::Diagram touching;
+  touching.elements.push_back(polygon({{0, 0}, {100, 0}, {50, 80}, {0.2, 0.2}}, false));
+  CHECK(run("closed_shapes", touching).verdict == Verdict::pass);
+}
+
+TEST_CASE("closed_shapes: separate sides whose ends miss each other by a few points fail") {
+  ir::Diagram d;
+  d.elements.push_back(segment(0, 0, 100, 0, 1));
+  d.elements.push_back(segment(100, 0, 50, 80, 2));
+  d.elements.push_back(segment(50, 80, 4, 4, 3));
+  CHECK(run("closed_shapes", d).verdict == Verdict::fail);
+  d.elements.back() = segment(50, 80, 0, 0, 3);
+  CHECK(run("closed_shapes", d).verdict == Verdict::pass);
+}
+
+TEST_CASE("core_math: a zero-area triangle and a right-angle mark on a 56 degree corner fail") {
+  ir::Diagram flat;
+  flat.elements.push_back(polygon({{0, 0}, {100, 0}, {200, 0.5}}));
+  RuleResult r = run("core_math", flat);
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.findings[0].evidence["problem"] == "degenerate shape");
+
+  ir::Diagram skew;
+  skew.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 3 * cm}}));
+  ir::Rectangle mark;
+  mark.corners = {{{0, 0}, {8, 0}, {8, 8}, {0, 8}}};
+  skew.elements.push_back(drawn(mark, 4));
+  CHECK(run("core_math", skew).verdict == Verdict::fail);
+
+  CHECK(run("core_math", right_triangle()).verdict == Verdict::pass);
+}
+
+TEST_CASE("core_math: sides with one tick mark each but unequal lengths fail") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {200, 0}, {60, 100}}));
+  d.elements.push_back(segment(100, -4, 100, 4, 2));  // tick on the base (200pt)
+  ir::Point m{30, 50};                                // tick on the left side (~117pt)
+  d.elements.push_back(segment(m.x - 3.4, m.y + 2, m.x + 3.4, m.y - 2, 3));
+  CHECK(run("core_math", d).verdict == Verdict::fail);
+}
+
+TEST_CASE("stress: 10,000 labelled points are checked in n log n time") {
+  ir::Diagram d;
+  for (int i = 0; i < 10000; ++i) {
+    double x = (i % 100) * 40.0, y = (i / 100) * 40.0;
+    d.elements.push_back(segment(x, y, x + 20, y, 1));
+    d.nodes.push_back(text_node("A", x + 10, y + 12, 2));
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  for (const char* rule : {"overlap", "label_association", "length_proportions", "angle_labels", "in_frame"})
+    CHECK(run(rule, d).verdict != Verdict::indeterminate);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(secs < 20);
+}
