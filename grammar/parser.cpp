@@ -508,6 +508,7 @@ class TreeReader {
 
   // plotSource : COORDINATES BRACED | FILE BRACED | FUNCTION BRACED | (PLUS|PLUSPLUS)? PAREN
   void plot(PathOp& op, antlr4::ParserRuleContext* src) const {
+    op.kind = OpKind::Plot;  // also for `-- plot`, which starts as a line-to
     antlr4::Token* last = token(src->children.back());
     Span group = span(last, last);
     op.argument = std::string(inner(group));
