@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
                   << to_string(d.severity) << ": " << d.message << " [" << d.rule << "]\n";
       }
       if (verbose) {
+        std::cout << "  class " << doc.document_class << ", " << doc.base_font_size_pt << "pt\n";
+        for (const auto& s : doc.preamble_styles) std::cout << "    preamble style: " << s.text << '\n';
+        for (const auto& p : doc.pictures) std::cout << "  picture [" << p.options << "]\n";
         for (const auto& p : doc.pictures)
           for (const auto& s : p.statements) std::cout << "    " << static_cast<int>(s.kind) << ' ' << s.text << '\n';
       }

@@ -524,11 +524,13 @@ bool Expander::read_group_raw(TokenList& out, const Token& owner) {
 bool Expander::read_optional_raw(TokenList& out, const Token& owner, bool& present) {
   present = false;
   Token t;
-  std::vector<Token> spaces;
-  while (next_raw(t) && (t.cat == Cat::space || t.cat == Cat::par)) spaces.push_back(t);
+  bool got = false;
+  while ((got = next_raw(t)) && (t.cat == Cat::space || t.cat == Cat::par)) {
+  }
   if (stopped_) return false;
+  if (!got) return true;
   if (!t.is_char('[') || t.cat == Cat::marker) {
-    if (!t.text.empty() || t.cat == Cat::marker) push_back(std::move(t));
+    push_back(std::move(t));
     return true;
   }
   present = true;
@@ -806,7 +808,8 @@ TokenList Expander::string_tokens(const std::string& s, const Token& at) const {
 bool Expander::handle_register(const Token& t, const Meaning& m) {
   Token n;
   std::vector<Token> spaces;
-  while (next_raw(n) && n.cat == Cat::space) spaces.push_back(n);
+  bool got = false;
+  while ((got = next_raw(n)) && n.cat == Cat::space) spaces.push_back(n);
   bool global = prefix_global_;
   prefix_global_ = false;
   if (!stopped_ && n.is_char('=')) {
@@ -829,7 +832,7 @@ bool Expander::handle_register(const Token& t, const Meaning& m) {
     define(t.text, r, global);
     return true;
   }
-  if (!stopped_ && !n.text.empty()) push_back(std::move(n));
+  if (!stopped_ && got) push_back(std::move(n));
   if (!spaces.empty()) push_back(spaces.front());
   std::string value = m.kind == Meaning::Kind::dimen ? format_dimen(m.dimen_pt) : std::to_string(m.count);
   output_value(t, value);
@@ -1557,7 +1560,14 @@ void Expander::p_input(const Token& t) {
   } else {  // \input file: a word up to a space
     name = n.text;
     Token x;
-    while (next_raw(x) && x.cat != Cat::space && x.cat != Cat::control && x.cat != Cat::par) name += x.text;
+    while (next_raw(x)) {
+      if (x.cat == Cat::space || x.cat == Cat::par) break;
+      if (x.cat == Cat::control || x.cat == Cat::marker || x.cat == Cat::begin_group || x.cat == Cat::end_group) {
+        push_back(std::move(x));
+        break;
+      }
+      name += x.text;
+    }
   }
   load_file(t, name, "", false);
 }

@@ -1,6 +1,7 @@
 // tex/foreach.cpp: pgffor's \foreach (pgfmanual part VII, "Repeating Things: The Foreach
 // Statement"). Each iteration runs its body in a group with the variables bound; the bindings
 // are recorded on every token of the body for provenance.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -183,7 +184,8 @@ void Expander::p_foreach(const Token& t) {
             std::string w;
             std::size_t j = i;
             while (j < v.size() && v[j].cat == Cat::letter) w += v[j++].text;
-            bool sep_before = i == 0 || v[i - 1].cat == Cat::space || v[i - 1].cat == Cat::control;
+            bool sep_before = i == 0 || v[i - 1].cat == Cat::space || v[i - 1].cat == Cat::control ||
+                              v[i - 1].is_char('(');
             if (sep_before && (w == "as" || w == "using" || w == "from" || w == "initially")) {
               parts.emplace_back();
               parts.back().push_back(v[i]);  // tag, removed below
@@ -313,7 +315,7 @@ void Expander::p_foreach(const Token& t) {
       // Refuse up front: the count is known before anything is generated.
       if (n + static_cast<double>(items.size()) > static_cast<double>(limits_.max_loop_iterations)) {
         fatal("expansion-limit",
-              "\\foreach over " + pgfmath::format_number(n + 1) + " items exceeds the limit of " +
+              "\\foreach over " + std::to_string(static_cast<long long>(std::min(n + 1, 1e18))) + " items exceeds the limit of " +
                   std::to_string(limits_.max_loop_iterations),
               t, {{"items", n + 1}, {"limit", limits_.max_loop_iterations}, {"name", "max_loop_iterations"}});
         return;

@@ -1,0 +1,132 @@
+// tex/test_reader.cpp: TeX reader states (TeXbook ch. 8), catcodes, offsets, directives.
+#include <doctest/doctest.h>
+
+#include "tex/reader.hpp"
+
+using namespace tikzlint;
+using namespace tikzlint::tex;
+
+namespace {
+std::vector<Token> read_all(const std::string& text, bool at_letter = false) {
+  SourceFile f("t.tex", text);
+  Reader r(f, 0);
+  std::vector<Token> out;
+  Token t;
+  while (r.next(t, at_letter)) out.push_back(t);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("control words, control symbols and their byte offsets") {
+  auto t = read_all("\\draw\\,x");
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].cat == Cat::control);
+  CHECK(t[0].text == "draw");
+  CHECK(t[0].offset == 0);
+  CHECK(t[1].cat == Cat::control);
+  CHECK(t[1].text == ",");
+  CHECK(t[1].offset == 5);
+  CHECK(t[2].cat == Cat::letter);
+  CHECK(t[2].offset == 7);
+  CHECK(t[2].origin_begin == 7);
+  CHECK(t[2].origin_end == 8);
+}
+
+TEST_CASE("spaces after a control word are skipped; runs of blanks become one space") {
+  auto t = read_all("\\a   b  c");
+  REQUIRE(t.size() == 4);
+  CHECK(t[0].text == "a");
+  CHECK(t[1].text == "b");
+  CHECK(t[2].cat == Cat::space);
+  CHECK(t[3].text == "c");
+}
+
+TEST_CASE("a newline is a space, a blank line is \\par, leading blanks are dropped") {
+  auto t = read_all("a\n   b\n\nc");
+  REQUIRE(t.size() == 6);
+  CHECK(t[1].cat == Cat::space);
+  CHECK(t[2].text == "b");
+  CHECK(t[3].cat == Cat::space);
+  CHECK(t[4].cat == Cat::par);
+  CHECK(t[5].text == "c");
+}
+
+TEST_CASE("comments are dropped with their newline") {
+  auto t = read_all("a% comment\nb");
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].text == "a");
+  CHECK(t[1].text == "b");
+}
+
+TEST_CASE("@ is a letter only when asked (class files, \\makeatletter)") {
+  auto other = read_all("\\IM@debug");
+  REQUIRE(other.size() == 7);
+  CHECK(other[0].text == "IM");
+  CHECK(other[1].cat == Cat::other);
+  auto letter = read_all("\\IM@debug", true);
+  REQUIRE(letter.size() == 1);
+  CHECK(letter[0].text == "IM@debug");
+}
+
+TEST_CASE("catcodes of the special characters and parameters") {
+  auto t = read_all("{}$&#^_~1");
+  REQUIRE(t.size() == 9);
+  CHECK(t[0].cat == Cat::begin_group);
+  CHECK(t[1].cat == Cat::end_group);
+  CHECK(t[2].cat == Cat::math);
+  CHECK(t[3].cat == Cat::align);
+  CHECK(t[4].cat == Cat::param);
+  CHECK(t[5].cat == Cat::superscript);
+  CHECK(t[6].cat == Cat::subscript);
+  CHECK(t[7].cat == Cat::active);
+  CHECK(t[8].cat == Cat::other);
+}
+
+TEST_CASE("a UTF-8 character is one token; invalid bytes become U+FFFD and are reported once") {
+  SourceFile f("t.tex", "\xC3\xA9\xFF\xFEz");
+  Reader r(f, 0);
+  Token t;
+  REQUIRE(r.next(t, false));
+  CHECK(t.text == "\xC3\xA9");
+  std::uint32_t bad = 0;
+  CHECK_FALSE(r.take_invalid_utf8(bad));
+  REQUIRE(r.next(t, false));
+  CHECK(t.text == "\xEF\xBF\xBD");
+  REQUIRE(r.take_invalid_utf8(bad));
+  CHECK(bad == 2);
+  REQUIRE(r.next(t, false));
+  CHECK_FALSE(r.take_invalid_utf8(bad));  // once per file
+  CHECK(find_invalid_utf8("ok") == std::string_view::npos);
+  CHECK(find_invalid_utf8(std::string("a\0b", 3)) == 1);
+  CHECK(find_invalid_utf8("\xED\xA0\x80") == 0);  // a surrogate is not valid UTF-8
+}
+
+TEST_CASE("serialise: a control word gets a space only before a letter") {
+  auto t = read_all("\\draw (0,0) \\foo x\\bar{y}\\,z");
+  CHECK(to_string(t) == "\\draw(0,0) \\foo x\\bar{y}\\,z");
+}
+
+TEST_CASE("tikzlint directives") {
+  SourceFile f("t.tex",
+               "% tikzlint: disable-file=in_frame\n"
+               "a\n"
+               "% tikzlint: disable-next-line=overlap, label_association -- labels sit on purpose\n"
+               "\n"
+               "% plain comment\n"
+               "\\draw (0,0);\n"
+               "x % tikzlint: disable=readable_size\n"
+               "% tikzlint: frobnicate=x\n");
+  std::vector<Diagnostic> diags;
+  auto d = scan_directives(f, 0, diags);
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].kind == "disable-file");
+  CHECK(d[0].rules == std::vector<std::string>{"in_frame"});
+  CHECK(d[1].kind == "disable-next-line");
+  CHECK(d[1].rules == std::vector<std::string>{"overlap", "label_association"});
+  CHECK(d[1].reason == "labels sit on purpose");
+  CHECK(d[1].applies_to_line == 6);
+  CHECK(d[2].kind == "disable");
+  CHECK(d[2].range.begin == f.text().find("% tikzlint: disable="));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message.find("frobnicate") != std::string::npos);
+}
