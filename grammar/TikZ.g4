@@ -51,10 +51,13 @@ midNode
 
 // node / pic: options, (name) and `at (c)` in any order, then the text in braces.
 nodeSpec : nodeAttr* BRACED ;
-nodeAttr : OPTIONS | PAREN | AT coordinate | animation ;
+nodeAttr : OPTIONS | PAREN | AT coordinate | animation | foreachClause ;
 
 // pgfmanual 26 (animations): `:fill = {0s="red", 2s="blue"}`; kept only as an unsupported span.
 animation : COLON WORD* EQ BRACED ;
+
+// `foreach \x/\y [count=\i] in {..}` that the expander left (node foreach, path foreach).
+foreachClause : FOREACH (CS | OTHER | OPTIONS)* IN BRACED ;
 
 // coordinate: no text, so at most one (name) to keep `coordinate (a) (1,0)` unambiguous.
 coordSpec
@@ -76,6 +79,7 @@ letBinding : CS (NUMBER | WORD | BRACED)? EQ (PAREN | BRACED) ;
 // characters, numbers, '=' and ',' are syntax errors, as they are for TikZ.
 unknown
   : animation
+  | foreachClause BRACED?
   | (WORD | CS) OPTIONS? BRACED*
   | BRACED
   | IN
@@ -130,6 +134,7 @@ COORDINATE  : 'coordinate' ;
 PIC         : 'pic' ;
 AT          : 'at' ;
 LET         : 'let' ;
+FOREACH     : 'foreach' ;
 IN          : 'in' ;
 
 WORD   : [a-zA-Z]+ ;

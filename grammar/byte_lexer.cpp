@@ -38,6 +38,7 @@ constexpr std::array kKeywords = {
     Keyword{"node", TikZLexer::NODE},           Keyword{"coordinate", TikZLexer::COORDINATE},
     Keyword{"pic", TikZLexer::PIC},             Keyword{"at", TikZLexer::AT},
     Keyword{"let", TikZLexer::LET},             Keyword{"in", TikZLexer::IN},
+    Keyword{"foreach", TikZLexer::FOREACH},
 };
 
 // Control words that start a statement (PATH_CMD, NODE_CMD, COORD_CMD, PIC_CMD).

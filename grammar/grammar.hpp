@@ -80,7 +80,8 @@ struct Node {
   Span span;
   bool is_coordinate = false;     // written as `coordinate` (no text, no shape)
   bool is_pic = false;            // a pic written between an operation and its target
-  std::vector<Span> animations;   // `:key = {...}` animation specs inside the node (unsupported)
+  std::vector<Span> unsupported;  // inside the node: animations `:key = {...}` and a
+                                  // `foreach \x in {..}` the expander did not unroll
   // Several option lists (`\node[a] (n) [b] {t}`) are joined with ',' into `options.raw`;
   // `options.span` then runs from the first '[' to the last ']'. `text_span` excludes the braces.
   // For a PicOp, `text` is the pic type and its argument, e.g. "angle = A--B--C".

@@ -369,7 +369,7 @@ class TreeReader {
     for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
       auto& attr = rule(kids[i])->children;
       antlr4::Token* t = token(attr.front());
-      if (t == nullptr) n.animations.push_back(span(rule(attr.front())));
+      if (t == nullptr) n.unsupported.push_back(span(rule(attr.front())));
       else if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
       else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
       else n.at = coordinate(rule(attr.back()));

@@ -356,10 +356,21 @@ TEST_CASE("pgfmanual corner cases: nodes before controls, pics on a to, -- plot,
 TEST_CASE("animations are kept as unsupported spans") {
   std::string_view t = "\\node :fill opacity = { 0s=\"1\", 2s=\"0\", begin on=click } [fill=blue] {Click};";
   Statement n = one(t);
-  REQUIRE(n.ops[0].node->animations.size() == 1);
-  CHECK(at(t, n.ops[0].node->animations[0]).substr(0, 14) == ":fill opacity ");
+  REQUIRE(n.ops[0].node->unsupported.size() == 1);
+  CHECK(at(t, n.ops[0].node->unsupported[0]).substr(0, 14) == ":fill opacity ");
   CHECK(n.ops[0].node->options->raw == "fill=blue");
   Statement d = one("\\draw :xshift = {0s = \"0cm\", 30s = \"-3cm\", repeats} (0,0) circle (5mm);");
   CHECK(d.ops[0].kind == OpKind::Unknown);
   CHECK(d.ops[1].kind == OpKind::Move);
+}
+
+TEST_CASE("foreach left over by the expander stays visible") {
+  std::string_view t = "\\draw (0,0) node foreach \\x in {1,2,3} [pos=\\x] {\\x} -- (1,1);";
+  Statement s = one(t);
+  REQUIRE(s.ops[1].kind == OpKind::NodeOp);
+  REQUIRE(s.ops[1].node->unsupported.size() == 1);
+  CHECK(at(t, s.ops[1].node->unsupported[0]) == "foreach \\x in {1,2,3}");
+  CHECK(s.ops[1].node->options->raw == "pos=\\x");
+  Statement p = one("\\path foreach \\x/\\y [count=\\i] in {1/2, 3/4} {(\\x,\\y) circle (1pt)} (5,5);");
+  CHECK(kinds(p) == std::vector{OpKind::Unknown, OpKind::Move});
 }
