@@ -14,6 +14,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory_resource>
 #include <span>
 
 #include <boost/spirit/home/x3.hpp>
@@ -66,8 +67,12 @@ struct State {
   std::vector<Error> errors;                // value errors (only grows when something fails)
   std::optional<Error> static_error;        // first unknown function / name / unit
   std::vector<std::vector<Val>> arrays;     // array literals met so far
-  std::vector<Val> args;                    // argument stack of the calls being parsed
-  std::vector<Frame> frames;
+  // Argument stack of the calls being parsed, and their frames: served from a buffer inside
+  // State, so typical expressions evaluate without touching the heap.
+  std::array<std::byte, 1536> scratch;
+  std::pmr::monotonic_buffer_resource arena{scratch.data(), scratch.size()};
+  std::pmr::vector<Val> args{&arena};
+  std::pmr::vector<Frame> frames{&arena};
   std::size_t depth = 0;
   std::size_t max_depth = 0;
 
@@ -1071,6 +1076,8 @@ Result evaluate(std::string_view expr, const Context& ctx) {
   s.ctx = &ctx;
   s.rng = ctx.random_state;
   s.local_rng = default_random_seed;
+  s.args.reserve(16);
+  s.frames.reserve(8);
   s.max_depth = std::min(ctx.max_nesting_depth, kHardNestingCap);
   if (expr.size() > ctx.max_expression_bytes)
     return error_result(Error{ErrorKind::limit,
