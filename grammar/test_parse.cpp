@@ -374,3 +374,35 @@ TEST_CASE("foreach left over by the expander stays visible") {
   Statement p = one("\\path foreach \\x/\\y [count=\\i] in {1/2, 3/4} {(\\x,\\y) circle (1pt)} (5,5);");
   CHECK(kinds(p) == std::vector{OpKind::Unknown, OpKind::Move});
 }
+
+TEST_CASE("random statements never throw and keep every span inside the text") {
+  const char* pieces[] = {"\\draw", "\\node", "\\coordinate", "\\pic", " ", "(0,0)", "(A.north)", "+", "++",
+                          "--", "|-", "-|", "..", "controls", "and", "cycle", "node", "{x}", "[red]", "at",
+                          "circle", "arc", "(0:90:1)", "to", "edge", "plot", "coordinates", "let", "\\p1",
+                          "=", ",", "in", ";", "{", "}", "(", ")", "[", "]", "$", "%", "\n", "\\", ":", "foreach",
+                          "($(A)!.5!(B)$)", "(A |- B)", "grid", "parabola", "bend", "sin", "\xff", "rectangle"};
+  std::uint32_t state = 42;
+  auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  auto inside = [](Span s, std::size_t size) { return s.begin <= s.end && s.end <= size; };
+  for (int i = 0; i < 3000; ++i) {
+    std::string text;
+    for (std::uint32_t n = next() % 24; n > 0; --n) text += pieces[next() % std::size(pieces)];
+    CAPTURE(text);
+    ParseResult r;
+    REQUIRE_NOTHROW(r = parse(text));
+    for (const SyntaxError& e : r.errors) {
+      CHECK(inside(e.span, text.size()));
+      CHECK_FALSE(e.message.empty());
+    }
+    for (const Statement& s : r.statements) {
+      CHECK(inside(s.span, text.size()));
+      for (const PathOp& op : s.ops) {
+        CHECK(inside(op.span, text.size()));
+        for (const Coordinate& c : op.coords) CHECK(inside(c.span, text.size()));
+      }
+    }
+  }
+}
