@@ -56,7 +56,6 @@ struct Frame {
   const Function* fn = nullptr;  // null: a brace group / array literal, or an unknown function
   std::size_t base = 0;          // first argument on State::args
   std::size_t pos = 0;           // byte offset of the function name or the brace
-  bool known = true;
 };
 
 struct State {
@@ -93,8 +92,10 @@ void fail_static(State& s, ErrorKind kind, std::string message, std::size_t pos)
 
 // A computed number: non-finite or out-of-range results are overflow errors, as in TeX.
 Val number(State& s, double v, bool len, std::size_t pos) {
-  if (!std::isfinite(v) || std::fabs(v) > kMaxDimen)
-    return fail(s, ErrorKind::overflow, "number too large (dimension too large in tex)", pos);
+  if (!std::isfinite(v)) return fail(s, ErrorKind::overflow, "result is not a finite number", pos);
+  if (std::fabs(v) > kMaxDimen)
+    return fail(s, ErrorKind::overflow,
+                "value " + format_number(v) + " exceeds 16383.99999, tex's largest dimension (dimension too large)", pos);
   if (v == 0) v = 0;  // no negative zero
   return Val{v, len, -1, -1};
 }
@@ -433,8 +434,8 @@ static_assert(std::is_sorted(kFunctions.begin(), kFunctions.end(),
                              [](const Function& a, const Function& b) { return a.name < b.name; }));
 
 // pgf functions we recognise but cannot evaluate (they typeset text or return strings).
-constexpr std::array<std::string_view, 8> kUnsupportedFunctions = {"Hex", "bin", "depth", "height",
-                                                                   "hex", "oct", "width", "veclen3"};
+constexpr std::array<std::string_view, 7> kUnsupportedFunctions = {"Hex", "bin", "depth", "height",
+                                                                   "hex", "oct", "width"};
 
 const Function* find_function(std::string_view name) {
   auto it = std::lower_bound(kFunctions.begin(), kFunctions.end(), name,
@@ -864,11 +865,11 @@ constexpr auto open_call = [](auto& ctx) {
                 known ? "function '" + std::string(name) + "' is not supported" : "unknown function '" + std::string(name) + "'",
                 pos);
   }
-  s.frames.push_back(Frame{fn, s.args.size(), pos, fn != nullptr});
+  s.frames.push_back(Frame{fn, s.args.size(), pos});
 };
 constexpr auto open_group = [](auto& ctx) {
   State& s = state_of(ctx);
-  s.frames.push_back(Frame{nullptr, s.args.size(), where(ctx), true});
+  s.frames.push_back(Frame{nullptr, s.args.size(), where(ctx)});
 };
 constexpr auto push_arg = [](auto& ctx) { state_of(ctx).args.push_back(x3::_attr(ctx)); };
 
