@@ -4,6 +4,7 @@
 #include "tex/tex.hpp"
 
 using namespace tikzlint;
+using tikzlint::tex::StatementKind;
 
 namespace {
 tex::ExpandedDocument run(const std::string& text, SourceManager& sm) {
@@ -19,4 +20,107 @@ TEST_CASE("a tikzpicture splits into statements at ';'") {
   REQUIRE(doc.pictures[0].statements.size() == 2);
   CHECK(doc.pictures[0].statements[0].text == "\\draw(0,0) -- (1,0);");
   CHECK(doc.pictures[0].statements[1].text == "\\node at (0,0) {a;b};");
+}
+
+TEST_CASE("\\tikz[opts]{...} and \\tikz[opts] ...; are pictures") {
+  SourceManager sm;
+  auto doc = run("a \\tikz[baseline]{\\draw (0,0) -- (1,0); \\fill (0,0) circle (1pt);} b \\tikz \\node {x}; c", sm);
+  REQUIRE(doc.pictures.size() == 2);
+  CHECK(doc.pictures[0].options == "baseline");
+  REQUIRE(doc.pictures[0].statements.size() == 2);
+  CHECK(doc.pictures[0].statements[1].text == "\\fill(0,0) circle (1pt);");
+  REQUIRE(doc.pictures[1].statements.size() == 1);
+  CHECK(doc.pictures[1].statements[0].text == "\\node{x};");
+}
+
+TEST_CASE("a bare snippet of statements without an environment is one picture") {
+  SourceManager sm;
+  auto doc = run("\\def\\r{2}\n\\draw (0,0) circle (\\r);\n\\node at (1,1) {A};\n", sm);
+  REQUIRE(doc.pictures.size() == 1);
+  REQUIRE(doc.pictures[0].statements.size() == 2);
+  CHECK(doc.pictures[0].statements[0].text == "\\draw(0,0) circle (2);");
+  CHECK(doc.document_class.empty());
+}
+
+TEST_CASE("a full document: picture range, options, preamble styles, several pictures") {
+  SourceManager sm;
+  std::string src =
+      "\\documentclass[12pt]{article}\n\\usepackage{tikz}\n\\tikzset{dot/.style={circle}}\n"
+      "\\begin{document}\nText.\n\\begin{tikzpicture}[scale=2, x=1cm]\n\\draw (0,0);\n\\end{tikzpicture}\n"
+      "\\begin{tikzpicture}\\tikzset{a/.style={red}}\\draw[a] (0,0);\\end{tikzpicture}\n\\end{document}\n"
+      "\\begin{tikzpicture}\\draw (9,9);\\end{tikzpicture}\n";
+  auto doc = run(src, sm);
+  CHECK(doc.document_class == "article");
+  CHECK(doc.base_font_size_pt == 12.0);
+  REQUIRE(doc.preamble_styles.size() == 1);
+  CHECK(doc.preamble_styles[0].text == "dot/.style={circle}");
+  CHECK(doc.preamble_styles[0].kind == StatementKind::StyleDef);
+  REQUIRE(doc.pictures.size() == 2);  // nothing after \end{document}
+  CHECK(doc.pictures[0].options == "scale=2, x=1cm");
+  auto b = src.find("\\begin{tikzpicture}");
+  auto e = src.find("\\end{tikzpicture}") + std::string("\\end{tikzpicture}").size();
+  CHECK(doc.pictures[0].range.begin == b);
+  CHECK(doc.pictures[0].range.end == e);
+  REQUIRE(doc.pictures[1].statements.size() == 2);
+  CHECK(doc.pictures[1].statements[0].kind == StatementKind::StyleDef);
+  CHECK(doc.pictures[1].statements[0].text == "a/.style={red}");
+  bool missing_tikz = false;
+  for (const auto& d : doc.diagnostics)
+    if (d.rule == "missing-file" && d.severity == Severity::note) missing_tikz = true;
+  CHECK(missing_tikz);
+}
+
+TEST_CASE("statement kinds: path commands, scopes, Other; ';' inside braces does not end a statement") {
+  SourceManager sm;
+  auto doc = run(
+      "\\begin{tikzpicture}\n\\begin{scope}[shift={(1,0)}]\n\\path pic {angle=A--B--C};\n"
+      "\\coordinate (A) at (0,0); \\clip (0,0) rectangle (1,1);\n\\end{scope}\n"
+      "\\pgfsetlinewidth{1pt}\n\\node[label={below:{a;b}}] {x};\n\\end{tikzpicture}",
+      sm);
+  REQUIRE(doc.pictures.size() == 1);
+  const auto& s = doc.pictures[0].statements;
+  REQUIRE(s.size() == 7);
+  CHECK(s[0].kind == StatementKind::ScopeBegin);
+  CHECK(s[0].text == "shift={(1,0)}");
+  CHECK(s[1].kind == StatementKind::Path);
+  CHECK(s[1].text == "\\path pic {angle=A--B--C};");
+  CHECK(s[2].text == "\\coordinate(A) at (0,0);");
+  CHECK(s[3].kind == StatementKind::Path);
+  CHECK(s[4].kind == StatementKind::ScopeEnd);
+  CHECK(s[5].kind == StatementKind::Other);
+  CHECK(s[5].text == "\\pgfsetlinewidth{1pt}");
+  CHECK(s[6].text == "\\node[label={below:{a;b}}] {x};");
+}
+
+TEST_CASE("a pgfplots axis marks the picture and its statements are still emitted") {
+  SourceManager sm;
+  auto doc = run("\\begin{tikzpicture}\\begin{axis}[xmin=0]\\addplot {x^2};\\end{axis}\\draw (0,0);\\end{tikzpicture}", sm);
+  REQUIRE(doc.pictures.size() == 1);
+  CHECK(doc.pictures[0].is_axis);
+  const auto& s = doc.pictures[0].statements;
+  REQUIRE(s.size() == 4);
+  CHECK(s[0].text == "\\begin{axis}[xmin=0]");
+  CHECK(s[1].text == "\\addplot{x^2};");
+  CHECK(s[2].text == "\\end{axis}");
+  CHECK(s[3].kind == StatementKind::Path);
+}
+
+TEST_CASE("a picture produced by a macro (\\MakeHanger style) maps to the call site") {
+  SourceManager sm;
+  std::string src = "\\newcommand\\pic[1]{\\begin{tikzpicture}[scale=#1]\\draw (0,0) -- (1,1);\\end{tikzpicture}}\n\\pic{2}\n";
+  auto doc = run(src, sm);
+  REQUIRE(doc.pictures.size() == 1);
+  CHECK(doc.pictures[0].options == "scale=2");
+  REQUIRE(doc.pictures[0].statements.size() == 1);
+  CHECK(doc.pictures[0].statements[0].prov.range.begin == src.find("\\pic{2}"));
+  CHECK(doc.pictures[0].statements[0].prov.macros.size() == 1);
+}
+
+TEST_CASE("plot expressions keep an undefined \\x") {
+  SourceManager sm;
+  auto doc = run("\\begin{tikzpicture}\\draw plot[domain=0:1] (\\x,{\\x*\\x});\\end{tikzpicture}", sm);
+  REQUIRE(doc.pictures.size() == 1);
+  REQUIRE(doc.pictures[0].statements.size() == 1);
+  CHECK(doc.pictures[0].statements[0].text == "\\draw plot[domain=0:1] (\\x,{\\x*\\x});");
+  CHECK(doc.unexpanded_user_macros == 0);
 }
