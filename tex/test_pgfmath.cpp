@@ -459,3 +459,31 @@ TEST_CASE("format_number prints like \\pgfmathresult") {
   CHECK(format_number(16383.99998) == "16383.99998");
   CHECK(format_number(1e-7) == "0.0");
 }
+
+TEST_CASE("pgfmath: bare numbers (fast path) agree with the full grammar") {
+  for (const char* text : {"3", "-2.5cm", "+.5", "5.", " 12 pt ", "0", "-0", "2em", "1.2 cm", "007", "010", "0x10",
+                           "1e3", "16383.99", "20000", "-16384", "65536sp", "3xy", "3 e", "1.5.2", "-", ".", "2ex"}) {
+    INFO("expression: ", text);
+    Result bare = evaluate(text);
+    Result grouped = evaluate("(" + std::string(text) + ")");
+    REQUIRE(bare.value.has_value() == grouped.value.has_value());
+    if (bare.value) {
+      CHECK(bare.value->number == grouped.value->number);
+      CHECK(bare.value->is_length == grouped.value->is_length);
+    } else {
+      CHECK(bare.error->kind == grouped.error->kind);
+    }
+  }
+}
+
+TEST_CASE("pgfmath: the leftmost static problem is reported") {
+  Error e = err("foo(1) + \\x + 2qq");
+  CHECK(e.kind == ErrorKind::unknown_function);
+  CHECK(e.position == 0);
+  Error n = err("1 + \\x + foo(1)");
+  CHECK(n.kind == ErrorKind::unknown_name);
+  CHECK(n.position == 4);
+  // A static problem before a syntax error wins; the syntax error is a consequence.
+  CHECK(err("\\x + (").kind == ErrorKind::unknown_name);
+  CHECK(err("(*) + \\x").kind == ErrorKind::syntax);  // the parse stops before the name
+}
