@@ -218,6 +218,9 @@ class ErrorCollectorHook : public antlr4::BaseErrorListener {
           rule == TikZParser::RuleNodeSpec || rule == TikZParser::RuleNodeAttr;
     }
     target->syntaxError(r, t, line, col, msg, e);
+    // One error per statement is all we report; recovering through the rest of a long junk
+    // statement would only cost time.
+    throw antlr4::ParseCancellationException();
   }
 };
 
@@ -594,11 +597,20 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
     en.errors.first.reset();
     en.errors.in_node_spec = false;
     en.parser.addErrorListener(&en.hook);
-    tree = en.parser.statement();
+    try {
+      tree = en.parser.statement();
+    } catch (const antlr4::ParseCancellationException&) {
+      tree = nullptr;
+    } catch (const antlr4::RecognitionException&) {
+      tree = nullptr;
+    }
     en.parser.removeErrorListeners();
-    if (!en.errors.first) en.errors.first = SyntaxError{"malformed statement", {piece.begin, piece.end}};
-    out.errors.push_back(std::move(*en.errors.first));
-    return;
+    if (tree == nullptr || en.errors.first) {
+      // Full LL agrees there is an error (SLL alone can fail on a valid statement).
+      if (!en.errors.first) en.errors.first = SyntaxError{"malformed statement", {piece.begin, piece.end}};
+      out.errors.push_back(std::move(*en.errors.first));
+      return;
+    }
   }
   out.statements.push_back(TreeReader(text, piece.begin, &en.tokens).statement(tree));
 }
