@@ -12,6 +12,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tikzlint::ir {
@@ -235,7 +236,7 @@ struct Token {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view s) : s_(s) {}
+  explicit Lexer(std::string s) : s_(std::move(s)) {}  // owns its text: arguments are temporaries
   bool at_end() const { return i_ >= s_.size(); }
   Token next() {
     Token t;
@@ -320,7 +321,7 @@ class Lexer {
     for (int k = 0; k < extra && i_ < s_.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s_[i_++]) & 0x3F);
     return cp;
   }
-  std::string_view s_;
+  std::string s_;
   std::size_t i_ = 0;
 };
 
@@ -359,6 +360,7 @@ struct Item {
   double w = 0, h = 0, d = 0;
   bool glue = false;        // an interword space (a breakpoint)
   bool line_break = false;  // \\ (with extra vertical space in `w`)
+  double italic = 0;        // italic correction of a glyph (\/ after \textit adds it)
 };
 
 struct TextState {
@@ -426,7 +428,7 @@ class Typesetter {
           continue;
         }
         double kern = (prev && prev_font == f.m) ? find_kern(*f.m, prev, c) * f.em() : 0;
-        out.push_back(Item{g->w * f.em() + kern, g->h * f.em(), g->d * f.em(), false, false});
+        out.push_back(Item{g->w * f.em() + kern, g->h * f.em(), g->d * f.em(), false, false, g->ic * f.em()});
         prev = c;
         prev_font = f.m;
         continue;
@@ -439,7 +441,7 @@ class Typesetter {
 
   // A whole paragraph/box: lines separated by \\ or wrapped at `width`.
   TextBox typeset(std::string_view text, const TextState& st, double wrap_width) {
-    Lexer lx(text);
+    Lexer lx{std::string(text)};
     std::vector<Item> items;
     text_list(lx, st, items);
     struct Line {
@@ -491,15 +493,21 @@ class Typesetter {
     double width = 0;
     for (const auto& l : lines) width = std::max(width, l.w);
     box.width = wrap_width > 0 ? wrap_width : width;
-    // Lines stack at \baselineskip (with \lineskip 1pt when they would touch); the box's
-    // baseline is the first line's (a [t] minipage / TikZ's align=), as TikZ's node text.
-    box.height = lines.front().h;
-    double y = 0;  // baseline of the current line below the first
+    // Lines stack at \baselineskip (with \lineskip 1pt when they would touch). TikZ's node
+    // text with text width= is a [t] minipage (baseline of the first line); with only align=
+    // it is a \vbox (baseline of the last line).
+    double y = 0;  // distance from the first baseline to the last
     for (std::size_t i = 1; i < lines.size(); ++i) {
       double gap = skip - lines[i - 1].d - lines[i].h;
       y += (gap >= 0 ? skip : lines[i - 1].d + lines[i].h + 1.0) + lines[i - 1].extra;
     }
-    box.depth = y + lines.back().d;
+    if (wrap_width > 0) {
+      box.height = lines.front().h;
+      box.depth = y + lines.back().d;
+    } else {
+      box.height = lines.front().h + y;
+      box.depth = lines.back().d;
+    }
     box.uncertainty = uncertainty_;
     if (wrap_width > 0 && lines.size() > 1) box.uncertainty += 0.5 * skip;  // TeX's breaks may differ
     return box;
@@ -590,9 +598,11 @@ class Typesetter {
         push(0, 0.7 * baselineskip_for(st.size) / 1.0, 0.3 * baselineskip_for(st.size));
         return;
       }
-      if (s.takes_argument)
+      if (s.takes_argument) {
         sub_list(inner);
-      else
+        // LaTeX's \textit, \emph... end with an italic correction (\/) in a slanted font.
+        if (inner.italic && !out.empty() && !out.back().glue) out.back().w += out.back().italic;
+      } else
         st = inner;
       return;
     }
@@ -1015,7 +1025,11 @@ class Typesetter {
       if (std::find(std::begin(kApproximateSymbols), std::end(kApproximateSymbols), name) !=
           std::end(kApproximateSymbols))
         uncertainty_ += 0.15 * em;
-      if (name == "angle" || name == "measuredangle") b = HBox{0.7778 * em, 0.69 * em, 0, 0, false};
+      if (name == "angle" || name == "measuredangle") {
+        // LaTeX's \angle: a \scriptstyle \not over a rule, \mkern14mu wide
+        Font script_sy = role_font(Role::sy, st, std::min(level + 1, 2));
+        b = HBox{14.0 / 18 * script_sy.param(6), 0.69 * script_sy.em(), 0, 0, false};
+      }
       add(s.cls, b);
       return;
     }
@@ -1049,7 +1063,8 @@ class Typesetter {
       return;
     }
     if (name == "frac" || name == "dfrac" || name == "tfrac" || name == "cfrac") {
-      add(MathClass::inner, fraction(lx, st, name == "dfrac" ? -1 : level, cramped));
+      // LaTeX's \frac is {...\over...}: a subformula, hence an Ord atom.
+      add(MathClass::ord, fraction(lx, st, name == "dfrac" ? -1 : level, cramped));
       return;
     }
     if (name == "sqrt") {
@@ -1230,9 +1245,9 @@ class Typesetter {
     }
     double clr = psi + (total - need) / 2;
     double rule = surd.h > 0 ? surd.h : theta;
-    double h = x.h + clr + rule;
-    double d = std::max(x.d, total - h + rule);
-    return HBox{surd.w + x.w, h + rule * 0, d, 0, false};
+    double top = x.h + clr + rule;  // the surd's top, where the rule sits
+    double d = std::max(x.d, total - top);
+    return HBox{surd.w + x.w, top + rule, d, 0, false};  // overbar: a kern of the rule's thickness above
   }
 
   // Appendix G rules 14-18 (simplified): attach scripts, insert atom spacing, pack.
@@ -1260,10 +1275,8 @@ class Typesetter {
       }
       HBox n = a.nucleus;
       double delta = n.is_char ? n.italic : 0;
-      // Italic correction: added unless a sub/superscript follows; in a text font between letters
-      // TeX adds none.
-      bool next_is_letter = i + 1 < atoms.size() && atoms[i + 1].text_char;
-      if (a.text_char && next_is_letter) delta = 0;
+      // Italic correction: added unless a sub/superscript follows (LuaTeX adds it between the
+      // letters of a text font too, unlike TeX82).
       if (!a.sup && !a.sub) {
         n.w += delta;
         delta = 0;
@@ -1280,7 +1293,7 @@ class Typesetter {
         double xh = sigma(5, st, level);
         double script_space = 0.5;  // \scriptspace
         if (a.sup && !a.sub) {
-          double p = cramped ? sigma(15, st, level) : sigma(13, st, level);
+          double p = cramped ? sigma(15, st, level) : sigma(14, st, level);  // sup2 (sup1 is display)
           u = std::max({u, p, a.sup->d + std::abs(xh) / 4});
           h = std::max(h, u + a.sup->h);
           d = std::max(d, a.sup->d - u);
@@ -1291,7 +1304,7 @@ class Typesetter {
           h = std::max(h, a.sub->h - v);
           w += a.sub->w + script_space;
         } else {
-          double p = cramped ? sigma(15, st, level) : sigma(13, st, level);
+          double p = cramped ? sigma(15, st, level) : sigma(14, st, level);  // sup2 (sup1 is display)
           u = std::max({u, p, a.sup->d + std::abs(xh) / 4});
           v = std::max(v, sigma(17, st, level));
           double theta = xi(8, st, level);

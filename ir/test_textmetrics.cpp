@@ -1,0 +1,140 @@
+// Unit tests of ir::measure_text. Expected figures are what lualatex measured for the same
+// text (tools/tex-diff metrics fixtures/metrics/strings.tsv), to 0.01pt.
+#include <doctest/doctest.h>
+
+#include "ir/textmetrics.hpp"
+
+using namespace tikzlint::ir;
+
+namespace {
+FontSpec lmr(double size = 10) { return FontSpec{size, "lmr", false, false}; }
+FontSpec opensans(double size = 12) { return FontSpec{size, "opensans", false, false}; }
+constexpr double kTeX = 0.01;  // pt
+}  // namespace
+
+TEST_CASE("plain text in Latin Modern has TeX's width, height and depth") {
+  TextBox b = measure_text("Hello", lmr());
+  CHECK(b.width == doctest::Approx(22.5).epsilon(kTeX / 22.5));
+  CHECK(b.height == doctest::Approx(6.94).epsilon(kTeX / 6.94));
+  CHECK(b.depth == doctest::Approx(0.11).epsilon(0.1));
+  CHECK(b.uncertainty == 0);
+  CHECK(b.lines == 1);
+}
+
+TEST_CASE("Open Sans of the IM class is scaled 0.95 and unkerned") {
+  TextBox b = measure_text("Hello", opensans());
+  CHECK(b.width == doctest::Approx(27.459).epsilon(kTeX / 27.459));
+  CHECK(b.height == doctest::Approx(8.661).epsilon(kTeX / 8.661));
+  // TeX sets "AV" at the sum of the advance widths (luaotfload ignores the legacy kern table)
+  TextBox av = measure_text("AV", opensans());
+  CHECK(av.width == doctest::Approx(13.99947).epsilon(kTeX / 14));
+}
+
+TEST_CASE("interword space comes from the font and spaces collapse") {
+  TextBox one = measure_text("a b", lmr());
+  TextBox many = measure_text("a   b", lmr());
+  TextBox none = measure_text("ab", lmr());
+  CHECK(one.width - none.width == doctest::Approx(3.33).epsilon(0.01));
+  CHECK(many.width == doctest::Approx(one.width));
+  CHECK(measure_text("  ab  ", lmr()).width == doctest::Approx(none.width));
+}
+
+TEST_CASE("math: superscript degree sign, as $60^\\circ$") {
+  TextBox b = measure_text("$60^\\circ$", lmr());
+  CHECK(b.width == doctest::Approx(14.597).epsilon(kTeX / 14.6));
+  CHECK(b.height == doctest::Approx(6.886).epsilon(kTeX / 6.886));
+  CHECK(b.depth == doctest::Approx(0).epsilon(kTeX));
+  CHECK(measure_text("$60\\degree$", lmr()).width == doctest::Approx(b.width));
+}
+
+TEST_CASE("math: \\frac stacks numerator over denominator") {
+  TextBox b = measure_text("$\\frac{3}{4}$", lmr());
+  CHECK(b.width == doctest::Approx(6.386).epsilon(kTeX / 6.386));
+  CHECK(b.height == doctest::Approx(8.448).epsilon(kTeX / 8.448));
+  CHECK(b.depth == doctest::Approx(3.448).epsilon(kTeX / 3.448));
+  TextBox os = measure_text("$\\frac{3}{4}$", opensans());
+  CHECK(os.width == doctest::Approx(6.745).epsilon(kTeX / 6.745));
+  CHECK(os.height == doctest::Approx(10.228).epsilon(kTeX / 10.228));
+}
+
+TEST_CASE("math: \\sqrt adds the surd and a rule above the radicand") {
+  TextBox b = measure_text("$\\sqrt{2}$", lmr());
+  CHECK(b.width == doctest::Approx(13.333).epsilon(kTeX / 13.3));
+  CHECK(b.height == doctest::Approx(9.072).epsilon(kTeX / 9.07));
+  CHECK(b.depth == doctest::Approx(1.328).epsilon(kTeX / 1.33));
+}
+
+TEST_CASE("math letters are italic with italic correction, digits upright") {
+  // cmmi A is 7.5pt at 10pt; an upright A (cmr) is 7.5pt too but f differs: cmmi f has ic
+  CHECK(measure_text("$A$", lmr()).width == doctest::Approx(7.5).epsilon(0.001));
+  CHECK(measure_text("$f$", lmr()).width > measure_text("f", lmr()).width);
+  // Open Sans math letters come from Open Sans Italic (sfmath), x with luaotfload's itlc
+  CHECK(measure_text("$x$", opensans()).width == doctest::Approx(5.845).epsilon(kTeX / 5.8));
+}
+
+TEST_CASE("\\textbf is wider than regular text, \\textit adds the italic correction") {
+  CHECK(measure_text("\\textbf{Label}", lmr()).width > measure_text("Label", lmr()).width);
+  CHECK(measure_text("\\textit{note}", lmr()).width == doctest::Approx(18.93).epsilon(kTeX / 18.9));
+  FontSpec bold = lmr();
+  bold.bold = true;
+  CHECK(measure_text("Label", bold).width == doctest::Approx(measure_text("\\textbf{Label}", lmr()).width));
+}
+
+TEST_CASE("font size commands follow LaTeX's size tables for 10, 11 and 12pt classes") {
+  CHECK(font_size_for_command("\\small", 12) == doctest::Approx(10.95));
+  CHECK(font_size_for_command("small", 10) == doctest::Approx(9));
+  CHECK(font_size_for_command("\\Large", 10) == doctest::Approx(14.4));
+  CHECK(font_size_for_command("\\tiny", 10.95) == doctest::Approx(6));
+  CHECK(font_size_for_command("\\footnotesize", 12) == doctest::Approx(10));
+  CHECK(font_size_for_command("\\Huge", 12) == doctest::Approx(24.88));
+  CHECK(font_size_for_command("\\bogus", 12) == doctest::Approx(12));
+  // a size command inside the text uses the class's base size
+  TextBox small = measure_text("{\\small Hello}", opensans());
+  CHECK(small.width == doctest::Approx(25.056).epsilon(kTeX / 25));
+}
+
+TEST_CASE("\\\\ starts a new line; the box's baseline is the last line's (align=)") {
+  TextBox b = measure_text("Line one\\\\second line", lmr());
+  CHECK(b.lines == 2);
+  CHECK(b.width == doctest::Approx(47.83).epsilon(kTeX / 47.8));
+  CHECK(b.height == doctest::Approx(18.83).epsilon(kTeX / 18.8));  // 6.83 + \baselineskip 12
+  CHECK(b.depth == doctest::Approx(0.11).epsilon(0.1));
+  TextBox os = measure_text("Line one\\\\second line", opensans());
+  CHECK(os.height == doctest::Approx(22.866).epsilon(kTeX / 22.9));  // \baselineskip 14.5 at 12pt
+}
+
+TEST_CASE("text width wraps words; the box is that wide and top-aligned") {
+  TextBox b = measure_text("a rather long label that wraps over lines", lmr(), 60);
+  CHECK(b.width == doctest::Approx(60));
+  CHECK(b.lines == 4);
+  CHECK(b.height == doctest::Approx(6.94).epsilon(kTeX / 6.94));
+  CHECK(b.depth == doctest::Approx(36.11).epsilon(kTeX / 36.1));
+}
+
+TEST_CASE("unknown commands and glyphs raise the uncertainty") {
+  CHECK(measure_text("$x = 3$", lmr()).uncertainty == 0);
+  TextBox unknown = measure_text("\\mysterymacro{AB}", lmr());
+  CHECK(unknown.uncertainty >= 10);
+  CHECK(unknown.width == doctest::Approx(measure_text("AB", lmr()).width));  // its argument is still set
+  CHECK(measure_text("\xe4\xb8\xad", lmr()).uncertainty > 0);  // a CJK glyph no table has
+  FontSpec other = lmr();
+  other.family = "helvetica";
+  CHECK(measure_text("Hello", other).uncertainty > 0);
+}
+
+TEST_CASE("spaces: \\, ~ \\quad") {
+  double ab = measure_text("ab", lmr()).width;
+  CHECK(measure_text("a\\,b", lmr()).width - ab == doctest::Approx(10.0 / 6).epsilon(0.01));
+  CHECK(measure_text("a~b", lmr()).width - ab == doctest::Approx(3.33).epsilon(0.01));
+  CHECK(measure_text("a\\quad b", lmr()).width - ab == doctest::Approx(10).epsilon(0.01));
+}
+
+TEST_CASE("the document class chooses the family and base size") {
+  CHECK(font_family_for_class("IM") == "opensans");
+  CHECK(font_family_for_class("article") == "lmr");
+  CHECK(class_base_size("IM", "") == 12);
+  CHECK(class_base_size("article", "11pt,a4paper") == doctest::Approx(10.95));
+  CHECK(class_base_size("standalone", "tikz") == 10);
+  CHECK(baselineskip_for_size(12) == doctest::Approx(14.5));
+  CHECK(baselineskip_for_size(13) == doctest::Approx(15.6));
+}
