@@ -502,7 +502,6 @@ constexpr bool is_word(unsigned char c) { return is_letter(c) || is_digit(c) || 
 
 struct blank_parser : x3::parser<blank_parser> {
   using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
     if (first != last && is_blank(static_cast<unsigned char>(*first))) {
@@ -518,7 +517,6 @@ constexpr blank_parser blank{};
 // The exponent needs digits, so "2em" is the number 2 followed by the unit em.
 struct number_parser : x3::parser<number_parser> {
   using attribute_type = double;
-  static bool const has_attribute = true;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
@@ -587,7 +585,6 @@ constexpr number_parser number_literal{};
 // An identifier [A-Za-z_][A-Za-z0-9_]*, as a view into the input.
 struct word_parser : x3::parser<word_parser> {
   using attribute_type = std::string_view;
-  static bool const has_attribute = true;
   bool allow_r = true;  // false: the postfix radians marker "r" alone is not a word
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
@@ -608,7 +605,6 @@ constexpr word_parser unit_word{{}, false};
 // The postfix radians operator: the letter r standing alone.
 struct radians_parser : x3::parser<radians_parser> {
   using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
     x3::skip_over(first, last, ctx);
@@ -624,7 +620,6 @@ constexpr radians_parser radians{};
 // A control sequence left in the expression: \name or \<symbol>.
 struct control_sequence_parser : x3::parser<control_sequence_parser> {
   using attribute_type = std::string_view;
-  static bool const has_attribute = true;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
@@ -645,7 +640,6 @@ constexpr control_sequence_parser control_sequence{};
 // A postfix '!' (factorial) that is not the start of "!=".
 struct bang_parser : x3::parser<bang_parser> {
   using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
     x3::skip_over(first, last, ctx);
@@ -928,7 +922,6 @@ constexpr auto prefix_call = [](auto& ctx) {
 // A one-argument function name (the only kind that may omit parentheses).
 struct unary_function_name_parser : x3::parser<unary_function_name_parser> {
   using attribute_type = std::string_view;
-  static bool const has_attribute = true;
   template <class It, class Ctx, class RCtx, class Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     It save = first;
