@@ -168,16 +168,26 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
   }
   if (b == e) return c;
 
-  if (std::size_t at = find_top(s, b, e, "|-"); at < e) {
+  // One pass over the top level finds every separator that decides the form.
+  std::size_t hv = e, vh = e, comma = e, colon = e, dot = e, cs = e;
+  scan_top(s, b, e, [&](std::size_t i) {
+    char ch = s[i];
+    char next = i + 1 < e ? s[i + 1] : '\0';
+    if (ch == '|' && next == '-' && hv == e) hv = i;
+    if (ch == '-' && next == '|' && vh == e) vh = i;
+    if (ch == ',' && comma == e) comma = i;
+    if (ch == '.' && dot == e) dot = i;
+    if (ch == ':' && colon == e) {
+      colon = i;
+      if (i >= b + 2 && s[i - 2] == 'c' && s[i - 1] == 's') cs = i;
+    }
+    return false;
+  });
+
+  if (hv < e || vh < e) {
+    std::size_t at = hv < e ? hv : vh;
     c.form = Form::Perpendicular;
-    c.hv = true;
-    c.sub.push_back(parse_operand(s, b, at, base, depth));
-    c.sub.push_back(parse_operand(s, at + 2, e, base, depth));
-    return c;
-  }
-  if (std::size_t at = find_top(s, b, e, "-|"); at < e) {
-    c.form = Form::Perpendicular;
-    c.hv = false;
+    c.hv = hv < e;
     c.sub.push_back(parse_operand(s, b, at, base, depth));
     c.sub.push_back(parse_operand(s, at + 2, e, base, depth));
     return c;
@@ -194,13 +204,10 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
     parse_intersection(c, s, b, e, base, depth);
     return c;
   }
-  auto has_top = [&](char sep) {
-    return scan_top(s, b, e, [&](std::size_t i) { return s[i] == sep; }) < e;
-  };
   // (name cs: ...) coordinate systems and let registers (\p1) stay raw; (\x,{\x^2}) does not.
-  if (find_top(s, b, e, "cs:") < e) return c;
-  if (s[b] == '\\' && !has_top(',') && !has_top(':')) return c;
-  if (scan_top(s, b, e, [&](std::size_t i) { return s[i] == ','; }) < e) {
+  if (cs < e) return c;
+  if (s[b] == '\\' && comma == e && colon == e) return c;
+  if (comma < e) {
     split_parts(c, s, b, e, ',');
     if (c.parts.size() == 2 || c.parts.size() == 3) {
       c.form = Form::Cartesian;
@@ -209,8 +216,7 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
     }
     return c;
   }
-  if (std::size_t colon = scan_top(s, b, e, [&](std::size_t i) { return s[i] == ':'; });
-      colon < e) {
+  if (colon < e) {
     std::size_t ab = b, ae = colon;
     trim(s, ab, ae);
     c.parts.emplace_back(s.substr(ab, ae - ab));
@@ -233,7 +239,6 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
     return c;
   }
   // Named node or coordinate; TikZ splits the anchor off at the first '.'.
-  std::size_t dot = scan_top(s, b, e, [&](std::size_t i) { return s[i] == '.'; });
   std::size_t nb = b, ne = dot;
   trim(s, nb, ne);
   if (nb == ne) return c;
