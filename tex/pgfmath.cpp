@@ -10,14 +10,13 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/spirit/home/x3.hpp>
 #include <charconv>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <memory_resource>
 #include <span>
-
-#include <boost/spirit/home/x3.hpp>
 
 // An expectation failure names what was expected; for a parser with a semantic action that is
 // the parser itself (X3 would print the mangled type name).
@@ -45,9 +44,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 struct Val {
   double v = 0;
-  bool len = false;        // some operand carried a unit (value in pt)
-  std::int32_t err = -1;   // index into State::errors when the sub-expression failed
-  std::int32_t arr = -1;   // index into State::arrays for an array literal {a,b,...}
+  bool len = false;       // some operand carried a unit (value in pt)
+  std::int32_t err = -1;  // index into State::errors when the sub-expression failed
+  std::int32_t arr = -1;  // index into State::arrays for an array literal {a,b,...}
 };
 
 struct Function;
@@ -63,9 +62,9 @@ struct State {
   const Context* ctx = nullptr;
   std::uint64_t* rng = nullptr;
   std::uint64_t local_rng = 0;
-  std::vector<Error> errors;                // value errors (only grows when something fails)
-  std::optional<Error> static_error;        // first unknown function / name / unit
-  std::vector<std::vector<Val>> arrays;     // array literals met so far
+  std::vector<Error> errors;             // value errors (only grows when something fails)
+  std::optional<Error> static_error;     // first unknown function / name / unit
+  std::vector<std::vector<Val>> arrays;  // array literals met so far
   // Argument stack of the calls being parsed, and their frames: served from a buffer inside
   // State, so typical expressions evaluate without touching the heap.
   std::array<std::byte, 1536> scratch;
@@ -94,8 +93,10 @@ void fail_static(State& s, ErrorKind kind, std::string message, std::size_t pos)
 Val number(State& s, double v, bool len, std::size_t pos) {
   if (!std::isfinite(v)) return fail(s, ErrorKind::overflow, "result is not a finite number", pos);
   if (std::fabs(v) > kMaxDimen)
-    return fail(s, ErrorKind::overflow,
-                "value " + format_number(v) + " exceeds 16383.99999, tex's largest dimension (dimension too large)", pos);
+    return fail(
+        s, ErrorKind::overflow,
+        "value " + format_number(v) + " exceeds 16383.99999, tex's largest dimension (dimension too large)",
+        pos);
   if (v == 0) v = 0;  // no negative zero
   return Val{v, len, -1, -1};
 }
@@ -162,9 +163,15 @@ Val divide_checked(State& s, const Val& a, const Val& b, std::size_t pos) {
   return number(s, a.v / b.v, a.len || b.len, pos);
 }
 
-Val fn_add(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v + a[1].v, any_len(a), p); }
-Val fn_subtract(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v - a[1].v, any_len(a), p); }
-Val fn_multiply(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v * a[1].v, any_len(a), p); }
+Val fn_add(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v + a[1].v, any_len(a), p);
+}
+Val fn_subtract(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v - a[1].v, any_len(a), p);
+}
+Val fn_multiply(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v * a[1].v, any_len(a), p);
+}
 Val fn_divide(State& s, std::span<const Val> a, std::size_t p) { return divide_checked(s, a[0], a[1], p); }
 Val fn_div(State& s, std::span<const Val> a, std::size_t p) {
   Val q = divide_checked(s, a[0], a[1], p);
@@ -172,7 +179,9 @@ Val fn_div(State& s, std::span<const Val> a, std::size_t p) {
   return q;
 }
 Val fn_neg(State& s, std::span<const Val> a, std::size_t p) { return number(s, -a[0].v, a[0].len, p); }
-Val fn_abs(State& s, std::span<const Val> a, std::size_t p) { return number(s, std::fabs(a[0].v), a[0].len, p); }
+Val fn_abs(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, std::fabs(a[0].v), a[0].len, p);
+}
 Val fn_scalar(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v, false, p); }
 Val fn_real(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v, a[0].len, p); }
 
@@ -191,7 +200,8 @@ Val fn_sqrt(State& s, std::span<const Val> a, std::size_t p) {
 
 Val power(State& s, const Val& x, const Val& y, std::size_t p) {
   if (x.v < 0 && y.v != std::trunc(y.v))
-    return fail(s, ErrorKind::domain, "non-integer power " + show(y.v) + " of negative number " + show(x.v), p);
+    return fail(s, ErrorKind::domain, "non-integer power " + show(y.v) + " of negative number " + show(x.v),
+                p);
   if (x.v == 0 && y.v < 0) return fail(s, ErrorKind::division_by_zero, "negative power of zero", p);
   return number(s, std::pow(x.v, y.v), x.len || y.len, p);
 }
@@ -201,7 +211,9 @@ Val fn_e(State& s, std::span<const Val>, std::size_t p) { return number(s, std::
 Val fn_pi(State& s, std::span<const Val>, std::size_t p) { return number(s, kPi, false, p); }
 Val fn_true(State& s, std::span<const Val>, std::size_t p) { return number(s, 1, false, p); }
 Val fn_false(State& s, std::span<const Val>, std::size_t p) { return number(s, 0, false, p); }
-Val fn_exp(State& s, std::span<const Val> a, std::size_t p) { return number(s, std::exp(a[0].v), a[0].len, p); }
+Val fn_exp(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, std::exp(a[0].v), a[0].len, p);
+}
 
 template <double (*F)(double)>
 Val log_fn(State& s, std::span<const Val> a, std::size_t p) {
@@ -263,22 +275,34 @@ Val fn_sin(State& s, std::span<const Val> a, std::size_t p) { return number(s, s
 Val fn_cos(State& s, std::span<const Val> a, std::size_t p) { return number(s, cos_deg(a[0].v), false, p); }
 
 Val ratio(State& s, double num, double den, std::string_view what, double x, std::size_t p) {
-  if (den == 0) return fail(s, ErrorKind::division_by_zero, std::string(what) + "(" + show(x) + ") divides by zero", p);
+  if (den == 0)
+    return fail(s, ErrorKind::division_by_zero, std::string(what) + "(" + show(x) + ") divides by zero", p);
   return number(s, num / den, false, p);
 }
-Val fn_tan(State& s, std::span<const Val> a, std::size_t p) { return ratio(s, sin_deg(a[0].v), cos_deg(a[0].v), "tan", a[0].v, p); }
-Val fn_cot(State& s, std::span<const Val> a, std::size_t p) { return ratio(s, cos_deg(a[0].v), sin_deg(a[0].v), "cot", a[0].v, p); }
-Val fn_sec(State& s, std::span<const Val> a, std::size_t p) { return ratio(s, 1, cos_deg(a[0].v), "sec", a[0].v, p); }
-Val fn_cosec(State& s, std::span<const Val> a, std::size_t p) { return ratio(s, 1, sin_deg(a[0].v), "cosec", a[0].v, p); }
+Val fn_tan(State& s, std::span<const Val> a, std::size_t p) {
+  return ratio(s, sin_deg(a[0].v), cos_deg(a[0].v), "tan", a[0].v, p);
+}
+Val fn_cot(State& s, std::span<const Val> a, std::size_t p) {
+  return ratio(s, cos_deg(a[0].v), sin_deg(a[0].v), "cot", a[0].v, p);
+}
+Val fn_sec(State& s, std::span<const Val> a, std::size_t p) {
+  return ratio(s, 1, cos_deg(a[0].v), "sec", a[0].v, p);
+}
+Val fn_cosec(State& s, std::span<const Val> a, std::size_t p) {
+  return ratio(s, 1, sin_deg(a[0].v), "cosec", a[0].v, p);
+}
 
 template <double (*F)(double)>
 Val arc_fn(State& s, std::span<const Val> a, std::size_t p) {
-  if (a[0].v < -1 || a[0].v > 1) return fail(s, ErrorKind::domain, "argument " + show(a[0].v) + " outside [-1,1]", p);
+  if (a[0].v < -1 || a[0].v > 1)
+    return fail(s, ErrorKind::domain, "argument " + show(a[0].v) + " outside [-1,1]", p);
   return number(s, deg(F(a[0].v)), false, p);
 }
 double asin_d(double x) { return std::asin(x); }
 double acos_d(double x) { return std::acos(x); }
-Val fn_atan(State& s, std::span<const Val> a, std::size_t p) { return number(s, deg(std::atan(a[0].v)), false, p); }
+Val fn_atan(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, deg(std::atan(a[0].v)), false, p);
+}
 Val fn_atan2(State& s, std::span<const Val> a, std::size_t p) {  // pgf: atan2(y, x)
   return number(s, deg(std::atan2(a[0].v, a[1].v)), false, p);
 }
@@ -289,14 +313,30 @@ Val fn_veclen(State& s, std::span<const Val> a, std::size_t p) {
   return number(s, std::hypot(a[0].v, a[1].v), any_len(a), p);
 }
 
-Val fn_equal(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v == a[1].v, any_len(a), p); }
-Val fn_notequal(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v != a[1].v, any_len(a), p); }
-Val fn_greater(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v > a[1].v, any_len(a), p); }
-Val fn_less(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v < a[1].v, any_len(a), p); }
-Val fn_notgreater(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v <= a[1].v, any_len(a), p); }
-Val fn_notless(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v >= a[1].v, any_len(a), p); }
-Val fn_and(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v != 0 && a[1].v != 0, false, p); }
-Val fn_or(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v != 0 || a[1].v != 0, false, p); }
+Val fn_equal(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v == a[1].v, any_len(a), p);
+}
+Val fn_notequal(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v != a[1].v, any_len(a), p);
+}
+Val fn_greater(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v > a[1].v, any_len(a), p);
+}
+Val fn_less(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v < a[1].v, any_len(a), p);
+}
+Val fn_notgreater(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v <= a[1].v, any_len(a), p);
+}
+Val fn_notless(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v >= a[1].v, any_len(a), p);
+}
+Val fn_and(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v != 0 && a[1].v != 0, false, p);
+}
+Val fn_or(State& s, std::span<const Val> a, std::size_t p) {
+  return number(s, a[0].v != 0 || a[1].v != 0, false, p);
+}
 Val fn_not(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v == 0, false, p); }
 
 // Lazy in effect: the error of the branch not taken is dropped (pgf would evaluate both, but
@@ -308,12 +348,15 @@ Val fn_ifthenelse(State& s, std::span<const Val> a, std::size_t p) {
 }
 
 Val fn_rnd(State& s, std::span<const Val>, std::size_t p) { return number(s, next_uniform(s), false, p); }
-Val fn_rand(State& s, std::span<const Val>, std::size_t p) { return number(s, 2 * next_uniform(s) - 1, false, p); }
+Val fn_rand(State& s, std::span<const Val>, std::size_t p) {
+  return number(s, 2 * next_uniform(s) - 1, false, p);
+}
 Val fn_random(State& s, std::span<const Val> a, std::size_t p) {
   if (a.empty()) return number(s, next_uniform(s), false, p);
   double lo = a.size() == 2 ? std::trunc(a[0].v) : 1;
   double hi = std::trunc(a.size() == 2 ? a[1].v : a[0].v);
-  if (hi < lo) return fail(s, ErrorKind::domain, "random range [" + show(lo) + "," + show(hi) + "] is empty", p);
+  if (hi < lo)
+    return fail(s, ErrorKind::domain, "random range [" + show(lo) + "," + show(hi) + "] is empty", p);
   double k = std::floor(next_uniform(s) * (hi - lo + 1));
   return number(s, lo + std::min(k, hi - lo), false, p);
 }
@@ -349,8 +392,10 @@ Val array_at(State& s, const Val& arr, const Val& index, std::size_t p) {
   const auto& items = s.arrays[static_cast<std::size_t>(arr.arr)];
   double i = std::trunc(index.v);
   if (i < 0 || i >= static_cast<double>(items.size()))
-    return fail(s, ErrorKind::domain,
-                "array index " + show(i) + " out of range (array has " + std::to_string(items.size()) + " elements)", p);
+    return fail(
+        s, ErrorKind::domain,
+        "array index " + show(i) + " out of range (array has " + std::to_string(items.size()) + " elements)",
+        p);
   return items[static_cast<std::size_t>(i)];
 }
 Val fn_array(State& s, std::span<const Val> a, std::size_t p) { return array_at(s, a[0], a[1], p); }
@@ -446,8 +491,9 @@ const Function* find_function(std::string_view name) {
 Val call_function(State& s, const Function& fn, std::span<const Val> args, std::size_t pos) {
   if (args.size() < fn.min_args || (fn.max_args != kAny && args.size() > fn.max_args)) {
     std::string expected = fn.min_args == fn.max_args ? std::to_string(fn.min_args)
-                           : fn.max_args == kAny      ? "at least " + std::to_string(fn.min_args)
-                                                      : std::to_string(fn.min_args) + " to " + std::to_string(fn.max_args);
+                           : fn.max_args == kAny
+                               ? "at least " + std::to_string(fn.min_args)
+                               : std::to_string(fn.min_args) + " to " + std::to_string(fn.max_args);
     return fail(s, ErrorKind::syntax,
                 "function '" + std::string(fn.name) + "' takes " + expected + " argument" +
                     (expected == "1" ? "" : "s") + ", got " + std::to_string(args.size()),
@@ -495,7 +541,9 @@ std::optional<double> unit_size(std::string_view word, const Context& ctx) {
 // Lexical primitives. Hand-written X3 parsers test bytes as unsigned, so input with bytes above
 // 0x7f never reaches the locale-dependent <cctype> classifiers.
 
-constexpr bool is_blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+constexpr bool is_blank(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 constexpr bool is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 constexpr bool is_word(unsigned char c) { return is_letter(c) || is_digit(c) || c == '_'; }
@@ -688,7 +736,8 @@ struct nesting_guard : x3::unary_parser<Subject, nesting_guard<Subject>> {
 };
 struct nesting_guard_gen {
   template <class Subject>
-  constexpr nesting_guard<typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& s) const {
+  constexpr nesting_guard<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      Subject const& s) const {
     return {x3::as_parser(s)};
   }
 };
@@ -727,19 +776,41 @@ constexpr auto on(Subject const& subject, Action f) {
 
 using BinaryOp = Val (*)(State&, const Val&, const Val&, std::size_t);
 
-Val op_add(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v + b.v, a.len || b.len, p); }
-Val op_sub(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v - b.v, a.len || b.len, p); }
-Val op_mul(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v * b.v, a.len || b.len, p); }
+Val op_add(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v + b.v, a.len || b.len, p);
+}
+Val op_sub(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v - b.v, a.len || b.len, p);
+}
+Val op_mul(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v * b.v, a.len || b.len, p);
+}
 Val op_div(State& s, const Val& a, const Val& b, std::size_t p) { return divide_checked(s, a, b, p); }
 Val op_pow(State& s, const Val& a, const Val& b, std::size_t p) { return power(s, a, b, p); }
-Val op_eq(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v == b.v, a.len || b.len, p); }
-Val op_ne(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v != b.v, a.len || b.len, p); }
-Val op_lt(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v < b.v, a.len || b.len, p); }
-Val op_gt(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v > b.v, a.len || b.len, p); }
-Val op_le(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v <= b.v, a.len || b.len, p); }
-Val op_ge(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v >= b.v, a.len || b.len, p); }
-Val op_and(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v != 0 && b.v != 0, false, p); }
-Val op_or(State& s, const Val& a, const Val& b, std::size_t p) { return number(s, a.v != 0 || b.v != 0, false, p); }
+Val op_eq(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v == b.v, a.len || b.len, p);
+}
+Val op_ne(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v != b.v, a.len || b.len, p);
+}
+Val op_lt(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v < b.v, a.len || b.len, p);
+}
+Val op_gt(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v > b.v, a.len || b.len, p);
+}
+Val op_le(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v <= b.v, a.len || b.len, p);
+}
+Val op_ge(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v >= b.v, a.len || b.len, p);
+}
+Val op_and(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v != 0 && b.v != 0, false, p);
+}
+Val op_or(State& s, const Val& a, const Val& b, std::size_t p) {
+  return number(s, a.v != 0 || b.v != 0, false, p);
+}
 
 // Folds `_val op _attr` into _val; the operator's position is where the action's match begins.
 template <BinaryOp Op>
@@ -779,7 +850,8 @@ constexpr auto factorial_postfix = [](auto& ctx) {
   Val& a = x3::_val(ctx);
   std::size_t pos = where(ctx);
   Val out;
-  a = decided(s, std::span<const Val>(&a, 1), pos, out) ? out : fn_factorial(s, std::span<const Val>(&a, 1), pos);
+  a = decided(s, std::span<const Val>(&a, 1), pos, out) ? out
+                                                        : fn_factorial(s, std::span<const Val>(&a, 1), pos);
 };
 
 constexpr auto apply_unit = [](auto& ctx) {
@@ -794,7 +866,8 @@ constexpr auto apply_unit = [](auto& ctx) {
   }
   if (a.err >= 0) return;
   if (a.arr >= 0 || a.len) {
-    a = fail(s, ErrorKind::syntax, "unit '" + std::string(w) + "' applied to a value that already has one", pos);
+    a = fail(s, ErrorKind::syntax, "unit '" + std::string(w) + "' applied to a value that already has one",
+             pos);
     return;
   }
   a = number(s, a.v * *size, true, pos);
@@ -843,7 +916,8 @@ constexpr auto conditional = [](auto& ctx) {
 constexpr auto unknown_control_sequence = [](auto& ctx) {
   State& s = state_of(ctx);
   std::string_view cs = x3::_attr(ctx);
-  fail_static(s, ErrorKind::unknown_name, "unknown name '" + std::string(cs) + "' (macro not expanded)", where(ctx));
+  fail_static(s, ErrorKind::unknown_name, "unknown name '" + std::string(cs) + "' (macro not expanded)",
+              where(ctx));
 };
 
 // Function calls push their arguments on State::args; the frame remembers where they start.
@@ -856,7 +930,8 @@ constexpr auto open_call = [](auto& ctx) {
     bool known = std::find(kUnsupportedFunctions.begin(), kUnsupportedFunctions.end(), name) !=
                  kUnsupportedFunctions.end();
     fail_static(s, ErrorKind::unknown_function,
-                known ? "function '" + std::string(name) + "' is not supported" : "unknown function '" + std::string(name) + "'",
+                known ? "function '" + std::string(name) + "' is not supported"
+                      : "unknown function '" + std::string(name) + "'",
                 pos);
   }
   s.frames.push_back(Frame{fn, s.args.size(), pos});
@@ -960,39 +1035,40 @@ auto const disjunction_def = conjunction[assign] >> *on(x3::lit("||") > conjunct
 auto const conjunction_def = equality[assign] >> *on(x3::lit("&&") > equality, fold<op_and>);
 auto const equality_def = relational[assign] >> *(on(x3::lit("==") > relational, fold<op_eq>) |
                                                   on(x3::lit("!=") > relational, fold<op_ne>));
-auto const relational_def = additive[assign] >> *(on(x3::lit("<=") > additive, fold<op_le>) |
-                                                  on(x3::lit(">=") > additive, fold<op_ge>) |
-                                                  on('<' > additive, fold<op_lt>) |
-                                                  on('>' > additive, fold<op_gt>));
-auto const additive_def = multiplicative[assign] >> *(on('+' > multiplicative, fold<op_add>) |
-                                                      on('-' > multiplicative, fold<op_sub>));
+auto const relational_def = additive[assign] >>
+                            *(on(x3::lit("<=") > additive, fold<op_le>) |
+                              on(x3::lit(">=") > additive, fold<op_ge>) | on('<' > additive, fold<op_lt>) |
+                              on('>' > additive, fold<op_gt>));
+auto const additive_def = multiplicative[assign] >>
+                          *(on('+' > multiplicative, fold<op_add>) | on('-' > multiplicative, fold<op_sub>));
 // pgfmanual: the postfix r "has the same precedence as multiplication".
-auto const multiplicative_def = unary[assign] >> *(on('*' > unary, fold<op_mul>) | on('/' > unary, fold<op_div>) |
-                                                   on(radians, to_degrees));
+auto const multiplicative_def = unary[assign] >> *(on('*' > unary, fold<op_mul>) |
+                                                   on('/' > unary, fold<op_div>) | on(radians, to_degrees));
 auto const unary_def = guarded[on('-' > unary, apply_unary<negate>) | ('+' > unary)[assign] |
                                on(x3::lit('!') > unary, apply_unary<logical_not>) | power_expr[assign]];
 // Right associative: 2^3^2 = 2^9; the exponent may carry its own sign (e^-2).
 auto const power_expr_def = postfix[assign] >> -on('^' > unary, fold<op_pow>);
-auto const postfix_def = primary[assign] >> *(on(bang, factorial_postfix) |
-                                              on('[' > expression > ']', index_postfix) |
-                                              on(unit_word, apply_unit) |
-                                              on(control_sequence, unknown_control_sequence));
-auto const call_def = on(word >> '(', open_call) > -(expression[push_arg] >> *(',' > expression[push_arg])) >
-                      call_close[assign];
+auto const postfix_def = primary[assign] >>
+                         *(on(bang, factorial_postfix) | on('[' > expression > ']', index_postfix) |
+                           on(unit_word, apply_unit) | on(control_sequence, unknown_control_sequence));
+auto const call_def = on(word >> '(', open_call) >
+                      -(expression[push_arg] >> *(',' > expression[push_arg])) > call_close[assign];
 auto const call_close_def = x3::lit(')')[close_call];
-auto const group_def = on(x3::lit('{'), open_group) > expression[push_arg] > *(',' > expression[push_arg]) >
-                       group_close[assign];
+auto const group_def = on(x3::lit('{'), open_group) > expression[push_arg] >
+                       *(',' > expression[push_arg]) > group_close[assign];
 auto const group_close_def = x3::lit('}')[close_group];
 auto const primary_def = on(number_literal, number_value) | ('(' > expression > ')')[assign] | group[assign] |
                          on(control_sequence, unknown_control_sequence) | call[assign] |
                          on(unary_function_name >> postfix, prefix_call) | on(word, bare_name);
 
-BOOST_SPIRIT_DEFINE(expression, disjunction, conjunction, equality, relational, additive, multiplicative, unary,
-                    power_expr, postfix, primary, call, call_close, group, group_close)
+BOOST_SPIRIT_DEFINE(expression, disjunction, conjunction, equality, relational, additive, multiplicative,
+                    unary, power_expr, postfix, primary, call, call_close, group, group_close)
 
 std::string describe_expected(const std::string& which) {
-  if (which.size() == 3 && which.front() == '\'' && which.back() == '\'') return "'" + which.substr(1, 1) + "'";
-  if (which.size() >= 2 && which.front() == '"' && which.back() == '"') return "'" + which.substr(1, which.size() - 2) + "'";
+  if (which.size() == 3 && which.front() == '\'' && which.back() == '\'')
+    return "'" + which.substr(1, 1) + "'";
+  if (which.size() >= 2 && which.front() == '"' && which.back() == '"')
+    return "'" + which.substr(1, which.size() - 2) + "'";
   return which;
 }
 
@@ -1041,14 +1117,22 @@ Result error_result(Error e) {
 
 std::string_view to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::syntax: return "syntax";
-    case ErrorKind::unknown_function: return "unknown-function";
-    case ErrorKind::unknown_name: return "unknown-name";
-    case ErrorKind::unknown_unit: return "unknown-unit";
-    case ErrorKind::division_by_zero: return "division-by-zero";
-    case ErrorKind::domain: return "domain";
-    case ErrorKind::overflow: return "overflow";
-    case ErrorKind::limit: return "limit";
+    case ErrorKind::syntax:
+      return "syntax";
+    case ErrorKind::unknown_function:
+      return "unknown-function";
+    case ErrorKind::unknown_name:
+      return "unknown-name";
+    case ErrorKind::unknown_unit:
+      return "unknown-unit";
+    case ErrorKind::division_by_zero:
+      return "division-by-zero";
+    case ErrorKind::domain:
+      return "domain";
+    case ErrorKind::overflow:
+      return "overflow";
+    case ErrorKind::limit:
+      return "limit";
   }
   return "unknown";
 }
@@ -1075,8 +1159,8 @@ Result evaluate(std::string_view expr, const Context& ctx) {
   s.max_depth = std::min(ctx.max_nesting_depth, kHardNestingCap);
   if (expr.size() > ctx.max_expression_bytes)
     return error_result(Error{ErrorKind::limit,
-                              "expression of " + std::to_string(expr.size()) + " bytes exceeds the limit of " +
-                                  std::to_string(ctx.max_expression_bytes),
+                              "expression of " + std::to_string(expr.size()) +
+                                  " bytes exceeds the limit of " + std::to_string(ctx.max_expression_bytes),
                               0});
 
   if (auto v = simple_number(expr, ctx)) {
@@ -1098,17 +1182,21 @@ Result evaluate(std::string_view expr, const Context& ctx) {
       return error_result(Error{ErrorKind::syntax, "unexpected '" + std::string(1, *first) + "'", pos});
     }
   } catch (const x3::expectation_failure<const char*>& e) {
-    if (s.static_error && s.static_error->position < s.offset(e.where())) return error_result(*s.static_error);
+    if (s.static_error && s.static_error->position < s.offset(e.where()))
+      return error_result(*s.static_error);
     std::size_t pos = s.offset(e.where());
-    std::string found = e.where() == last ? std::string("end of expression") : "'" + std::string(1, *e.where()) + "'";
-    return error_result(Error{ErrorKind::syntax, "expected " + describe_expected(e.which()) + ", found " + found, pos});
+    std::string found =
+        e.where() == last ? std::string("end of expression") : "'" + std::string(1, *e.where()) + "'";
+    return error_result(
+        Error{ErrorKind::syntax, "expected " + describe_expected(e.which()) + ", found " + found, pos});
   } catch (const too_deep& e) {
-    return error_result(Error{ErrorKind::limit,
-                              "expression nested deeper than " + std::to_string(s.max_depth) + " levels", e.pos});
+    return error_result(Error{
+        ErrorKind::limit, "expression nested deeper than " + std::to_string(s.max_depth) + " levels", e.pos});
   }
   if (s.static_error) return error_result(*s.static_error);
   if (value.err >= 0) return error_result(s.errors[static_cast<std::size_t>(value.err)]);
-  if (value.arr >= 0) return error_result(Error{ErrorKind::syntax, "expression is an array, not a number", 0});
+  if (value.arr >= 0)
+    return error_result(Error{ErrorKind::syntax, "expression is an array, not a number", 0});
   Result r;
   r.value = Value{value.v, value.len};
   return r;
@@ -1120,7 +1208,8 @@ std::optional<double> parse_dimension(std::string_view text, const Context& ctx)
   double magnitude = 0;
   std::string_view unit;
   auto signs = *(x3::lit('-')[([&](auto&) { negative = !negative; })] | x3::lit('+'));
-  auto decimal = x3::raw[+x3::char_('0', '9') >> -('.' >> *x3::char_('0', '9')) | '.' >> +x3::char_('0', '9')];
+  auto decimal =
+      x3::raw[+x3::char_('0', '9') >> -('.' >> *x3::char_('0', '9')) | '.' >> +x3::char_('0', '9')];
   auto keep_decimal = [&](auto& c) {
     auto r = x3::_attr(c);
     std::string_view d(&*r.begin(), static_cast<std::size_t>(r.size()));

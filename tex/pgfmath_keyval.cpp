@@ -14,7 +14,9 @@
 namespace tikzlint::tex::pgfmath {
 namespace {
 
-constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+constexpr bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 constexpr std::uint32_t kUnmatched = 0xffffffffu;
 

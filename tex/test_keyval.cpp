@@ -9,7 +9,9 @@ using namespace tikzlint::tex::pgfmath;
 
 namespace {
 
-std::string item(std::string_view text, const KeyValue& kv) { return std::string(text.substr(kv.begin, kv.end - kv.begin)); }
+std::string item(std::string_view text, const KeyValue& kv) {
+  return std::string(text.substr(kv.begin, kv.end - kv.begin));
+}
 
 }  // namespace
 
@@ -59,8 +61,9 @@ TEST_CASE("keyval: nested braces keep their inner braces") {
 }
 
 TEST_CASE("keyval: style keys and handlers") {
-  auto kv = parse_keyval("vertex/.style={circle, fill=black, inner sep=#1}, vertex/.default=1pt, "
-                         "my style/.append style={red}");
+  auto kv = parse_keyval(
+      "vertex/.style={circle, fill=black, inner sep=#1}, vertex/.default=1pt, "
+      "my style/.append style={red}");
   REQUIRE(kv.size() == 3);
   CHECK(kv[0].key == "vertex/.style");
   CHECK(kv[0].value == "circle, fill=black, inner sep=#1");

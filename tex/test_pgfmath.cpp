@@ -90,7 +90,7 @@ TEST_CASE("pgfmath: precedence and associativity") {
   CHECK(num("0 ? 2 : 3") == 3);
   CHECK(num("1 + 0 ? 5 : 6") == 5);
   CHECK(num("0 ? 1 : 0 ? 2 : 3") == 3);  // right associative
-  CHECK(num("{2+3}*2") == 10);          // braces group
+  CHECK(num("{2+3}*2") == 10);           // braces group
   CHECK(num("(e^2-e^-2)/2") == doctest::Approx(std::sinh(2.0)));
   CHECK(num("-abs(4*-3)") == -12);
 }
@@ -264,8 +264,8 @@ TEST_CASE("pgfmath: rand, rnd and random are deterministic") {
   double first = num("rnd", ca);
   CHECK(first == num("rnd", cb));
   CHECK(a == b);
-  CHECK(a != 12345);                 // the state advanced
-  CHECK(num("rnd", ca) != first);    // the next draw differs
+  CHECK(a != 12345);               // the state advanced
+  CHECK(num("rnd", ca) != first);  // the next draw differs
   // A null state always starts from the fixed seed.
   std::uint64_t seed = default_random_seed;
   CHECK(num("rnd") == next_random(seed));
@@ -461,8 +461,9 @@ TEST_CASE("format_number prints like \\pgfmathresult") {
 }
 
 TEST_CASE("pgfmath: bare numbers (fast path) agree with the full grammar") {
-  for (const char* text : {"3", "-2.5cm", "+.5", "5.", " 12 pt ", "0", "-0", "2em", "1.2 cm", "007", "010", "0x10",
-                           "1e3", "16383.99", "20000", "-16384", "65536sp", "3xy", "3 e", "1.5.2", "-", ".", "2ex"}) {
+  for (const char* text : {"3",       "-2.5cm", "+.5", "5.",    " 12 pt ", "0",        "-0",    "2em",
+                           "1.2 cm",  "007",    "010", "0x10",  "1e3",     "16383.99", "20000", "-16384",
+                           "65536sp", "3xy",    "3 e", "1.5.2", "-",       ".",        "2ex"}) {
     INFO("expression: ", text);
     Result bare = evaluate(text);
     Result grouped = evaluate("(" + std::string(text) + ")");
