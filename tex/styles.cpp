@@ -16,9 +16,6 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
 
 // Remove TeX comments (% to end of line), keeping \%.
 std::string strip_comments(std::string_view s) {

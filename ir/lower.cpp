@@ -1,0 +1,2278 @@
+// ir/lower.cpp: expanded TikZ statements -> ir::Diagram (issue 4 items 2-5, 7).
+// Coordinates are resolved into pgf's "local" system (before the current transformation, as
+// \tikz@scan@one@point does), then mapped to canvas pt by the transformation in force.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numbers>
+
+#include "grammar/grammar.hpp"
+#include "ir/coords.hpp"
+#include "ir/ir.hpp"
+#include "ir/lowering.hpp"
+#include "ir/nodes.hpp"
+#include "ir/textmetrics.hpp"
+#include "tex/styles.hpp"
+
+namespace tikzlint::ir {
+namespace {
+
+using grammar::Coordinate;
+using grammar::OpKind;
+using grammar::PathOp;
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  bool sp = false;
+  for (char c : trim(s)) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      sp = true;
+      continue;
+    }
+    if (sp) out += ' ';
+    sp = false;
+    out += c;
+  }
+  return out;
+}
+
+std::string fmt_pt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6fpt", v);
+  return buf;
+}
+
+// A node as later coordinates see it: its shape in its own frame, placed on the canvas.
+struct NodeRecord {
+  NodeShapeGeometry g;
+  Point center;      // canvas
+  Transform shape;   // linear: shape coordinates -> canvas offsets
+  bool is_point = false;
+  Point anchor_canvas(const Point& off) const { return center + shape.apply_linear(off); }
+  Point border_toward_canvas(Point target) const {
+    if (is_point) return center;
+    Point dir = shape.inverse().apply_linear(target - center);
+    if (length(dir) < 1e-9) return center;
+    return center + shape.apply_linear(border_toward(g, dir));
+  }
+};
+
+// The last path segment, for nodes placed with pos= (pgfmanual 17.8).
+struct SegmentRef {
+  enum class Kind { none, line, hv, curve, arc, plot } kind = Kind::none;
+  Point a, b, corner;  // canvas
+  Bezier bez;
+  ConjugateEllipse ell;
+  double t0 = 0, t1 = 0;
+  std::vector<Point> pts;
+  bool valid() const { return kind != Kind::none; }
+};
+
+// The point at time t on a segment and the tangent angle there.
+Point point_on(const SegmentRef& s, double t, double* angle) {
+  auto set = [&](Point d) {
+    if (angle) *angle = angle_deg(d);
+  };
+  switch (s.kind) {
+    case SegmentRef::Kind::line:
+      set(s.b - s.a);
+      return s.a + t * (s.b - s.a);
+    case SegmentRef::Kind::hv:
+      // pgfmanual 17.8: for |- and -| the corner is at pos .5
+      if (t <= 0.5) {
+        set(s.corner - s.a);
+        return s.a + (2 * t) * (s.corner - s.a);
+      }
+      set(s.b - s.corner);
+      return s.corner + (2 * t - 1) * (s.b - s.corner);
+    case SegmentRef::Kind::curve:
+      set(bezier_tangent(s.bez, t));
+      return bezier_at(s.bez, t);
+    case SegmentRef::Kind::arc: {
+      const double u = s.t0 + t * (s.t1 - s.t0);
+      Point d = s.ell.tangent(u);
+      if (s.t1 < s.t0) d = -1.0 * d;
+      set(d);
+      return s.ell.at(u);
+    }
+    case SegmentRef::Kind::plot: {
+      if (s.pts.empty()) return {};
+      if (s.pts.size() == 1) return s.pts[0];
+      const double f = std::clamp(t, 0.0, 1.0) * static_cast<double>(s.pts.size() - 1);
+      std::size_t i = std::min(static_cast<std::size_t>(f), s.pts.size() - 2);
+      set(s.pts[i + 1] - s.pts[i]);
+      return s.pts[i] + (f - static_cast<double>(i)) * (s.pts[i + 1] - s.pts[i]);
+    }
+    case SegmentRef::Kind::none:
+      break;
+  }
+  return s.a;
+}
+
+// A coordinate resolved into the local system.
+struct Resolved {
+  Point local;
+  std::string bare_node;  // `(A)` with no anchor: lines stop at A's border
+  std::optional<Point3> p3;
+};
+
+// Font families by document class (the dev set's IM class loads OpenSans at 12pt).
+std::string family_for_class(const std::string& cls) { return cls == "IM" ? "opensans" : "lmr"; }
+
+class PictureLowerer {
+ public:
+  PictureLowerer(const tex::ExpandedDocument& doc, const tex::Picture& pic, const tex::StyleTable& styles)
+      : doc_(doc), pic_(pic), styles_(styles) {
+    keys_.base_font_size = doc.base_font_size_pt;
+    keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
+      return key_point(text, s, b, e);
+    };
+  }
+
+  Diagram run();
+
+ private:
+  // --- per-path state
+  struct PathState {
+    Settings s;            // after the path's options
+    Transform scope_ctm;   // the transformation before the path options
+    std::uint32_t path_id = 0;
+    const PathOp* op = nullptr;
+    std::vector<std::size_t> elements, nodes;
+    bool incomplete = false;
+    bool has_cur = false;
+    Point cur_local;
+    Point ref_local;  // what relative coordinates add to: `+(..)` does not move it
+    std::string cur_node;
+    std::optional<Point3> cur3;
+    std::vector<Point> run;      // canvas points of the current straight run
+    std::vector<Point3> run3;    // 3D coordinates when every run point had one
+    bool run_is_3d = true;
+    std::string run_start_node;  // the run starts at a bare node: trim at its border
+    Point subpath_start;         // canvas
+    bool subpath_start_set = false;
+    SegmentRef last;
+    std::map<std::string, std::string> let;  // "\p1" -> "(x pt,y pt)" text ...
+    BBoxAccumulator bbox;
+    std::vector<std::vector<Point>> clip_polygons;
+    bool clip_is_rect = false;
+  };
+
+  // --- statement handling
+  void lower_statement(const tex::Statement& st);
+  void lower_path(const grammar::Statement& gs);
+  void lower_op(PathState& ps, const PathOp& op);
+  void lower_op_impl(PathState& ps, const PathOp& op);
+  void finish_path(PathState& ps, const grammar::Statement& gs);
+
+  // --- coordinates
+  std::optional<Resolved> resolve(PathState* ps, const Coordinate& c, const Settings& s, bool relative_ok = true);
+  std::optional<Resolved> resolve_abs(PathState* ps, const Coordinate& c, const Settings& s, int depth);
+  std::optional<Point> resolve_calc(PathState* ps, const std::string& text, const Settings& s, std::uint32_t b,
+                                    std::uint32_t e, int depth);
+  std::optional<Point> key_point(const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e);
+  std::optional<MathValue> math(PathState* ps, const std::string& expr, const Settings& s, std::uint32_t b,
+                                std::uint32_t e);
+  std::string substitute_let(const PathState* ps, const std::string& text) const;
+
+  // --- geometry output
+  std::size_t add_element(PathState& ps, Geometry g, const Style& style);
+  void flush_run(PathState& ps, bool closed, bool explicit_cycle);
+  void move_to(PathState& ps, const Resolved& r);
+  void line_to(PathState& ps, const Resolved& r);
+  Point canvas(const PathState& ps, Point local) const { return ps.s.ctm.apply(local); }
+  void add_bbox(PathState& ps, Point p) { ps.bbox.add(p); }
+
+  // --- nodes
+  struct NodePlacement {
+    std::optional<Point> canvas_point;  // where the anchor goes (before node options' transforms)
+    std::optional<Point> local_point;
+    std::optional<double> tangent_deg;
+    std::optional<std::uint32_t> on_path;
+    double pos = -1;
+  };
+  std::optional<std::size_t> lower_node(PathState& ps, const grammar::Node& n, const NodePlacement& where,
+                                        bool implicit_pos, const SegmentRef* seg, bool is_coordinate,
+                                        const Settings* base = nullptr, const std::string& extra_style = "");
+  std::size_t emit_node(PathState& ps, const Settings& ns, const std::string& text, const std::string& name,
+                        Point anchor_canvas, const Transform& shape_lin, const std::string& anchor,
+                        std::uint32_t b, std::uint32_t e, bool is_coordinate);
+  void add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
+                  std::uint32_t b, std::uint32_t e);
+  void lower_pic(PathState& ps, const PathOp& op);
+
+  // --- diagnostics
+  void problem(const std::string& code, const std::string& msg, std::uint32_t b, std::uint32_t e,
+               PathState* ps, bool incomplete = true);
+  void style_problems(const std::vector<tex::StyleProblem>& probs, std::uint32_t base, PathState* ps);
+  void report(std::vector<LowerProblem>& probs, PathState* ps);
+  SourceRange range(std::uint32_t b, std::uint32_t e) const {
+    if (stmt_ == nullptr) return pic_.range;
+    SourceRange r = stmt_->range_of(b, e);
+    return r.valid ? r : stmt_->prov.range;
+  }
+  std::vector<tex::FlatKey> expand(const std::string& opts, std::uint32_t base, PathState* ps);
+
+  void detect_right_angle_marks();
+
+  const tex::ExpandedDocument& doc_;
+  const tex::Picture& pic_;
+  tex::StyleTable styles_;
+  KeyApplier keys_;
+  Diagram d_;
+  std::vector<Settings> stack_;
+  std::map<std::string, NodeRecord> named_;
+  BBoxAccumulator bbox_;
+  bool bbox_frozen_ = false;
+  std::uint32_t next_path_id_ = 1;
+  const tex::Statement* stmt_ = nullptr;
+  std::vector<bool> scope_is_3d_;
+};
+
+// ---------------------------------------------------------------- diagnostics
+
+void PictureLowerer::problem(const std::string& code, const std::string& msg, std::uint32_t b, std::uint32_t e,
+                             PathState* ps, bool incomplete) {
+  Diagnostic dg;
+  dg.rule = code;
+  dg.severity = starts_with(code, "unsupported") ? Severity::warning : Severity::error;
+  if (code == "math-error" || code == "syntax-error") dg.severity = Severity::error;
+  dg.message = msg;
+  dg.range = range(b, e);
+  d_.diagnostics.push_back(dg);
+  if (starts_with(code, "unsupported")) d_.unsupported.push_back({msg, dg.range});
+  if (ps && incomplete) ps->incomplete = true;
+}
+
+void PictureLowerer::style_problems(const std::vector<tex::StyleProblem>& probs, std::uint32_t base, PathState* ps) {
+  for (const auto& p : probs) problem(p.code, p.message, base + p.begin, base + p.end, ps);
+}
+
+void PictureLowerer::report(std::vector<LowerProblem>& probs, PathState* ps) {
+  for (const auto& p : probs) problem(p.code, p.message, p.begin, p.end, ps, p.makes_incomplete);
+  probs.clear();
+}
+
+std::vector<tex::FlatKey> PictureLowerer::expand(const std::string& opts, std::uint32_t base, PathState* ps) {
+  std::vector<tex::StyleProblem> probs;
+  auto keys = styles_.expand(opts, &probs);
+  style_problems(probs, base, ps);
+  return keys;
+}
+
+// ---------------------------------------------------------------- math and coordinates
+
+std::string PictureLowerer::substitute_let(const PathState* ps, const std::string& text) const {
+  if (!ps || ps->let.empty() || text.find('\\') == std::string::npos) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 2 < text.size() + 1 && i + 1 < text.size() &&
+        std::strchr("pxyn", text[i + 1]) != nullptr && i + 2 < text.size()) {
+      std::size_t j = i + 2;
+      if (text[j] == '{') {
+        std::size_t close = text.find('}', j);
+        if (close != std::string::npos) j = close + 1;
+      } else {
+        while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+      }
+      if (j > i + 2) {
+        auto f = ps->let.find(text.substr(i, j - i));
+        if (f != ps->let.end()) {
+          out += f->second;
+          i = j - 1;
+          continue;
+        }
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+std::optional<MathValue> PictureLowerer::math(PathState* ps, const std::string& expr, const Settings& s,
+                                              std::uint32_t b, std::uint32_t e) {
+  std::string err;
+  auto v = eval_math(styles_.substitute_macros(substitute_let(ps, expr)), s.font_size, &err);
+  if (!v) problem("math-error", err.empty() ? "cannot evaluate '" + expr + "'" : err, b, e, ps);
+  return v;
+}
+
+std::optional<Point> PictureLowerer::key_point(const std::string& text, const Settings& s, std::uint32_t b,
+                                               std::uint32_t e) {
+  std::string t(trim(text));
+  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
+  Coordinate c = grammar::parse_coordinate(t);
+  c.span = {b, e};
+  auto r = resolve_abs(nullptr, c, s, 0);
+  if (!r) return std::nullopt;
+  return r->local;
+}
+
+std::optional<Resolved> PictureLowerer::resolve(PathState* ps, const Coordinate& c, const Settings& s,
+                                                bool relative_ok) {
+  auto r = resolve_abs(ps, c, s, 0);
+  if (!r) return r;
+  if (c.relative != Coordinate::Relative::None && relative_ok) {
+    // pgfmanual 13.4: relative coordinates add to the last point (in the local system)
+    Point base = ps && ps->has_cur ? ps->ref_local : Point{0, 0};
+    if (c.form == Coordinate::Form::Named) {
+      // +(A) adds A's position as a vector; rare, but defined
+    }
+    r->local = base + r->local;
+    r->bare_node.clear();
+    if (r->p3 && ps && ps->cur3) r->p3 = Point3{ps->cur3->x + r->p3->x, ps->cur3->y + r->p3->y, ps->cur3->z + r->p3->z};
+    else if (!(ps && ps->cur3)) r->p3.reset();
+  }
+  return r;
+}
+
+std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordinate& c_in, const Settings& s,
+                                                    int depth) {
+  const std::uint32_t b = c_in.span.begin, e = c_in.span.end;
+  if (depth > 32) {
+    problem("unsupported-coordinate", "coordinate nested too deeply", b, e, ps);
+    return std::nullopt;
+  }
+  Coordinate c = c_in;
+  // let registers and style macros inside the coordinate: substitute and parse again
+  if (c.raw.find('\\') != std::string::npos) {
+    std::string sub = styles_.substitute_macros(substitute_let(ps, c.raw));
+    if (sub != c.raw) {
+      Coordinate again = c.form == Coordinate::Form::Calc ? c : grammar::parse_coordinate(sub);
+      if (c.form == Coordinate::Form::Calc) again.raw = sub;
+      again.relative = c.relative;
+      again.span = c.span;
+      if (!again.options) again.options = c.options;
+      c = std::move(again);
+    }
+  }
+  // ([options] coordinate): the options' transformations apply to this coordinate only
+  if (c.options && !c.options->raw.empty()) {
+    Coordinate inner = c;
+    inner.options.reset();
+    auto r = resolve_abs(ps, inner, s, depth + 1);
+    if (!r) return r;
+    Settings t = s;
+    std::vector<LowerProblem> probs;
+    keys_.apply(t, expand(c.options->raw, b, ps), KeyTarget::op, b, probs);
+    report(probs, ps);
+    r->local = s.ctm.inverse().apply(t.ctm.apply(r->local));
+    r->bare_node.clear();
+    return r;
+  }
+  Resolved out;
+  switch (c.form) {
+    case Coordinate::Form::Cartesian: {
+      Point p{0, 0};
+      const Point* vecs[3] = {&s.xvec, &s.yvec, &s.zvec};
+      double comps[3] = {0, 0, 0};
+      for (std::size_t i = 0; i < c.parts.size() && i < 3; ++i) {
+        auto v = math(ps, c.parts[i], s, b, e);
+        if (!v) return std::nullopt;
+        comps[i] = v->value;
+        if (v->is_length) {
+          // a dimension is a canvas length along that axis (pgfmanual 13.2.1)
+          if (i == 0) p.x += v->value;
+          else if (i == 1) p.y += v->value;
+          else p = p + Point{v->value, v->value};
+        } else {
+          p = p + v->value * *vecs[i];
+        }
+      }
+      if (c.parts.size() == 3) {
+        out.p3 = Point3{comps[0], comps[1], comps[2]};
+        d_.is_3d = true;
+        if (!d_.xyz_vectors)
+          d_.xyz_vectors = std::array<Point, 3>{s.ctm.apply_linear(s.xvec), s.ctm.apply_linear(s.yvec),
+                                                s.ctm.apply_linear(s.zvec)};
+      }
+      out.local = p;
+      return out;
+    }
+    case Coordinate::Form::Polar: {
+      auto a = math(ps, c.parts[0], s, b, e);
+      if (!a) return std::nullopt;
+      auto rx = math(ps, c.parts[1], s, b, e);
+      if (!rx) return std::nullopt;
+      auto ry = rx;
+      if (c.parts.size() > 2) {
+        ry = math(ps, c.parts[2], s, b, e);
+        if (!ry) return std::nullopt;
+      }
+      const double ca = std::cos(a->value * kDeg), sa = std::sin(a->value * kDeg);
+      if (rx->is_length) out.local = {rx->value * ca, ry->value * sa};
+      else out.local = (rx->value * ca) * s.xvec + (ry->value * sa) * s.yvec;
+      return out;
+    }
+    case Coordinate::Form::Named: {
+      std::string name = collapse_spaces(c.name);
+      std::string anchor = collapse_spaces(c.anchor);
+      NodeRecord rec;
+      auto f = named_.find(name);
+      if (f == named_.end() && anchor.empty()) {
+        // a name with dots, e.g. "A.B" meant as a node name
+        f = named_.find(collapse_spaces(c.raw));
+      }
+      if (f != named_.end()) {
+        rec = f->second;
+      } else if (name == "current bounding box" && bbox_.any) {
+        rec.g.shape = NodeShape::rectangle;
+        rec.g.half_width = bbox_.box.width() / 2;
+        rec.g.half_height = bbox_.box.height() / 2;
+        rec.center = {(bbox_.box.xmin + bbox_.box.xmax) / 2, (bbox_.box.ymin + bbox_.box.ymax) / 2};
+      } else {
+        problem("unsupported-coordinate", "undefined node or coordinate '" + name + "'", b, e, ps);
+        return std::nullopt;
+      }
+      Point cv = rec.center;
+      if (!anchor.empty()) {
+        auto off = anchor_offset(rec.g, anchor);
+        if (!off) {
+          problem("unsupported-coordinate", "unknown anchor '" + anchor + "' of '" + name + "'", b, e, ps);
+          return std::nullopt;
+        }
+        cv = rec.anchor_canvas(*off);
+      } else if (!rec.is_point) {
+        out.bare_node = name;
+      }
+      out.local = s.ctm.inverse().apply(cv);
+      return out;
+    }
+    case Coordinate::Form::Perpendicular: {
+      if (c.sub.size() != 2) break;
+      auto p = resolve_abs(ps, c.sub[0], s, depth + 1);
+      auto q = resolve_abs(ps, c.sub[1], s, depth + 1);
+      if (!p || !q) return std::nullopt;
+      // (A |- B): x of A, y of B; (A -| B): x of B, y of A -- in canvas terms (pgf: \pgfpointanchor)
+      Point pc = s.ctm.apply(p->local), qc = s.ctm.apply(q->local);
+      Point r = c.hv ? Point{pc.x, qc.y} : Point{qc.x, pc.y};
+      out.local = s.ctm.inverse().apply(r);
+      return out;
+    }
+    case Coordinate::Form::Intersection: {
+      if (c.sub.size() != 4) break;
+      Point q[4];
+      for (int i = 0; i < 4; ++i) {
+        auto r = resolve_abs(ps, c.sub[static_cast<std::size_t>(i)], s, depth + 1);
+        if (!r) return std::nullopt;
+        q[i] = r->local;
+      }
+      auto x = line_intersection(q[0], q[1], q[2], q[3]);
+      if (!x) {
+        problem("math-error", "the lines of the intersection are parallel", b, e, ps);
+        return std::nullopt;
+      }
+      out.local = *x;
+      return out;
+    }
+    case Coordinate::Form::Calc: {
+      auto p = resolve_calc(ps, c.raw, s, b, e, depth + 1);
+      if (!p) return std::nullopt;
+      out.local = *p;
+      return out;
+    }
+    case Coordinate::Form::Raw:
+      break;
+  }
+  // coordinate systems written with cs: (pgfmanual 13.2)
+  std::string raw = collapse_spaces(c.raw);
+  std::size_t cs = raw.find("cs:");
+  if (cs != std::string::npos) {
+    std::string system = collapse_spaces(raw.substr(0, cs));
+    std::map<std::string, std::string> kv;
+    for (const auto& it : tex::split_options(raw.substr(cs + 3))) kv[tex::normalise_key(it.key)] = it.value;
+    auto get = [&](const std::string& k) -> std::optional<MathValue> {
+      auto f = kv.find(k);
+      if (f == kv.end()) return MathValue{0, false};
+      return math(ps, f->second, s, b, e);
+    };
+    if (system == "canvas") {
+      auto x = get("x"), y = get("y");
+      if (!x || !y) return std::nullopt;
+      out.local = {x->value, y->value};
+      return out;
+    }
+    if (system == "xyz") {
+      auto x = get("x"), y = get("y"), z = get("z");
+      if (!x || !y || !z) return std::nullopt;
+      out.local = x->value * s.xvec + y->value * s.yvec + z->value * s.zvec;
+      if (kv.count("z")) d_.is_3d = true;
+      return out;
+    }
+    if (system == "canvas polar" || system == "polar" || system == "xyz polar") {
+      auto a = get("angle");
+      auto r = kv.count("radius") ? get("radius") : get("x radius");
+      if (!a || !r) return std::nullopt;
+      const double ca = std::cos(a->value * kDeg), sa = std::sin(a->value * kDeg);
+      out.local = (system == "canvas polar" || r->is_length) ? Point{r->value * ca, r->value * sa}
+                                                             : (r->value * ca) * s.xvec + (r->value * sa) * s.yvec;
+      return out;
+    }
+    if (system == "node") {
+      Coordinate n;
+      n.form = Coordinate::Form::Named;
+      n.name = kv["name"];
+      n.anchor = kv.count("anchor") ? kv["anchor"] : kv.count("angle") ? kv["angle"] : "";
+      n.raw = n.name;
+      n.span = c.span;
+      return resolve_abs(ps, n, s, depth + 1);
+    }
+  }
+  problem("unsupported-coordinate", "unsupported coordinate '(" + c.raw + ")'", b, e, ps);
+  return std::nullopt;
+}
+
+// calc library (pgfmanual 13.5): sums, k*(p), (a)!t!(b), (a)!d!(b), (a)!(p)!(b), (a)!t!angle:(b).
+std::optional<Point> PictureLowerer::resolve_calc(PathState* ps, const std::string& text_in, const Settings& s,
+                                                  std::uint32_t b, std::uint32_t e, int depth) {
+  const std::string text = styles_.substitute_macros(substitute_let(ps, text_in));
+  std::size_t i = 0;
+  auto fail = [&](const std::string& why) -> std::optional<Point> {
+    problem("unsupported-coordinate", "cannot read calc expression '$" + text_in + "$': " + why, b, e, ps);
+    return std::nullopt;
+  };
+  auto skip = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  // read a balanced (...) group starting at text[i] == '('; returns inner text
+  auto read_paren = [&]() -> std::optional<std::string> {
+    if (i >= text.size() || text[i] != '(') return std::nullopt;
+    int d = 0;
+    std::size_t start = i;
+    for (; i < text.size(); ++i) {
+      if (text[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (text[i] == '(' || text[i] == '{') ++d;
+      if (text[i] == ')' || text[i] == '}') {
+        if (--d == 0) {
+          ++i;
+          return text.substr(start + 1, i - start - 2);
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  auto read_coord = [&]() -> std::optional<Point> {
+    skip();
+    auto inner = read_paren();
+    if (!inner) return std::nullopt;
+    Coordinate c = grammar::parse_coordinate(*inner);
+    c.span = {b, e};
+    auto r = resolve_abs(ps, c, s, depth + 1);
+    if (!r) return std::nullopt;
+    return r->local;
+  };
+  // read until one of `stops` at depth 0
+  auto read_until = [&](const char* stops) -> std::string {
+    int d = 0;
+    std::size_t start = i;
+    for (; i < text.size(); ++i) {
+      char ch = text[i];
+      if (ch == '\\') {
+        ++i;
+        continue;
+      }
+      if (ch == '{' || ch == '(') ++d;
+      if (ch == '}' || ch == ')') --d;
+      if (d == 0 && std::strchr(stops, ch) != nullptr) break;
+    }
+    return text.substr(start, std::min(i, text.size()) - start);
+  };
+
+  Point total{0, 0};
+  bool first = true;
+  while (true) {
+    skip();
+    if (i >= text.size()) break;
+    double sign = 1;
+    if (!first) {
+      if (text[i] == '+') {
+        ++i;
+      } else if (text[i] == '-') {
+        sign = -1;
+        ++i;
+      } else {
+        return fail("expected + or -");
+      }
+      skip();
+    } else if (text[i] == '-') {
+      sign = -1;
+      ++i;
+      skip();
+    }
+    first = false;
+    double factor = 1;
+    if (i < text.size() && text[i] != '(') {
+      std::string f = read_until("*");
+      if (i >= text.size()) return fail("expected a coordinate");
+      ++i;  // '*'
+      auto v = math(ps, f, s, b, e);
+      if (!v) return std::nullopt;
+      factor = v->value;
+    }
+    auto p = read_coord();
+    if (!p) return std::nullopt;
+    Point cur = *p;
+    // modifiers: !...!(b)
+    while (true) {
+      skip();
+      if (i >= text.size() || text[i] != '!') break;
+      ++i;
+      skip();
+      if (i < text.size() && text[i] == '(') {
+        // projection of (p) onto the line cur--(b)
+        auto proj = read_coord();
+        if (!proj) return std::nullopt;
+        skip();
+        if (i >= text.size() || text[i] != '!') return fail("expected '!' after the projection point");
+        ++i;
+        auto q = read_coord();
+        if (!q) return std::nullopt;
+        Point d = *q - cur;
+        double len2 = d.x * d.x + d.y * d.y;
+        if (len2 < 1e-18) return fail("projection onto a zero-length line");
+        double t = ((proj->x - cur.x) * d.x + (proj->y - cur.y) * d.y) / len2;
+        cur = cur + t * d;
+        continue;
+      }
+      std::string amount = read_until("!");
+      if (i >= text.size()) return fail("unterminated '!'");
+      ++i;
+      skip();
+      double angle = 0;
+      if (i < text.size() && text[i] != '(') {
+        std::string a = read_until(":");
+        if (i >= text.size()) return fail("expected 'angle:' or a coordinate");
+        ++i;
+        auto av = math(ps, a, s, b, e);
+        if (!av) return std::nullopt;
+        angle = av->value;
+      }
+      auto q = read_coord();
+      if (!q) return std::nullopt;
+      Point d = *q - cur;
+      if (angle != 0) {
+        const double ca = std::cos(angle * kDeg), sa = std::sin(angle * kDeg);
+        d = {d.x * ca - d.y * sa, d.x * sa + d.y * ca};
+      }
+      auto v = math(ps, amount, s, b, e);
+      if (!v) return std::nullopt;
+      if (v->is_length) {
+        double len = length(d);
+        if (len < 1e-12) return fail("distance along a zero-length line");
+        cur = cur + (v->value / len) * d;
+      } else {
+        cur = cur + v->value * d;
+      }
+    }
+    total = total + (sign * factor) * cur;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------- elements
+
+std::size_t PictureLowerer::add_element(PathState& ps, Geometry g, const Style& style) {
+  Element el;
+  el.geom = std::move(g);
+  el.style = style;
+  el.prov = stmt_ ? stmt_->prov : Provenance{};
+  el.path_id = ps.path_id;
+  d_.elements.push_back(std::move(el));
+  ps.elements.push_back(d_.elements.size() - 1);
+  return d_.elements.size() - 1;
+}
+
+void PictureLowerer::flush_run(PathState& ps, bool closed, bool explicit_cycle) {
+  if (ps.run.size() >= 2) {
+    if (ps.s.clip) {
+      if (closed || ps.run.size() >= 3) ps.clip_polygons.push_back(ps.run);
+    }
+    if (ps.run.size() == 2 && !closed) {
+      add_element(ps, Segment{ps.run[0], ps.run[1]}, ps.s.style);
+    } else {
+      Polyline pl;
+      pl.points = ps.run;
+      pl.closed = closed;
+      pl.explicit_cycle = explicit_cycle;
+      if (!closed && pl.points.size() >= 4) {
+        Point f = pl.points.front(), l = pl.points.back();
+        if (std::abs(f.x - l.x) < 1e-6 && std::abs(f.y - l.y) < 1e-6) pl.closed = true;
+      }
+      const bool is_closed = pl.closed;
+      add_element(ps, pl, ps.s.style);
+      if (is_closed && ps.s.style.fill && ps.run_is_3d && ps.run3.size() == ps.run.size()) {
+        Face3D f;
+        f.points3 = ps.run3;
+        f.points = ps.run;
+        add_element(ps, f, ps.s.style);
+      }
+    }
+  }
+  ps.run.clear();
+  ps.run3.clear();
+  ps.run_is_3d = true;
+  ps.run_start_node.clear();
+}
+
+void PictureLowerer::move_to(PathState& ps, const Resolved& r) {
+  flush_run(ps, false, false);
+  ps.has_cur = true;
+  ps.cur_local = r.local;
+  ps.cur_node = r.bare_node;
+  ps.cur3 = r.p3;
+  Point c = canvas(ps, r.local);
+  ps.run = {c};
+  ps.run_is_3d = r.p3.has_value();
+  if (r.p3) ps.run3 = {*r.p3};
+  ps.run_start_node = r.bare_node;
+  ps.subpath_start = c;
+  ps.subpath_start_set = true;
+  add_bbox(ps, c);
+}
+
+void PictureLowerer::line_to(PathState& ps, const Resolved& r) {
+  if (!ps.has_cur) {
+    move_to(ps, r);
+    return;
+  }
+  if (ps.run.empty()) {
+    ps.run = {canvas(ps, ps.cur_local)};
+    ps.run_is_3d = ps.cur3.has_value();
+    if (ps.cur3) ps.run3 = {*ps.cur3};
+    ps.run_start_node = ps.cur_node;
+  }
+  Point target = canvas(ps, r.local);
+  Point target_center = target;
+  if (ps.run.size() == 1 && !ps.run_start_node.empty()) {
+    // pgfmanual 13.2.3 / 17.11: a line from a node starts at its border
+    const NodeRecord& n = named_.at(ps.run_start_node);
+    ps.run[0] = n.border_toward_canvas(target_center);
+    add_bbox(ps, ps.run[0]);
+  }
+  Point start = ps.run.back();
+  if (!r.bare_node.empty()) target = named_.at(r.bare_node).border_toward_canvas(start);
+  ps.run.push_back(target);
+  if (r.p3 && ps.run_is_3d) ps.run3.push_back(*r.p3);
+  else ps.run_is_3d = false;
+  add_bbox(ps, target);
+  ps.last = SegmentRef{};
+  ps.last.kind = SegmentRef::Kind::line;
+  ps.last.a = start;
+  ps.last.b = target;
+  ps.cur_local = r.local;
+  ps.cur_node = r.bare_node;
+  ps.cur3 = r.p3;
+  if (!r.bare_node.empty()) {
+    // the path goes on from the node's centre, trimmed again at its border
+    flush_run(ps, false, false);
+    ps.run = {target_center};
+    ps.run_start_node = r.bare_node;
+    ps.run_is_3d = false;
+  }
+}
+
+// ---------------------------------------------------------------- nodes
+
+std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const std::string& text_in,
+                                      const std::string& name, Point anchor_canvas, const Transform& shape_lin,
+                                      const std::string& anchor, std::uint32_t b, std::uint32_t e,
+                                      bool is_coordinate) {
+  Node n;
+  n.text = text_in;
+  n.name = name;
+  n.shape = is_coordinate ? NodeShape::coordinate : ns.shape;
+  if (ns.shape == NodeShape::other) problem("unsupported-key", "shape '" + ns.shape_name + "' is sized like a rectangle", b, e, nullptr, false);
+
+  // Font: font= keys, then size commands at the start of the text (\small A)
+  FontSpec font;
+  font.size_pt = ns.font_size;
+  font.family = ns.font_family;
+  font.bold = ns.bold;
+  font.italic = ns.italic;
+  std::string text(trim(text_in));
+  while (!text.empty() && text[0] == '\\') {
+    std::size_t j = 1;
+    while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+    std::string cs = text.substr(0, j);
+    if (is_size_command(cs)) font.size_pt = font_size_for_command(cs, doc_.base_font_size_pt);
+    else if (cs == "\\bfseries") font.bold = true;
+    else if (cs == "\\itshape") font.italic = true;
+    else if (cs != "\\centering" && cs != "\\sffamily" && cs != "\\rmfamily") break;
+    text = std::string(trim(std::string_view(text).substr(j)));
+  }
+  TextBox tb;
+  if (n.shape != NodeShape::coordinate && !text.empty()) tb = measure_text(text, font, ns.text_width);
+  if (ns.text_width > 0) tb.width = std::max(tb.width, ns.text_width);
+  if (ns.text_height) tb.height = *ns.text_height;
+  if (ns.text_depth) tb.depth = *ns.text_depth;
+  const double em = font.size_pt;
+  NodeShapeInput in;
+  in.shape = n.shape;
+  in.text_width = tb.width;
+  in.text_height = tb.height;
+  in.text_depth = tb.depth;
+  // pgfmanual 17.2.3: inner sep .3333em, outer sep .5\pgflinewidth
+  in.inner_xsep = ns.inner_xsep.value_or(0.3333 * em);
+  in.inner_ysep = ns.inner_ysep.value_or(0.3333 * em);
+  in.outer_xsep = ns.outer_xsep.value_or(0.5 * ns.style.line_width);
+  in.outer_ysep = ns.outer_ysep.value_or(0.5 * ns.style.line_width);
+  in.minimum_width = ns.minimum_width;
+  in.minimum_height = ns.minimum_height;
+  in.ex = 0.430554 * em;
+  NodeShapeGeometry g = node_shape_geometry(in);
+
+  std::optional<Point> off = anchor_offset(g, anchor.empty() ? "center" : anchor);
+  if (!off) {
+    problem("unsupported-key", "unknown anchor '" + anchor + "'", b, e, &ps);
+    off = Point{0, 0};
+    n.incomplete = true;
+  }
+  Transform lin = shape_lin;
+  lin.e = lin.f = 0;
+  n.center = anchor_canvas - lin.apply_linear(*off);
+  n.rotation_deg = lin.rotation_deg();
+  if (std::abs(n.rotation_deg) < 1e-9) n.rotation_deg = 0;
+  // The IR box is the drawn border (inner sep included, outer sep not); the picture bbox
+  // below adds the outer sep, as pgf's node anchors do.
+  auto outline = [&](double ox, double oy) {
+    BBoxAccumulator acc;
+    if (g.shape == NodeShape::circle || g.shape == NodeShape::ellipse) {
+      ConjugateEllipse el{n.center, lin.apply_linear({g.half_width + ox, 0}), lin.apply_linear({0, g.half_height + oy})};
+      auto pr = principal_axes(el.u, el.v);
+      const double r = pr.rotation_deg * kDeg;
+      // extents of a rotated ellipse
+      const double hx = std::sqrt(std::pow(pr.rx * std::cos(r), 2) + std::pow(pr.ry * std::sin(r), 2));
+      const double hy = std::sqrt(std::pow(pr.rx * std::sin(r), 2) + std::pow(pr.ry * std::cos(r), 2));
+      acc.add(Point{n.center.x - hx, n.center.y - hy});
+      acc.add(Point{n.center.x + hx, n.center.y + hy});
+    } else {
+      for (Point q : {Point{-1, -1}, Point{1, -1}, Point{1, 1}, Point{-1, 1}})
+        acc.add(n.center + lin.apply_linear({q.x * (g.half_width + ox), q.y * (g.half_height + oy)}));
+    }
+    return acc.box;
+  };
+  n.box = outline(0, 0);
+  {
+    int i = 0;
+    for (Point q : {Point{-1, -1}, Point{1, -1}, Point{1, 1}, Point{-1, 1}})
+      n.corners[static_cast<std::size_t>(i++)] = n.center + lin.apply_linear({q.x * g.half_width, q.y * g.half_height});
+  }
+  const double scale = std::sqrt(std::abs(lin.determinant()));
+  n.text_width = tb.width * scale;
+  n.text_height = tb.height * scale;
+  n.text_depth = tb.depth * scale;
+  n.font_size_pt = font.size_pt * scale;
+  n.uncertainty_pt = tb.uncertainty * scale;
+  n.inner_sep = in.inner_xsep;
+  n.outer_sep = g.outer_xsep;
+  n.drawn = ns.node_drawn;
+  n.filled = ns.node_filled;
+  n.placement = ns.placement;
+  n.prov = stmt_ ? stmt_->prov : Provenance{};
+  if (!is_coordinate && !ns.overlay) {
+    Box outer = outline(g.outer_xsep, g.outer_ysep);
+    if (g.shape == NodeShape::coordinate) outer = {n.center.x, n.center.y, n.center.x, n.center.y};
+    ps.bbox.add(outer);
+  } else if (is_coordinate && !ns.overlay) {
+    ps.bbox.add(n.center);
+  }
+  NodeRecord rec;
+  rec.g = g;
+  rec.center = n.center;
+  rec.shape = lin;
+  rec.is_point = g.shape == NodeShape::coordinate;
+  if (!name.empty()) named_[collapse_spaces(name)] = rec;
+  if (is_coordinate) {
+    if (!name.empty()) d_.coordinates.push_back({name, n.center, n.prov});
+    return static_cast<std::size_t>(-1);
+  }
+  d_.nodes.push_back(std::move(n));
+  ps.nodes.push_back(d_.nodes.size() - 1);
+  return d_.nodes.size() - 1;
+}
+
+std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const grammar::Node& gn,
+                                                      const NodePlacement& where, bool implicit_pos,
+                                                      const SegmentRef* seg, bool is_coordinate,
+                                                      const Settings* base, const std::string& extra_style) {
+  Settings ns = base ? *base : ps.s;
+  ns.node_drawn = ns.node_filled = false;
+  ns.labels.clear();
+  ns.pins.clear();
+  ns.node_name.clear();
+  if (!implicit_pos) ns.pos.reset();
+  const std::uint32_t ob = gn.options ? gn.options->span.begin + 1 : gn.span.begin;
+  std::vector<LowerProblem> probs;
+  if (!extra_style.empty()) keys_.apply(ns, expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+  if (is_coordinate) {
+    keys_.apply(ns, expand("every coordinate", gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+  } else {
+    std::vector<tex::StyleProblem> sp;
+    auto every = styles_.expand_style("every node", &sp);
+    style_problems(sp, gn.span.begin, &ps);
+    for (auto& k : every) k.begin = k.end = 0;
+    keys_.apply(ns, every, KeyTarget::node, gn.span.begin, probs);
+  }
+  if (gn.options) {
+    auto keys = expand(gn.options->raw, ob, &ps);
+    // quotes library: "text" [options] on a node is a label
+    for (auto it = keys.begin(); it != keys.end();) {
+      if (!it->key.empty() && it->key.front() == '"') {
+        std::size_t close = it->key.find('"', 1);
+        std::string txt = it->key.substr(1, close == std::string::npos ? std::string::npos : close - 1);
+        std::string rest = close == std::string::npos ? "" : std::string(trim(it->key.substr(close + 1)));
+        ns.labels.push_back((rest.empty() ? "" : rest + ":") + txt);
+        it = keys.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    keys_.apply(ns, keys, KeyTarget::node, ob, probs);
+  }
+  report(probs, &ps);
+  std::string name = !gn.name.empty() ? gn.name : ns.node_name;
+  if (is_coordinate) ns.shape = NodeShape::coordinate;
+
+  // Where the anchor goes. TikZ shifts to the `at` point in the path's system and then applies
+  // the node options' transformations (xshift, above=3pt, scale...) around that point.
+  const Transform node_own = ps.s.ctm.inverse().then_local(ns.ctm);
+  const Point own_offset = ps.s.ctm.apply_linear(node_own.apply(Point{0, 0}));
+  std::optional<Point> anchor_point;
+  std::optional<double> tangent;
+  NodePlacement placed = where;
+  if (!ns.of_direction.empty()) {
+    // positioning library (pgfmanual 17.5.3): border to border unless on grid
+    std::string target = collapse_spaces(ns.of_target);
+    std::string tanchor;
+    std::size_t dot = target.find('.');
+    auto f = named_.find(target);
+    if (f == named_.end() && dot != std::string::npos) {
+      tanchor = target.substr(dot + 1);
+      target = target.substr(0, dot);
+      f = named_.find(target);
+    }
+    if (f == named_.end()) {
+      problem("unsupported-coordinate", "undefined node '" + target + "' in '" + ns.placement + "'", ob, ob, &ps);
+    } else {
+      static const std::map<std::string, std::pair<const char*, std::pair<int, int>>> dirs = {
+          {"above", {"north", {0, 1}}},           {"below", {"south", {0, -1}}},
+          {"left", {"west", {-1, 0}}},            {"right", {"east", {1, 0}}},
+          {"above left", {"north west", {-1, 1}}}, {"above right", {"north east", {1, 1}}},
+          {"below left", {"south west", {-1, -1}}}, {"below right", {"south east", {1, -1}}}};
+      auto dinfo = dirs.at(ns.of_direction);
+      const NodeRecord& t = f->second;
+      std::string from_anchor = !tanchor.empty() ? tanchor : ns.on_grid ? "center" : dinfo.first;
+      auto off = anchor_offset(t.g, from_anchor);
+      Point p = t.anchor_canvas(off.value_or(Point{0, 0}));
+      double dy = ns.node_distance_y, dx = ns.node_distance_x;
+      bool single = ns.node_distance_single;
+      if (!ns.of_distance.empty()) {
+        std::string dist = ns.of_distance;
+        std::size_t andp = dist.find(" and ");
+        std::string err;
+        if (andp != std::string::npos) {
+          auto a = eval_dimension(dist.substr(0, andp), ns.font_size, &err);
+          auto c = eval_dimension(dist.substr(andp + 5), ns.font_size, &err);
+          if (a && c) {
+            dy = *a;
+            dx = *c;
+          }
+          single = false;
+        } else if (auto a = eval_dimension(dist, ns.font_size, &err)) {
+          dx = dy = *a;
+          single = true;
+        }
+        if (!err.empty()) problem("math-error", err, ob, ob, &ps);
+      }
+      const int sx = dinfo.second.first, sy = dinfo.second.second;
+      const double diag = (sx != 0 && sy != 0 && single) ? 0.707106781 : 1.0;
+      Point shift{sx * dx * diag, sy * dy * diag};
+      anchor_point = p + ps.s.ctm.apply_linear(shift) + own_offset;
+      if (ns.on_grid) ns.anchor = "center";
+      placed.on_path.reset();
+      placed.pos = -1;
+    }
+  }
+  if (!anchor_point && gn.at) {
+    auto r = resolve(&ps, *gn.at, ps.s, false);
+    if (r) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
+    placed.on_path.reset();
+    placed.pos = -1;
+  }
+  if (!anchor_point) {
+    std::optional<double> pos = ns.pos;
+    if (implicit_pos && !pos) pos = 0.5;
+    if (pos && seg && seg->valid()) {
+      double ang = 0;
+      Point c = point_on(*seg, *pos, &ang);
+      tangent = ang;
+      anchor_point = c + own_offset;
+      placed.on_path = ps.path_id;
+      placed.pos = *pos;
+    } else if (where.local_point) {
+      anchor_point = ps.s.ctm.apply(*where.local_point) + own_offset;
+    } else {
+      anchor_point = ps.s.ctm.apply(Point{0, 0}) + own_offset;
+    }
+  }
+  // The node's shape: its own transformations, and the scope's only with transform shape.
+  Transform shape_lin = ns.transform_shape ? ns.ctm : node_own;
+  shape_lin.e = shape_lin.f = 0;
+  if (ns.sloped && tangent) {
+    double a = *tangent;
+    // pgf keeps sloped text upright unless `allow upside down`
+    while (a > 90) a -= 180;
+    while (a < -90) a += 180;
+    shape_lin = Transform::rotate(a).then_local(shape_lin);
+  }
+  const std::uint32_t b = gn.span.begin, e = gn.span.end;
+  std::size_t idx = emit_node(ps, ns, gn.text, name, *anchor_point, shape_lin, ns.anchor, b, e, is_coordinate);
+  if (idx == static_cast<std::size_t>(-1)) return std::nullopt;
+  Node& n = d_.nodes[idx];
+  n.on_path = placed.on_path;
+  n.pos_on_path = placed.pos;
+  if (n.placement.empty() && placed.on_path) n.placement = "pos=" + std::to_string(placed.pos).substr(0, 5);
+  if (!ns.labels.empty() || !ns.pins.empty()) {
+    NodeRecord rec = named_.count(collapse_spaces(name)) ? named_[collapse_spaces(name)] : NodeRecord{};
+    if (name.empty()) {
+      // rebuild the record of an unnamed node for its labels
+      NodeShapeInput in;
+      in.shape = n.shape;
+      rec.center = n.center;
+      rec.shape = shape_lin;
+      rec.g = node_shape_geometry(in);
+      rec.g.half_width = (n.corners[1].x - n.corners[0].x) / 2;
+      rec.g.half_height = (n.corners[2].y - n.corners[1].y) / 2;
+      rec.g.outer_xsep = rec.g.outer_ysep = n.outer_sep;
+      if (std::abs(n.rotation_deg) > 1e-9 || std::abs(shape_lin.determinant() - 1) > 1e-9) {
+        // general case: recompute from the box in shape coordinates
+        Point dx = shape_lin.inverse().apply_linear(n.corners[1] - n.corners[0]);
+        Point dy = shape_lin.inverse().apply_linear(n.corners[2] - n.corners[1]);
+        rec.g.half_width = length(dx) / 2;
+        rec.g.half_height = length(dy) / 2;
+      }
+      if (n.shape == NodeShape::circle || n.shape == NodeShape::ellipse) {
+        // corners hold the circumscribed square of the circle/ellipse
+      }
+    }
+    add_labels(ps, idx, ns, rec, b, e);
+  }
+  return idx;
+}
+
+void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
+                                std::uint32_t b, std::uint32_t e) {
+  auto one = [&](const std::string& spec_in, bool is_pin) {
+    // [options]angle:text  (pgfmanual 17.10.2)
+    std::string spec(trim(spec_in));
+    std::string opts;
+    if (!spec.empty() && spec.front() == '[') {
+      int d = 0;
+      std::size_t j = 0;
+      for (; j < spec.size(); ++j) {
+        if (spec[j] == '[' || spec[j] == '{') ++d;
+        if ((spec[j] == ']' || spec[j] == '}') && --d == 0) break;
+      }
+      opts = spec.substr(1, j - 1);
+      spec = std::string(trim(std::string_view(spec).substr(std::min(spec.size(), j + 1))));
+    }
+    std::string where = ns.label_position, text = spec;
+    // the angle ends at the first ':' outside braces and math
+    {
+      int d = 0;
+      bool math = false;
+      for (std::size_t j = 0; j < spec.size(); ++j) {
+        char ch = spec[j];
+        if (ch == '\\') {
+          ++j;
+          continue;
+        }
+        if (ch == '{') ++d;
+        if (ch == '}') --d;
+        if (ch == '$') math = !math;
+        if (ch == ':' && d == 0 && !math) {
+          where = std::string(trim(std::string_view(spec).substr(0, j)));
+          text = std::string(trim(std::string_view(spec).substr(j + 1)));
+          break;
+        }
+      }
+    }
+    text = tex::strip_braces(text);
+    // border point and direction
+    double angle = 0;
+    Point border;
+    bool centered = false;
+    if (where == "center") {
+      border = rec.center;
+      centered = true;
+    } else if (auto dir = direction_angle(where)) {
+      angle = *dir;
+      auto off = anchor_offset(rec.g, where);
+      border = rec.anchor_canvas(off ? *off : border_point(rec.g, angle));
+      if (!off) border = rec.anchor_canvas(border_point(rec.g, angle));
+    } else {
+      std::string err;
+      auto v = eval_math(where, ns.font_size, &err);
+      if (!v) {
+        problem("unsupported-key", "cannot read the label position '" + where + "'", b, e, &ps);
+        return;
+      }
+      angle = v->value;
+      border = rec.anchor_canvas(border_point(rec.g, angle));
+    }
+    // the label's direction on the canvas follows the main node's rotation
+    const double canvas_angle = angle + rec.shape.rotation_deg();
+    Settings ls = ps.s;
+    ls.node_drawn = ls.node_filled = false;
+    ls.anchor.clear();
+    ls.placement.clear();
+    ls.labels.clear();
+    ls.pins.clear();
+    ls.pos.reset();
+    ls.of_direction.clear();
+    std::vector<LowerProblem> probs;
+    {
+      std::vector<tex::StyleProblem> sp;
+      auto every = styles_.expand_style("every node", &sp);
+      auto every_label = styles_.expand_style(is_pin ? "every pin" : "every label", &sp);
+      style_problems(sp, b, &ps);
+      for (auto& k : every) k.begin = k.end = 0;
+      for (auto& k : every_label) k.begin = k.end = 0;
+      keys_.apply(ls, every, KeyTarget::node, b, probs);
+      keys_.apply(ls, every_label, KeyTarget::node, b, probs);
+    }
+    const Transform before_opts = ls.ctm;
+    ls.ctm = Transform{};  // the label options' own transforms, measured from identity
+    if (!opts.empty()) {
+      std::vector<tex::StyleProblem> sp;
+      auto keys = styles_.expand(opts, &sp);
+      style_problems(sp, b, &ps);
+      for (auto& k : keys) k.begin = k.end = 0;
+      keys_.apply(ls, keys, KeyTarget::node, b, probs);
+    }
+    for (auto& p : probs) {
+      p.begin = b;
+      p.end = e;
+    }
+    report(probs, &ps);
+    const Transform own = ls.ctm;
+    ls.ctm = before_opts;
+    double dist = is_pin ? ls.pin_distance.value_or(3 * 0.430554 * ls.font_size) : ls.label_distance;
+    std::string anchor = ls.anchor;
+    if (anchor.empty()) anchor = centered ? "center" : label_anchor_for_angle(canvas_angle);
+    Point p = border;
+    if (!centered) p = p + Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)};
+    p = p + ps.s.ctm.apply_linear(own.apply(Point{0, 0}));
+    Transform shape_lin = own;
+    shape_lin.e = shape_lin.f = 0;
+    if (ls.transform_shape) shape_lin = ps.s.ctm.then_local(shape_lin);
+    shape_lin.e = shape_lin.f = 0;
+    std::size_t li = emit_node(ps, ls, text, ls.node_name, p, shape_lin, anchor, b, e, false);
+    if (li == static_cast<std::size_t>(-1)) return;
+    Node& ln = d_.nodes[li];
+    ln.is_label = true;
+    ln.label_of = static_cast<std::uint32_t>(node_index);
+    ln.placement = std::string(is_pin ? "pin=" : "label=") + where;
+    if (is_pin) {
+      // the pin edge: from the main node's border to the pin node (pgfmanual 17.10.3)
+      NodeRecord pin;
+      pin.center = ln.center;
+      pin.g.shape = NodeShape::rectangle;
+      pin.g.half_width = ln.box.width() / 2;
+      pin.g.half_height = ln.box.height() / 2;
+      Point to = pin.border_toward_canvas(border);
+      Style st;
+      st.draw = true;
+      st.line_width = ps.s.style.line_width;
+      add_element(ps, Segment{border, to}, st);
+    }
+  };
+  for (const auto& l : ns.labels) one(l, false);
+  for (const auto& p : ns.pins) one(p, true);
+}
+
+// angles library: pic {angle=A--B--C} and pic {right angle=A--B--C} (pgfmanual 42)
+void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
+  if (!op.node) return;
+  const grammar::Node& gn = *op.node;
+  std::string text = collapse_spaces(gn.text);
+  std::string type = text, arg;
+  std::size_t eq = text.find('=');
+  if (eq != std::string::npos) {
+    type = collapse_spaces(text.substr(0, eq));
+    arg = collapse_spaces(text.substr(eq + 1));
+  }
+  const std::uint32_t b = op.span.begin, e = op.span.end;
+  if (type != "angle" && type != "right angle") {
+    problem("unsupported-construct", "pic '" + type + "' is not lowered", b, e, &ps);
+    return;
+  }
+  if (arg.empty()) arg = "A--B--C";
+  std::vector<std::string> names;
+  for (std::size_t at = 0;;) {
+    std::size_t dash = arg.find("--", at);
+    names.push_back(collapse_spaces(arg.substr(at, dash == std::string::npos ? std::string::npos : dash - at)));
+    if (dash == std::string::npos) break;
+    at = dash + 2;
+  }
+  if (names.size() != 3) {
+    problem("unsupported-construct", "pic '" + type + "' needs A--B--C", b, e, &ps);
+    return;
+  }
+  Point pts[3];
+  for (int i = 0; i < 3; ++i) {
+    auto f = named_.find(names[static_cast<std::size_t>(i)]);
+    if (f == named_.end()) {
+      problem("unsupported-coordinate", "undefined node or coordinate '" + names[static_cast<std::size_t>(i)] + "'", b, e, &ps);
+      return;
+    }
+    pts[i] = f->second.center;
+  }
+  Settings s = ps.s;
+  std::vector<LowerProblem> probs;
+  std::string label;
+  if (gn.options) {
+    auto keys = expand(gn.options->raw, gn.options->span.begin + 1, &ps);
+    for (auto it = keys.begin(); it != keys.end();) {
+      if (!it->key.empty() && it->key.front() == '"') {
+        std::size_t close = it->key.find('"', 1);
+        label = it->key.substr(1, close == std::string::npos ? std::string::npos : close - 1);
+        it = keys.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    keys_.apply(s, keys, KeyTarget::op, gn.options->span.begin + 1, probs);
+    report(probs, &ps);
+  }
+  double ecc = 0.6;
+  if (gn.options) {
+    for (const auto& it : tex::split_options(gn.options->raw)) {
+      if (tex::normalise_key(it.key) == "angle eccentricity") {
+        std::string err;
+        if (auto v = eval_math(it.value, s.font_size, &err)) ecc = v->value;
+      }
+    }
+  }
+  const Point B = pts[1];
+  const double r = s.angle_radius;
+  double a0 = angle_deg(pts[0] - B), a1 = angle_deg(pts[2] - B);
+  while (a1 < a0) a1 += 360;
+  while (a1 - a0 >= 360) a1 -= 360;
+  Style st = s.style;
+  if (!st.draw && !st.fill) st.invisible = true;
+  const double mid = (a0 + a1) / 2;
+  double label_dist = ecc * r;
+  if (type == "angle") {
+    Arc arc;
+    arc.center = B;
+    arc.rx = arc.ry = r;
+    arc.start_deg = a0;
+    arc.end_deg = a1;
+    arc.from = B + Point{r * std::cos(a0 * kDeg), r * std::sin(a0 * kDeg)};
+    arc.to = B + Point{r * std::cos(a1 * kDeg), r * std::sin(a1 * kDeg)};
+    add_element(ps, arc, st);
+    ConjugateEllipse el{B, {r, 0}, {0, r}};
+    for (Point p : arc_hull_points(el, a0, a1)) ps.bbox.add(p);
+    ps.bbox.add(B);
+  } else {
+    RightAngleMark m;
+    m.corner = B;
+    m.leg_a = B + Point{r * std::cos(a0 * kDeg), r * std::sin(a0 * kDeg)};
+    m.leg_b = B + Point{r * std::cos(a1 * kDeg), r * std::sin(a1 * kDeg)};
+    m.size = r;
+    add_element(ps, m, st);
+    ps.bbox.add(B);
+    ps.bbox.add(m.leg_a);
+    ps.bbox.add(m.leg_b);
+    ps.bbox.add(m.leg_a + (m.leg_b - B));
+    label_dist *= std::numbers::sqrt2;
+  }
+  if (!label.empty()) {
+    Settings ls = s;
+    ls.anchor.clear();
+    ls.placement.clear();
+    Point at = B + Point{label_dist * std::cos(mid * kDeg), label_dist * std::sin(mid * kDeg)};
+    std::size_t li = emit_node(ps, ls, label, "", at, Transform{}, "center", b, e, false);
+    if (li != static_cast<std::size_t>(-1)) d_.nodes[li].placement = "angle label";
+  }
+}
+
+// ---------------------------------------------------------------- path operations
+
+void PictureLowerer::lower_op(PathState& ps, const PathOp& op) {
+  const Point saved_ref = ps.ref_local;
+  const bool had_cur = ps.has_cur;
+  lower_op_impl(ps, op);
+  switch (op.kind) {
+    case OpKind::Move: case OpKind::Line: case OpKind::HV: case OpKind::VH: case OpKind::Curve:
+    case OpKind::Rectangle: case OpKind::Arc: case OpKind::Grid: case OpKind::Parabola: case OpKind::Sine:
+    case OpKind::Cosine: case OpKind::To: case OpKind::Plot: case OpKind::Cycle: {
+      // pgfmanual 13.4.2: `+` coordinates do not change the reference of later relative ones
+      const bool plus = !op.coords.empty() && op.coords.back().relative == Coordinate::Relative::Plus;
+      ps.ref_local = plus && had_cur ? saved_ref : ps.cur_local;
+      break;
+    }
+    case OpKind::NodeOp:
+    case OpKind::CoordinateOp:
+      if (!had_cur && ps.has_cur) ps.ref_local = ps.cur_local;
+      break;
+    default:
+      break;
+  }
+}
+
+void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
+  const std::uint32_t b = op.span.begin, e = op.span.end;
+  Settings& s = ps.s;
+  // op-local options (circle[...], arc[...], to[...]) on a copy
+  Settings os = s;
+  if (op.options && op.kind != OpKind::Options) {
+    std::vector<LowerProblem> probs;
+    keys_.apply(os, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
+                op.options->span.begin + 1, probs);
+    report(probs, &ps);
+  }
+  auto place_mid_nodes = [&](const SegmentRef& seg, const Settings& base) {
+    for (const auto& n : op.edge_nodes) {
+      NodePlacement w;
+      w.local_point = ps.cur_local;
+      lower_node(ps, n, w, true, &seg, n.is_coordinate, &base);
+    }
+  };
+  auto radius_axes = [&](const Settings& st, double rx, bool rxu, double ry, bool ryu, Point* u, Point* v) {
+    *u = rxu ? Point{rx, 0} : rx * st.xvec;
+    *v = ryu ? Point{0, ry} : ry * st.yvec;
+  };
+  switch (op.kind) {
+    case OpKind::Move: {
+      if (op.coords.empty()) return;
+      const Coordinate& c = op.coords[0];
+      auto r = resolve(&ps, c, s);
+      if (!r) return;
+      if (c.relative == Coordinate::Relative::Plus) {
+        // `+` does not change the reference point of later relative coordinates; we still move
+        Point keep = ps.cur_local;
+        move_to(ps, *r);
+        (void)keep;
+      } else {
+        move_to(ps, *r);
+      }
+      ps.last = SegmentRef{};
+      return;
+    }
+    case OpKind::Line:
+    case OpKind::HV:
+    case OpKind::VH: {
+      if (op.coords.empty()) return;
+      const Point start_local = ps.cur_local;
+      const Point start_canvas = ps.run.empty() ? canvas(ps, ps.cur_local) : ps.run.back();
+      auto r = resolve(&ps, op.coords.back(), s);
+      if (!r) return;
+      if (op.kind == OpKind::Line) {
+        line_to(ps, *r);
+      } else {
+        // pgfmanual 14.2: |- goes vertically first, -| horizontally
+        Point tc = canvas(ps, r->local);
+        Point sc = canvas(ps, start_local);
+        Point corner_c = op.kind == OpKind::HV ? Point{sc.x, tc.y} : Point{tc.x, sc.y};
+        Resolved corner;
+        corner.local = s.ctm.inverse().apply(corner_c);
+        std::string target_node = r->bare_node;
+        if (!target_node.empty()) {
+          // the second leg ends at the node's border
+          r->bare_node.clear();
+          r->local = s.ctm.inverse().apply(named_.at(target_node).border_toward_canvas(corner_c));
+        }
+        line_to(ps, corner);
+        line_to(ps, *r);
+        ps.last = SegmentRef{};
+        ps.last.kind = SegmentRef::Kind::hv;
+        ps.last.a = start_canvas;
+        ps.last.corner = corner_c;
+        ps.last.b = canvas(ps, r->local);
+      }
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Cycle: {
+      if (!ps.subpath_start_set) return;
+      const Point start = ps.run.empty() ? canvas(ps, ps.cur_local) : ps.run.back();
+      Point target = ps.subpath_start;
+      if (op.argument == "|-" || op.argument == "-|") {
+        Point corner = op.argument == "|-" ? Point{start.x, target.y} : Point{target.x, start.y};
+        if (ps.run.empty()) ps.run = {start};
+        ps.run.push_back(corner);
+        ps.run_is_3d = false;
+      }
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::line;
+      ps.last.a = ps.run.empty() ? start : ps.run.back();
+      ps.last.b = target;
+      const bool continuous = !ps.run.empty() && std::abs(ps.run.front().x - target.x) < 1e-6 &&
+                              std::abs(ps.run.front().y - target.y) < 1e-6;
+      if (continuous && ps.run.size() >= 3) {
+        flush_run(ps, true, true);
+      } else {
+        if (ps.run.empty()) ps.run = {start};
+        ps.run.push_back(target);
+        ps.run_is_3d = false;
+        flush_run(ps, false, false);
+      }
+      ps.cur_local = s.ctm.inverse().apply(target);
+      ps.cur_node.clear();
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Curve: {
+      if (op.coords.size() < 2 && !op.to_cycle) return;
+      const Point start_local = ps.cur_local;
+      std::optional<Resolved> target;
+      if (op.to_cycle) {
+        target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
+      } else {
+        target = resolve(&ps, op.coords.back(), s);
+      }
+      if (!target) return;
+      auto c1 = resolve_abs(&ps, op.coords[0], s, 0);
+      if (!c1) return;
+      if (op.coords[0].relative != Coordinate::Relative::None) c1->local = start_local + c1->local;
+      Resolved c2 = *c1;
+      const std::size_t n_controls = op.to_cycle ? op.coords.size() : op.coords.size() - 1;
+      if (n_controls >= 2) {
+        auto r2 = resolve_abs(&ps, op.coords[1], s, 0);
+        if (!r2) return;
+        c2 = *r2;
+        // pgfmanual 14.3: a relative second control point is relative to the target
+        if (op.coords[1].relative != Coordinate::Relative::None) c2.local = target->local + c2.local;
+      }
+      Bezier bz;
+      bz.p0 = ps.run.empty() ? canvas(ps, start_local) : ps.run.back();
+      bz.c1 = canvas(ps, c1->local);
+      bz.c2 = canvas(ps, c2.local);
+      bz.p1 = canvas(ps, target->local);
+      if (ps.run.size() == 1 && !ps.run_start_node.empty()) bz.p0 = named_.at(ps.run_start_node).border_toward_canvas(bz.c1);
+      if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
+      flush_run(ps, false, false);
+      add_element(ps, bz, s.style);
+      for (Point p : {bz.p0, bz.c1, bz.c2, bz.p1}) ps.bbox.add(p);
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::curve;
+      ps.last.bez = bz;
+      ps.cur_local = target->local;
+      ps.cur_node.clear();
+      ps.cur3.reset();
+      ps.run = {bz.p1};
+      ps.run_is_3d = false;
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Rectangle: {
+      if (op.coords.empty()) return;
+      const Point a = ps.cur_local;
+      auto r = resolve(&ps, op.coords.back(), s);
+      if (!r) return;
+      flush_run(ps, false, false);
+      const Point c = r->local;
+      Rectangle rect;
+      rect.corners = {canvas(ps, a), canvas(ps, {c.x, a.y}), canvas(ps, c), canvas(ps, {a.x, c.y})};
+      for (Point p : rect.corners) ps.bbox.add(p);
+      if (s.clip) {
+        ps.clip_polygons.push_back({rect.corners.begin(), rect.corners.end()});
+        ps.clip_is_rect = s.ctm.is_similarity() && std::abs(std::fmod(s.ctm.rotation_deg(), 90.0)) < 1e-9;
+      }
+      add_element(ps, rect, s.style);
+      if (ps.cur3 && r->p3 && s.style.fill) {
+        // a filled rectangle between two 3D corners lies in a plane of the frame
+      }
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::line;
+      ps.last.a = rect.corners[0];
+      ps.last.b = rect.corners[2];
+      ps.cur_local = c;
+      ps.cur_node.clear();
+      ps.cur3 = r->p3;
+      ps.run.clear();
+      ps.subpath_start = rect.corners[0];
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Circle:
+    case OpKind::Ellipse: {
+      double rx = 0, ry = 0;
+      bool rxu = false, ryu = false;
+      std::string arg(trim(op.argument));
+      if (!arg.empty()) {
+        std::string xs = arg, ys = arg;
+        std::size_t andp = arg.find(" and ");
+        if (andp != std::string::npos) {
+          xs = arg.substr(0, andp);
+          ys = arg.substr(andp + 5);
+        }
+        auto vx = math(&ps, xs, os, b, e);
+        auto vy = math(&ps, ys, os, b, e);
+        if (!vx || !vy) return;
+        rx = vx->value;
+        ry = vy->value;
+        rxu = vx->is_length;
+        ryu = vy->is_length;
+      } else if (os.radius_x || os.radius_y) {
+        rx = os.radius_x.value_or(*os.radius_y);
+        ry = os.radius_y.value_or(rx);
+        rxu = os.radius_x ? os.radius_x_unit : os.radius_y_unit;
+        ryu = os.radius_y ? os.radius_y_unit : rxu;
+      } else {
+        problem("unsupported-path-operation", "circle without a radius", b, e, &ps);
+        return;
+      }
+      Point u, v;
+      radius_axes(os, rx, rxu, ry, ryu, &u, &v);
+      flush_run(ps, false, false);
+      ConjugateEllipse el{canvas(ps, ps.cur_local), os.ctm.apply_linear(u), os.ctm.apply_linear(v)};
+      PrincipalEllipse pr = principal_axes(el.u, el.v);
+      if (std::abs(pr.rx - pr.ry) < 1e-6 * std::max(1.0, pr.rx)) {
+        add_element(ps, Circle{el.center, pr.rx}, s.style);
+      } else {
+        double rot = pr.rotation_deg;
+        add_element(ps, Ellipse{el.center, pr.rx, pr.ry, rot}, s.style);
+      }
+      for (Point p : ellipse_hull_points(el)) ps.bbox.add(p);
+      if (s.clip) ps.clip_polygons.push_back(polygonise(el));
+      ps.run.clear();
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::arc;
+      ps.last.ell = el;
+      ps.last.t0 = 0;
+      ps.last.t1 = 360;
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Arc: {
+      std::optional<double> t0 = os.start_angle, t1 = os.end_angle, delta = os.delta_angle;
+      double rx = 0, ry = 0;
+      bool rxu = false, ryu = false;
+      std::string arg(trim(op.argument));
+      if (!arg.empty()) {
+        // old syntax (start:end:radius) or (start:end:rx and ry)
+        std::vector<std::string> parts;
+        int d = 0;
+        std::size_t st = 0;
+        for (std::size_t i = 0; i <= arg.size(); ++i) {
+          if (i < arg.size() && (arg[i] == '{' || arg[i] == '(')) ++d;
+          if (i < arg.size() && (arg[i] == '}' || arg[i] == ')')) --d;
+          if (i == arg.size() || (arg[i] == ':' && d == 0)) {
+            parts.push_back(arg.substr(st, i - st));
+            st = i + 1;
+          }
+        }
+        if (parts.size() != 3) {
+          problem("unsupported-path-operation", "arc argument must be (start:end:radius)", b, e, &ps);
+          return;
+        }
+        auto a0 = math(&ps, parts[0], os, b, e);
+        auto a1 = math(&ps, parts[1], os, b, e);
+        if (!a0 || !a1) return;
+        t0 = a0->value;
+        t1 = a1->value;
+        std::string xs = parts[2], ys = parts[2];
+        std::size_t andp = parts[2].find(" and ");
+        if (andp != std::string::npos) {
+          xs = parts[2].substr(0, andp);
+          ys = parts[2].substr(andp + 5);
+        }
+        auto vx = math(&ps, xs, os, b, e);
+        auto vy = math(&ps, ys, os, b, e);
+        if (!vx || !vy) return;
+        rx = vx->value;
+        ry = vy->value;
+        rxu = vx->is_length;
+        ryu = vy->is_length;
+      } else {
+        if (!os.radius_x && !os.radius_y) {
+          problem("unsupported-path-operation", "arc without a radius", b, e, &ps);
+          return;
+        }
+        rx = os.radius_x.value_or(*os.radius_y);
+        ry = os.radius_y.value_or(rx);
+        rxu = os.radius_x ? os.radius_x_unit : os.radius_y_unit;
+        ryu = os.radius_y ? os.radius_y_unit : rxu;
+        if (!t1 && t0 && delta) t1 = *t0 + *delta;
+        if (!t0 && t1 && delta) t0 = *t1 - *delta;
+      }
+      if (!t0 || !t1) {
+        problem("unsupported-path-operation", "arc needs two of start angle, end angle, delta angle", b, e, &ps);
+        return;
+      }
+      Point u, v;
+      radius_axes(os, rx, rxu, ry, ryu, &u, &v);
+      // pgfmanual 14.8: the arc starts at the current point
+      const double c0 = std::cos(*t0 * kDeg), s0 = std::sin(*t0 * kDeg);
+      const Point center_local = ps.cur_local - (c0 * u + s0 * v);
+      ConjugateEllipse el{canvas(ps, center_local), s.ctm.apply_linear(u), s.ctm.apply_linear(v)};
+      Point from = ps.run.empty() ? el.at(*t0) : ps.run.back();
+      flush_run(ps, false, false);
+      PrincipalEllipse pr = principal_axes(el.u, el.v);
+      Arc arc;
+      arc.center = el.center;
+      arc.rx = pr.rx;
+      arc.ry = pr.ry;
+      arc.rotation_deg = pr.rotation_deg;
+      arc.start_deg = pr.sign * *t0 + pr.shift_deg;
+      arc.end_deg = pr.sign * *t1 + pr.shift_deg;
+      if (s.ctm.is_similarity() && pr.sign > 0 && std::abs(pr.rx - pr.ry) < 1e-9 * std::max(1.0, pr.rx)) {
+        // a circle: keep the angles as written, fold the rest into the rotation
+        arc.rotation_deg = angle_deg(el.u);
+        arc.start_deg = *t0;
+        arc.end_deg = *t1;
+      }
+      arc.from = el.at(*t0);
+      arc.to = el.at(*t1);
+      (void)from;
+      add_element(ps, arc, s.style);
+      for (Point p : arc_hull_points(el, *t0, *t1)) ps.bbox.add(p);
+      const Point end_local = center_local + std::cos(*t1 * kDeg) * u + std::sin(*t1 * kDeg) * v;
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::arc;
+      ps.last.ell = el;
+      ps.last.t0 = *t0;
+      ps.last.t1 = *t1;
+      ps.cur_local = end_local;
+      ps.cur_node.clear();
+      ps.cur3.reset();
+      ps.run = {arc.to};
+      ps.run_is_3d = false;
+      if (s.clip) ps.clip_polygons.push_back({});  // marks the clip as not polygonal
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::Grid: {
+      if (op.coords.empty()) return;
+      const Point a = ps.cur_local;
+      auto r = resolve(&ps, op.coords.back(), s);
+      if (!r) return;
+      flush_run(ps, false, false);
+      Grid g;
+      const Point c = r->local;
+      g.corners = {canvas(ps, a), canvas(ps, {c.x, a.y}), canvas(ps, c), canvas(ps, {a.x, c.y})};
+      auto step = [&](const std::string& t, bool is_x) -> double {
+        auto m = math(&ps, t, os, b, e);
+        if (!m) return 0;
+        Point vec = m->is_length ? (is_x ? Point{m->value, 0} : Point{0, m->value})
+                                 : m->value * (is_x ? os.xvec : os.yvec);
+        return length(s.ctm.apply_linear(vec));
+      };
+      g.step_x = step(os.step_x, true);
+      g.step_y = step(os.step_y, false);
+      for (Point p : g.corners) ps.bbox.add(p);
+      add_element(ps, g, s.style);
+      ps.cur_local = c;
+      ps.cur_node.clear();
+      ps.run.clear();
+      ps.last = SegmentRef{};
+      return;
+    }
+    case OpKind::Parabola:
+    case OpKind::Sine:
+    case OpKind::Cosine: {
+      if (op.coords.empty()) return;
+      const Point sc = ps.run.empty() ? canvas(ps, ps.cur_local) : ps.run.back();
+      auto r = resolve(&ps, op.coords.back(), s);
+      if (!r) return;
+      std::optional<Resolved> bend;
+      if (op.kind == OpKind::Parabola && op.coords.size() == 2) {
+        bend = resolve(&ps, op.coords[0], s);
+        if (!bend) return;
+      }
+      const Point tc = canvas(ps, r->local);
+      flush_run(ps, false, false);
+      Plot pl;
+      const int n = 24;
+      if (op.kind == OpKind::Parabola) {
+        // pgfmanual 14.10: the bend is at the start unless given (or `bend at end`)
+        Point bp = bend ? canvas(ps, bend->local) : sc;
+        bool bend_at_end = false;
+        if (op.options) {
+          for (const auto& it : tex::split_options(op.options->raw))
+            if (tex::normalise_key(it.key) == "bend at end") bend_at_end = true;
+        }
+        if (!bend && bend_at_end) bp = tc;
+        // left half: from start to bend (vertex at bend); right half: bend to target
+        for (int i = 0; i <= n; ++i) {
+          double t = static_cast<double>(i) / n;
+          pl.points.push_back({sc.x + (bp.x - sc.x) * t, bp.y + (sc.y - bp.y) * (1 - t) * (1 - t)});
+        }
+        for (int i = 1; i <= n; ++i) {
+          double t = static_cast<double>(i) / n;
+          pl.points.push_back({bp.x + (tc.x - bp.x) * t, bp.y + (tc.y - bp.y) * t * t});
+        }
+      } else {
+        for (int i = 0; i <= n; ++i) {
+          double t = static_cast<double>(i) / n;
+          double f = op.kind == OpKind::Sine ? std::sin(t * std::numbers::pi / 2) : 1 - std::cos(t * std::numbers::pi / 2);
+          pl.points.push_back({sc.x + (tc.x - sc.x) * t, sc.y + (tc.y - sc.y) * f});
+        }
+      }
+      for (Point p : pl.points) ps.bbox.add(p);
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::plot;
+      ps.last.pts = pl.points;
+      add_element(ps, pl, s.style);
+      ps.cur_local = r->local;
+      ps.cur_node.clear();
+      ps.run = {tc};
+      ps.run_is_3d = false;
+      place_mid_nodes(ps.last, s);
+      return;
+    }
+    case OpKind::To:
+    case OpKind::Edge: {
+      const bool is_edge = op.kind == OpKind::Edge;
+      Settings es = os;
+      if (is_edge) {
+        // every edge = draw (pgfmanual 17.12); the edge is its own path
+        es = s;
+        es.style.draw = true;
+        std::vector<LowerProblem> probs;
+        keys_.apply(es, expand("every edge", b, &ps), KeyTarget::op, b, probs);
+        if (op.options)
+          keys_.apply(es, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
+                      op.options->span.begin + 1, probs);
+        report(probs, &ps);
+      }
+      std::optional<Resolved> target;
+      if (op.to_cycle) target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
+      else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
+      if (!target) return;
+      const Point S = ps.cur_local, E = target->local;
+      const std::string start_node = ps.cur_node;
+      const bool curved = es.bend_set || es.out_angle || es.in_angle;
+      SegmentRef seg;
+      if (!curved) {
+        if (is_edge) {
+          Point a = canvas(ps, S), t = canvas(ps, E);
+          Point ac = a, tcn = t;
+          if (!start_node.empty()) a = named_.at(start_node).border_toward_canvas(tcn);
+          if (!target->bare_node.empty()) t = named_.at(target->bare_node).border_toward_canvas(ac);
+          Style st = es.style;
+          add_element(ps, Segment{a, t}, st);
+          ps.bbox.add(a);
+          ps.bbox.add(t);
+          seg.kind = SegmentRef::Kind::line;
+          seg.a = a;
+          seg.b = t;
+        } else {
+          line_to(ps, *target);
+          seg = ps.last;
+        }
+      } else {
+        // pgfmanual 74 (to path library): controls at 0.3915 * looseness * distance
+        const Point dvec = E - S;
+        const double dist = length(dvec);
+        const double line_angle = angle_deg(dvec);
+        double out = es.out_angle.value_or(line_angle), in = es.in_angle.value_or(line_angle + 180);
+        if (es.bend_set) {
+          out = line_angle + es.bend;
+          in = line_angle + 180 - es.bend;
+        } else if (es.relative_angles) {
+          out = line_angle + es.out_angle.value_or(0);
+          in = line_angle + 180 + es.in_angle.value_or(0) * -1;
+          if (es.in_angle) in = line_angle + 180 - *es.in_angle;
+        }
+        const double lo = 0.3915 * es.out_looseness * dist, li = 0.3915 * es.in_looseness * dist;
+        const Point c1 = S + Point{lo * std::cos(out * kDeg), lo * std::sin(out * kDeg)};
+        const Point c2 = E + Point{li * std::cos(in * kDeg), li * std::sin(in * kDeg)};
+        Bezier bz{canvas(ps, S), canvas(ps, c1), canvas(ps, c2), canvas(ps, E)};
+        if (!start_node.empty()) bz.p0 = named_.at(start_node).border_toward_canvas(bz.c1);
+        if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
+        if (!is_edge) {
+          if (!ps.run.empty() && ps.run.size() == 1) ps.run.clear();
+          flush_run(ps, false, false);
+        }
+        add_element(ps, bz, is_edge ? es.style : s.style);
+        for (Point p : {bz.p0, bz.c1, bz.c2, bz.p1}) ps.bbox.add(p);
+        seg.kind = SegmentRef::Kind::curve;
+        seg.bez = bz;
+        if (!is_edge) {
+          ps.cur_local = E;
+          ps.cur_node = target->bare_node;
+          ps.cur3.reset();
+          ps.run = {canvas(ps, E)};
+          ps.run_start_node = target->bare_node;
+          ps.run_is_3d = false;
+        }
+      }
+      if (!is_edge) ps.last = seg;
+      // nodes inside a to/edge: implicit pos (pgfmanual 17.8)
+      Settings nb = is_edge ? es : os;
+      nb.style.draw = s.style.draw;
+      for (const auto& n : op.edge_nodes) {
+        NodePlacement w;
+        w.local_point = E;
+        lower_node(ps, n, w, true, &seg, n.is_coordinate, &nb);
+      }
+      return;
+    }
+    case OpKind::Plot: {
+      std::vector<Point> pts;
+      if (op.plot_kind == "coordinates") {
+        for (const auto& c : op.coords) {
+          auto r = resolve(&ps, c, os);
+          if (!r) return;
+          if (c.relative == Coordinate::Relative::PlusPlus) ps.cur_local = r->local;
+          pts.push_back(canvas(ps, r->local));
+        }
+      } else if (op.plot_kind == "expression" && !op.coords.empty()) {
+        std::vector<double> xs = os.samples_at;
+        if (xs.empty()) {
+          for (int i = 0; i < os.samples; ++i)
+            xs.push_back(os.domain_min + (os.domain_max - os.domain_min) * i / std::max(1, os.samples - 1));
+        }
+        const std::string var = os.variable.empty() ? "\\x" : os.variable;
+        for (double x : xs) {
+          std::string raw = op.coords[0].raw;
+          std::string sub;
+          char num[64];
+          std::snprintf(num, sizeof num, "(%.10g)", x);
+          for (std::size_t i = 0; i < raw.size();) {
+            if (raw.compare(i, var.size(), var) == 0 &&
+                (i + var.size() >= raw.size() || !std::isalpha(static_cast<unsigned char>(raw[i + var.size()])))) {
+              sub += num;
+              i += var.size();
+            } else {
+              sub += raw[i++];
+            }
+          }
+          Coordinate c = grammar::parse_coordinate(sub);
+          c.span = op.coords[0].span;
+          auto r = resolve_abs(&ps, c, os, 0);
+          if (!r) return;
+          pts.push_back(canvas(ps, r->local));
+        }
+      } else {
+        problem("unsupported-path-operation", "plot " + op.plot_kind + " is not lowered (needs gnuplot or a file)", b,
+                e, &ps);
+        return;
+      }
+      if (pts.empty()) return;
+      flush_run(ps, false, false);
+      Plot pl;
+      pl.points = pts;
+      for (Point p : pts) ps.bbox.add(p);
+      add_element(ps, pl, s.style);
+      ps.last = SegmentRef{};
+      ps.last.kind = SegmentRef::Kind::plot;
+      ps.last.pts = pts;
+      ps.has_cur = true;
+      ps.cur_local = s.ctm.inverse().apply(pts.back());
+      ps.cur_node.clear();
+      ps.run = {pts.back()};
+      ps.run_is_3d = false;
+      return;
+    }
+    case OpKind::NodeOp:
+    case OpKind::CoordinateOp: {
+      if (!op.node) return;
+      NodePlacement w;
+      w.local_point = ps.cur_local;
+      auto idx = lower_node(ps, *op.node, w, false, &ps.last, op.kind == OpKind::CoordinateOp || op.node->is_coordinate);
+      // `\node at (p) ...` starts the path at p for following operations
+      if (op.node->at && !ps.has_cur) {
+        auto r = resolve(&ps, *op.node->at, s, false);
+        if (r) {
+          ps.has_cur = true;
+          ps.cur_local = r->local;
+          ps.cur_node = collapse_spaces(op.node->name);
+          if (!ps.cur_node.empty() && !named_.count(ps.cur_node)) ps.cur_node.clear();
+          if (!ps.cur_node.empty() && named_.at(ps.cur_node).is_point) ps.cur_node.clear();
+          ps.subpath_start = canvas(ps, r->local);
+          ps.subpath_start_set = true;
+        }
+      }
+      (void)idx;
+      return;
+    }
+    case OpKind::Options: {
+      if (!op.options) return;
+      std::vector<LowerProblem> probs;
+      keys_.apply(s, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::path,
+                  op.options->span.begin + 1, probs);
+      report(probs, &ps);
+      return;
+    }
+    case OpKind::Let: {
+      for (const auto& lb : op.let_bindings) {
+        std::string reg(trim(lb.reg));
+        if (reg.size() < 3) continue;
+        const std::string id = reg.substr(2);
+        if (lb.point) {
+          auto r = resolve(&ps, *lb.point, s);
+          if (!r) continue;
+          ps.let["\\p" + id] = fmt_pt(r->local.x) + "," + fmt_pt(r->local.y);
+          ps.let["\\x" + id] = fmt_pt(r->local.x);
+          ps.let["\\y" + id] = fmt_pt(r->local.y);
+        } else {
+          auto v = math(&ps, lb.value, s, lb.span.begin, lb.span.end);
+          if (!v) continue;
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.6f%s", v->value, v->is_length ? "pt" : "");
+          ps.let["\\n" + id] = buf;
+        }
+      }
+      return;
+    }
+    case OpKind::PicOp:
+      lower_pic(ps, op);
+      return;
+    case OpKind::Unknown: {
+      std::string what = collapse_spaces(op.raw.substr(0, std::min<std::size_t>(op.raw.size(), 40)));
+      problem("unsupported-path-operation", "unsupported path operation '" + what + "'", b, e, &ps);
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- statements
+
+void PictureLowerer::lower_path(const grammar::Statement& gs) {
+  PathState ps;
+  ps.path_id = next_path_id_++;
+  ps.s = stack_.back();
+  ps.scope_ctm = ps.s.ctm;
+  Settings& s = ps.s;
+  // path modes are not inherited (pgfmanual 15.3)
+  s.style.draw = s.style.fill = false;
+  s.clip = s.use_as_bbox = false;
+  s.insert_paths.clear();
+  s.name_path.clear();
+  s.labels.clear();
+  s.pins.clear();
+  const std::string& cmd = gs.command;
+  if (cmd == "draw" || cmd == "filldraw" || cmd == "shadedraw") s.style.draw = true;
+  if (cmd == "fill" || cmd == "filldraw" || cmd == "shade" || cmd == "shadedraw") s.style.fill = true;
+  if (cmd == "clip") s.clip = true;
+  if (cmd == "useasboundingbox") s.use_as_bbox = true;
+  if (cmd == "matrix") {
+    problem("unsupported-construct", "\\matrix is not lowered", gs.span.begin, gs.span.end, &ps);
+    return;
+  }
+  std::vector<LowerProblem> probs;
+  keys_.apply(s, expand("every path", gs.span.begin, &ps), KeyTarget::path, gs.span.begin, probs);
+  if (gs.options) {
+    const std::uint32_t ob = gs.options->span.begin + 1;
+    keys_.apply(s, expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
+  }
+  report(probs, &ps);
+  // \node[opts]: the options belong to the node, not the path
+  if (!s.style.draw && !s.style.fill) s.style.invisible = true;
+  else s.style.invisible = false;
+  if (s.clip && !s.style.draw && !s.style.fill) s.style.invisible = true;
+
+  // insert path (e.g. Tikz-IM's right angle symbol): parsed and run before the path's own ops
+  for (const std::string& ins : s.insert_paths) {
+    auto parsed = grammar::parse("\\path " + ins + ";");
+    if (!parsed.errors.empty() || parsed.statements.empty()) {
+      problem("unsupported-key", "cannot read 'insert path' text", gs.span.begin, gs.span.end, &ps);
+      continue;
+    }
+    for (PathOp op : parsed.statements[0].ops) {
+      // spans point into the inserted text; locate them at the statement
+      op.span = gs.options ? gs.options->span : gs.span;
+      for (auto& c : op.coords) c.span = op.span;
+      for (auto& lb : op.let_bindings) {
+        lb.span = op.span;
+        if (lb.point) lb.point->span = op.span;
+      }
+      lower_op(ps, op);
+    }
+  }
+  for (const auto& op : gs.ops) lower_op(ps, op);
+  finish_path(ps, gs);
+}
+
+void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
+  flush_run(ps, false, false);
+  const Settings& s = ps.s;
+  if (s.clip) {
+    ClipRegion cr;
+    bool ok = !ps.clip_polygons.empty();
+    for (const auto& poly : ps.clip_polygons)
+      if (poly.empty()) ok = false;
+    if (ok) {
+      cr.polygon = ps.clip_polygons.front();
+      cr.is_rectangle = ps.clip_polygons.size() == 1 && ps.clip_is_rect;
+      BBoxAccumulator acc;
+      for (Point p : cr.polygon) acc.add(p);
+      cr.bounds = acc.box;
+      cr.prov = stmt_ ? stmt_->prov : Provenance{};
+      if (ps.clip_polygons.size() > 1)
+        problem("unsupported-construct", "a clip made of several shapes is reduced to its first", gs.span.begin,
+                gs.span.end, &ps, false);
+      d_.clips.push_back(cr);
+      if (!d_.canvas && stack_.size() == 1) {
+        d_.canvas = cr.bounds;
+        d_.canvas_source = "clip";
+      }
+    } else {
+      problem("unsupported-construct", "clip path with curves is not lowered", gs.span.begin, gs.span.end, &ps);
+    }
+    // a clip path that is not drawn leaves no elements
+    if (!s.style.draw && !s.style.fill) {
+      std::sort(ps.elements.begin(), ps.elements.end());
+      for (auto it = ps.elements.rbegin(); it != ps.elements.rend(); ++it)
+        d_.elements.erase(d_.elements.begin() + static_cast<std::ptrdiff_t>(*it));
+      ps.elements.clear();
+    }
+  }
+  if (s.use_as_bbox && ps.bbox.any && !d_.canvas) {
+    d_.canvas = ps.bbox.box;
+    d_.canvas_source = "use as bounding box";
+  }
+  if (!s.overlay && !bbox_frozen_ && ps.bbox.any) bbox_.add(ps.bbox.box);
+  if (s.use_as_bbox) bbox_frozen_ = true;
+  if (ps.incomplete) {
+    for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
+    for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;
+  }
+}
+
+void PictureLowerer::lower_statement(const tex::Statement& st) {
+  stmt_ = &st;
+  switch (st.kind) {
+    case tex::StatementKind::ScopeBegin: {
+      stack_.push_back(stack_.back());
+      styles_.push();
+      Settings& s = stack_.back();
+      s.labels.clear();
+      s.pins.clear();
+      std::vector<LowerProblem> probs;
+      keys_.apply(s, expand("every scope", 0, nullptr), KeyTarget::scope, 0, probs);
+      // the option text is the statement text
+      keys_.apply(s, expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
+      report(probs, nullptr);
+      return;
+    }
+    case tex::StatementKind::ScopeEnd:
+      if (stack_.size() > 1) {
+        stack_.pop_back();
+        styles_.pop();
+      }
+      return;
+    case tex::StatementKind::StyleDef: {
+      std::vector<tex::StyleProblem> sp;
+      auto keys = styles_.run_tikzset(st.text, &sp);
+      style_problems(sp, 0, nullptr);
+      std::vector<LowerProblem> probs;
+      keys_.apply(stack_.back(), keys, KeyTarget::scope, 0, probs);
+      report(probs, nullptr);
+      return;
+    }
+    case tex::StatementKind::Other: {
+      if (pic_.is_axis) return;  // reported once for the whole axis
+      std::string t(trim(st.text));
+      std::size_t j = 1;
+      while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
+      std::string cs = t.substr(0, j);
+      // bookkeeping commands with no drawing
+      static const char* kHarmless[] = {"\\pgfmathsetmacro", "\\pgfmathtruncatemacro", "\\pgfmathparse",
+                                        "\\def",             "\\let",                  "\\newcommand",
+                                        "\\renewcommand",    "\\usetikzlibrary",       "\\pgfsetlayers",
+                                        "\\pgfdeclarelayer", "\\colorlet",             "\\definecolor",
+                                        "\\relax",           "\\pgfkeys",              "\\pgfmathsetlengthmacro",
+                                        "\\setlength",       "\\newlength",            "\\begin",
+                                        "\\end",             "\\pgfsetlinewidth",      "\\tikzset",
+                                        "\\global",          "\\edef",                 "\\xdef",
+                                        "\\gdef",            "\\pgfmathsetseed",       "\\centering",
+                                        "\\small",           "\\large",                "\\footnotesize"};
+      if (t.empty()) return;
+      for (const char* h : kHarmless) {
+        if (cs == h) {
+          if (cs == "\\begin" || cs == "\\end") {
+            if (t.find("pgfonlayer") != std::string::npos || t.find("{scope}") != std::string::npos) return;
+            break;
+          }
+          return;
+        }
+      }
+      if (pic_.is_axis && (cs == "\\addplot" || cs == "\\addlegendentry" || cs == "\\legend")) return;
+      problem("unsupported-construct",
+              "unsupported statement '" + collapse_spaces(t.substr(0, std::min<std::size_t>(t.size(), 30))) + "'", 0,
+              static_cast<std::uint32_t>(st.text.size()), nullptr);
+      return;
+    }
+    case tex::StatementKind::Path:
+      break;
+  }
+  {
+    // path-like commands of libraries that are not lowered (pgfmanual 19, 82, 70)
+    std::string t(trim(st.text));
+    for (const char* cs : {"\\graph", "\\datavisualization", "\\spy", "\\pattern", "\\matrix"}) {
+      const std::size_t n = std::strlen(cs);
+      if (t.compare(0, n, cs) == 0 && (t.size() == n || !std::isalpha(static_cast<unsigned char>(t[n])))) {
+        problem("unsupported-construct", std::string(cs) + " is not lowered", 0,
+                static_cast<std::uint32_t>(st.text.size()), nullptr);
+        return;
+      }
+    }
+  }
+  auto parsed = grammar::parse(st.text);
+  for (const auto& err : parsed.errors) {
+    Diagnostic dg;
+    dg.rule = "syntax-error";
+    dg.severity = Severity::error;
+    dg.message = err.message;
+    dg.range = range(err.span.begin, err.span.end);
+    d_.diagnostics.push_back(dg);
+    d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
+  }
+  for (const auto& gs : parsed.statements) lower_path(gs);
+}
+
+// A small square (or its L) at a corner is a right-angle mark (issue 4 item 2):
+//  - an open 3-point polyline P0-P1-P2 whose legs are <= 15pt, within 20% of each other and
+//    perpendicular within 6 degrees: the mark's vertex is P0 + P2 - P1 (the L's far corner);
+//  - a closed 4-point polygon or a rectangle that is such a square and has a corner within
+//    1.5pt of a vertex of another element: the mark sits at that corner.
+void PictureLowerer::detect_right_angle_marks() {
+  constexpr double kMaxLeg = 15.0, kRatio = 1.25, kAngleTol = 6.0, kTouch = 1.5;
+  auto perpendicular_l = [&](Point a, Point c, Point b2) {
+    const Point l1 = a - c, l2 = b2 - c;
+    const double n1 = length(l1), n2 = length(l2);
+    if (n1 < 0.5 || n2 < 0.5 || n1 > kMaxLeg || n2 > kMaxLeg) return false;
+    if (std::max(n1, n2) / std::min(n1, n2) > kRatio) return false;
+    const double cosang = (l1.x * l2.x + l1.y * l2.y) / (n1 * n2);
+    return std::abs(std::acos(std::clamp(cosang, -1.0, 1.0)) / kDeg - 90) <= kAngleTol;
+  };
+  std::vector<Point> vertices;  // of every element, with the element index
+  std::vector<std::size_t> owner;
+  for (std::size_t i = 0; i < d_.elements.size(); ++i) {
+    const Geometry& g = d_.elements[i].geom;
+    auto add = [&](Point p) {
+      vertices.push_back(p);
+      owner.push_back(i);
+    };
+    if (auto* s = std::get_if<Segment>(&g)) {
+      add(s->a);
+      add(s->b);
+    } else if (auto* pl = std::get_if<Polyline>(&g)) {
+      for (Point p : pl->points) add(p);
+    } else if (auto* r = std::get_if<Rectangle>(&g)) {
+      for (Point p : r->corners) add(p);
+    } else if (auto* a = std::get_if<Arc>(&g)) {
+      add(a->from);
+      add(a->to);
+    }
+  }
+  for (std::size_t i = 0; i < d_.elements.size(); ++i) {
+    Element& el = d_.elements[i];
+    if (el.style.invisible) continue;
+    std::vector<Point> q;
+    bool closed = false;
+    if (auto* pl = std::get_if<Polyline>(&el.geom)) {
+      q = pl->points;
+      closed = pl->closed;
+      if (closed && q.size() == 5) q.pop_back();
+    } else if (auto* r = std::get_if<Rectangle>(&el.geom)) {
+      q.assign(r->corners.begin(), r->corners.end());
+      closed = true;
+    } else {
+      continue;
+    }
+    if (!closed && q.size() == 3 && perpendicular_l(q[0], q[1], q[2])) {
+      RightAngleMark m;
+      m.corner = q[0] + q[2] - q[1];
+      m.leg_a = q[0];
+      m.leg_b = q[2];
+      m.size = (length(q[0] - m.corner) + length(q[2] - m.corner)) / 2;
+      el.geom = m;
+      continue;
+    }
+    if (closed && q.size() == 4) {
+      bool square = true;
+      for (int k = 0; k < 4 && square; ++k)
+        square = perpendicular_l(q[static_cast<std::size_t>((k + 3) % 4)], q[static_cast<std::size_t>(k)],
+                                 q[static_cast<std::size_t>((k + 1) % 4)]);
+      if (!square) continue;
+      for (int k = 0; k < 4; ++k) {
+        const Point c = q[static_cast<std::size_t>(k)];
+        bool touches = false;
+        for (std::size_t v = 0; v < vertices.size() && !touches; ++v)
+          touches = owner[v] != i && length(vertices[v] - c) <= kTouch;
+        if (!touches) continue;
+        RightAngleMark m;
+        m.corner = c;
+        m.leg_a = q[static_cast<std::size_t>((k + 3) % 4)];
+        m.leg_b = q[static_cast<std::size_t>((k + 1) % 4)];
+        m.size = (length(m.leg_a - c) + length(m.leg_b - c)) / 2;
+        el.geom = m;
+        break;
+      }
+    }
+  }
+}
+
+Diagram PictureLowerer::run() {
+  d_.file = doc_.file;
+  d_.base_font_size_pt = doc_.base_font_size_pt;
+  d_.uses_axis = pic_.is_axis;
+  Settings top;
+  top.font_size = doc_.base_font_size_pt;
+  top.font_family = family_for_class(doc_.document_class);
+  stack_ = {top};
+  std::vector<LowerProblem> probs;
+  keys_.apply(stack_.back(), expand("every picture", 0, nullptr), KeyTarget::picture, 0, probs);
+  if (!pic_.options.empty()) {
+    std::vector<tex::StyleProblem> sp;
+    auto keys = styles_.expand(pic_.options, &sp);
+    for (const auto& p : sp) problem(p.code, p.message, 0, 0, nullptr);
+    keys_.apply(stack_.back(), keys, KeyTarget::picture, 0, probs);
+  }
+  for (const auto& p : probs) problem(p.code, p.message, 0, 0, nullptr, p.makes_incomplete);
+  probs.clear();
+  if (pic_.is_axis) {
+    Diagnostic dg;
+    dg.rule = "unsupported-construct";
+    dg.severity = Severity::warning;
+    dg.message = "pgfplots axis is not lowered";
+    dg.range = pic_.range;
+    d_.diagnostics.push_back(dg);
+    d_.unsupported.push_back({"pgfplots axis", pic_.range});
+  }
+  for (const auto& st : pic_.statements) lower_statement(st);
+  stmt_ = nullptr;
+  detect_right_angle_marks();
+  if (bbox_.any) {
+    d_.picture_bbox = bbox_.box;
+    d_.has_picture_bbox = true;
+  }
+  return std::move(d_);
+}
+
+}  // namespace
+
+std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm) {
+  (void)sm;
+  // Preamble styles (classes, packages, \tikzset in the preamble) come first.
+  tex::StyleTable styles;
+  for (const auto& st : doc.preamble_styles) styles.run_tikzset(st.text, nullptr);
+  std::vector<Diagram> out;
+  for (const auto& pic : doc.pictures) {
+    PictureLowerer pl(doc, pic, styles);
+    out.push_back(pl.run());
+  }
+  return out;
+}
+
+}  // namespace tikzlint::ir

@@ -1,0 +1,749 @@
+// ir/lower_keys.cpp: what each TikZ option key does to the lowering state, as data where possible.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "ir/lowering.hpp"
+#include "ir/textmetrics.hpp"
+#include "tex/pgfmath.hpp"
+
+namespace tikzlint::ir {
+namespace {
+
+// pgfmanual 15.3.1: the line width styles.
+struct NamedWidth {
+  const char* name;
+  double pt;
+};
+constexpr NamedWidth kLineWidths[] = {{"ultra thin", 0.1}, {"very thin", 0.2}, {"thin", 0.4},
+                                      {"semithick", 0.6},  {"thick", 0.8},     {"very thick", 1.2},
+                                      {"ultra thick", 1.6}};
+
+// pgfmanual 17.8: named positions on a path.
+struct NamedPos {
+  const char* name;
+  double pos;
+};
+constexpr NamedPos kPositions[] = {{"at start", 0},   {"very near start", 0.125}, {"near start", 0.25},
+                                   {"midway", 0.5},   {"near end", 0.75},         {"very near end", 0.875},
+                                   {"at end", 1}};
+
+constexpr const char* kDashes[] = {"dashed",        "dotted",        "densely dotted", "loosely dotted",
+                                   "densely dashed", "loosely dashed", "dash dot",      "densely dash dot",
+                                   "loosely dash dot", "dash dot dot", "densely dash dot dot",
+                                   "loosely dash dot dot", "dashdotted", "densely dashdotted",
+                                   "loosely dashdotted"};
+
+// Shapes from the shape libraries: known, sized like a rectangle (NodeShape::other).
+constexpr const char* kOtherShapes[] = {
+    "diamond", "regular polygon", "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
+    "circular sector", "cylinder", "cloud", "signal", "tape", "rectangle callout", "ellipse callout",
+    "cloud callout", "single arrow", "double arrow", "arrow box", "forbidden sign", "correct forbidden sign",
+    "magnifying glass", "cross out", "strike out", "rounded rectangle", "chamfered rectangle", "circle split",
+    "circle solidus", "ellipse split", "rectangle split", "starburst", "magnetic tape", "rectangle split",
+    "shape example", "breakdown diode IEC", "crossed out", "circle ee", "trapezium"};
+
+// Keys whose effect is not geometric (or below what the rules measure): accepted silently.
+constexpr const char* kCosmetic[] = {
+    // color and painting
+    "color", "text", "opacity", "fill opacity", "draw opacity", "text opacity", "transparent",
+    "even odd rule", "nonzero rule", "pattern", "pattern color", "shading", "shading angle", "top color",
+    "bottom color", "left color", "right color", "middle color", "inner color", "outer color", "ball color",
+    "blend mode", "transparency group", "path fading", "fit fading", "fading angle", "fading transform",
+    "scope fading", "double", "double distance", "double equal sign distance", "line cap", "line join",
+    "miter limit", "cap", "join", "dash phase", "dash", "solid", "dash pattern", "rounded corners",
+    "sharp corners", "help lines", "every path", "preaction", "postaction", "decorate", "decoration",
+    "on layer", "behind path", "in front of path", "draw none", "shade", "general shadow", "drop shadow",
+    "copy shadow", "double copy shadow", "circular drop shadow", "circular glow", "shadow xshift",
+    "shadow yshift", "shadow scale", "color model", "fill none",
+    // arrows
+    "arrows", ">", "tips", "shorten >", "shorten <", "arrows.meta", "bend", "line width",
+    "arrow", "-",
+    // fonts and text (the size keys are handled; these only restyle)
+    "node font", "text centered", "text badly centered", "text ragged", "text badly ragged",
+    "text justified", "execute at begin node", "execute at end node", "every text node part",
+    "font", "align", "text width", "text height", "text depth", "anchor", "alias",
+    // naming and bookkeeping
+    "name path", "name path global", "name prefix", "name suffix", "remember picture", "baseline",
+    "every node", "every picture", "every scope", "every label", "every pin", "every edge", "every to",
+    "every circle", "every rectangle", "every matrix", "every mark", "every plot", "every child",
+    "every pin edge", "pin edge", "every label quotes", "every edge quotes", "node contents",
+    "execute at begin picture", "execute at end picture", "execute at begin scope",
+    "execute at end scope", "execute at begin to", "execute at end to", "trim left", "trim right",
+    "show background rectangle", "framed", "background rectangle", "inner frame sep", "tight background",
+    "loose background", "inner frame xsep", "inner frame ysep", "every shadow", "auto", "swap", "'",
+    "quotes mean label", "quotes mean pin", "late options", "path picture", "local bounding box",
+    "spy using outlines", "spy using overlays", "magnification", "size", "lens", "connect spies",
+    // plots and marks
+    "mark", "mark options", "mark size", "mark phase", "mark repeat", "mark indices", "only marks",
+    "sharp plot", "smooth", "smooth cycle", "tension", "const plot", "const plot mark left",
+    "const plot mark right", "jump mark left", "jump mark right", "ycomb", "xcomb", "polar comb",
+    "ybar", "xbar", "ybar interval", "xbar interval", "bar width", "bar shift", "parametric",
+    "id", "prefix", "raw gnuplot", "every plot",
+    // shapes' own parameters (their size effect is not modelled; the shape is marked other)
+    "regular polygon sides", "star points", "star point ratio", "star point height", "trapezium angle",
+    "trapezium left angle", "trapezium right angle", "isosceles triangle apex angle", "shape border rotate",
+    "shape border uses incircle", "shape aspect", "aspect", "kite upper vertex angle",
+    "kite lower vertex angle", "dart tip angle", "dart tail angle", "circular sector angle",
+    "cylinder uses custom fill", "cylinder end fill", "cylinder body fill", "rounded rectangle arc length",
+    "chamfered rectangle corners", "rectangle split parts", "rectangle split horizontal",
+    "callout pointer", "callout absolute pointer", "minimum aspect", "cloud puffs", "cloud puff arc",
+    "cloud ignores aspect", "signal to", "signal from", "tape bend top", "tape bend bottom",
+    "tape bend height", "single arrow head extend", "double arrow head extend", "single arrow tip angle",
+    "starburst points", "starburst point height", "random starburst",
+    // trees, graphs and matrices (their own statements are reported separately)
+    "level distance", "sibling distance", "grow", "grow'", "level", "edge from parent",
+    "edge from parent path", "child anchor", "parent anchor", "row sep", "column sep", "matrix of nodes",
+    "matrix of math nodes", "nodes", "cells", "ampersand replacement",
+    // angles library (geometry handled in the pic)
+    "angle eccentricity", "pic text", "pic text options", "pic type",
+    // misc
+    "/utils/exec", "pgf@nocache", "label position", "every node/.style", "transform canvas",
+    "turn", "samples", "variable", "domain", "step", "xstep", "ystep", "spy scope",
+};
+
+constexpr const char* kColorNames[] = {
+    "red", "green", "blue", "cyan", "magenta", "yellow", "black", "gray", "grey", "white", "darkgray",
+    "lightgray", "brown", "lime", "olive", "orange", "pink", "purple", "teal", "violet",
+    // xcolor dvipsnames / svgnames commonly used
+    "Apricot", "Aquamarine", "Bittersweet", "Black", "Blue", "BlueGreen", "BlueViolet", "BrickRed", "Brown",
+    "BurntOrange", "CadetBlue", "CarnationPink", "Cerulean", "CornflowerBlue", "Cyan", "Dandelion",
+    "DarkOrchid", "Emerald", "ForestGreen", "Fuchsia", "Goldenrod", "Gray", "Green", "GreenYellow",
+    "JungleGreen", "Lavender", "LimeGreen", "Magenta", "Mahogany", "Maroon", "Melon", "MidnightBlue",
+    "Mulberry", "NavyBlue", "OliveGreen", "Orange", "OrangeRed", "Orchid", "Peach", "Periwinkle",
+    "PineGreen", "Plum", "ProcessBlue", "Purple", "RawSienna", "Red", "RedOrange", "RedViolet", "Rhodamine",
+    "RoyalBlue", "RoyalPurple", "RubineRed", "Salmon", "SeaGreen", "Sepia", "SkyBlue", "SpringGreen", "Tan",
+    "TealBlue", "Thistle", "Turquoise", "Violet", "VioletRed", "White", "WildStrawberry", "Yellow",
+    "YellowGreen", "YellowOrange", "DarkBlue", "DarkGreen", "DarkRed", "LightBlue", "LightGreen",
+    "LightGray", "DarkGray", "Gold", "Navy", "Silver", "Crimson", "Coral", "Indigo", "Khaki", "Beige",
+    "SteelBlue", "SlateGray", "Tomato", "Chocolate", "Firebrick", "DodgerBlue", "DeepSkyBlue",
+    "LightCoral", "DarkOrange", "DarkViolet", "MediumBlue", "Olive", "Teal", "Lime", "Aqua", "Pink",
+    "none", "."};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+const std::set<std::string>& cosmetic_set() {
+  static const std::set<std::string> s = [] {
+    std::set<std::string> out(std::begin(kCosmetic), std::end(kCosmetic));
+    return out;
+  }();
+  return s;
+}
+
+double em_of(const Settings& s) { return s.font_size; }
+
+}  // namespace
+
+bool is_size_command(std::string_view cs) {
+  static constexpr const char* kSizes[] = {"\\tiny",  "\\scriptsize", "\\footnotesize", "\\small", "\\normalsize",
+                                           "\\large", "\\Large",      "\\LARGE",        "\\huge",  "\\Huge"};
+  for (const char* c : kSizes)
+    if (cs == c) return true;
+  return false;
+}
+
+namespace {
+
+}  // namespace
+
+bool is_color_name(const std::string& key_in) {
+  std::string_view key = trim(key_in);
+  if (key.empty()) return false;
+  // xcolor expressions: red!50!black, -red, blue!20, {rgb,255:red,1;...}
+  if (key.front() == '-' && key.size() > 1 && std::isalpha(static_cast<unsigned char>(key[1]))) key.remove_prefix(1);
+  std::string_view head = key.substr(0, key.find('!'));
+  for (const char* c : kColorNames)
+    if (head == c) return true;
+  if (starts_with(key, "rgb") || starts_with(key, "{rgb") || starts_with(key, "RGB")) return true;
+  return false;
+}
+
+bool is_known_cosmetic_key(const std::string& key) {
+  if (cosmetic_set().count(key)) return true;
+  // `every xyz/.style` lookups and pgfplots keys are bookkeeping
+  if (starts_with(key, "every ") || starts_with(key, "/pgfplots/") || starts_with(key, "/utils/")) return true;
+  return false;
+}
+
+bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
+  // exactly one '-' outside braces and brackets separates start and end tips
+  int depth = 0;
+  std::size_t dash = std::string::npos;
+  int count = 0;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    char c = key[i];
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    if (c == '-' && depth == 0) {
+      ++count;
+      dash = i;
+    }
+  }
+  if (count != 1) return false;
+  auto tip_ok = [](std::string_view side) {
+    side = trim(side);
+    if (side.size() > 80) return false;
+    int d = 0;
+    for (char c : side) {
+      if (c == '{' || c == '[') ++d;
+      if (c == '}' || c == ']') --d;
+      if (d > 0) continue;
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("<>|*()' .}]", c) != nullptr)) return false;
+    }
+    return d == 0;
+  };
+  std::string_view l = trim(std::string_view(key).substr(0, dash));
+  std::string_view r = trim(std::string_view(key).substr(dash + 1));
+  if (!tip_ok(l) || !tip_ok(r)) return false;
+  if (start) *start = !l.empty();
+  if (end) *end = !r.empty();
+  return true;
+}
+
+std::optional<MathValue> eval_math(const std::string& expr_in, double em, std::string* error) {
+  std::string expr = tex::strip_braces(expr_in);
+  tex::pgfmath::Context ctx;
+  ctx.em_pt = em;
+  ctx.ex_pt = em * 0.430554;
+  auto r = tex::pgfmath::evaluate(expr, ctx);
+  if (!r) {
+    if (error) *error = r.error ? r.error->message : "cannot evaluate '" + expr + "'";
+    return std::nullopt;
+  }
+  if (!std::isfinite(r.value->number)) {
+    if (error) *error = "'" + expr + "' is not a finite number";
+    return std::nullopt;
+  }
+  return MathValue{r.value->number, r.value->is_length};
+}
+
+std::optional<double> eval_dimension(const std::string& expr, double em, std::string* error) {
+  auto v = eval_math(expr, em, error);
+  if (!v) return std::nullopt;
+  return v->value;  // a unitless value in a dimension key is pt (\pgfmathsetlength)
+}
+
+void KeyApplier::apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTarget target, std::uint32_t base,
+                       std::vector<LowerProblem>& problems) const {
+  for (const auto& k : keys) apply_one(s, k, target, base + k.begin, base + k.end, problems);
+}
+
+bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target, std::uint32_t b, std::uint32_t e,
+                           std::vector<LowerProblem>& problems) const {
+  const std::string& key = k.key;
+  const std::string& v = k.value;
+  auto math_problem = [&](const std::string& msg) {
+    problems.push_back({"math-error", "in key '" + key + "': " + msg, b, e, true});
+  };
+  auto dim = [&](const std::string& text) -> std::optional<double> {
+    std::string err;
+    auto d = eval_dimension(text, em_of(s), &err);
+    if (!d) math_problem(err);
+    return d;
+  };
+  auto num = [&](const std::string& text) -> std::optional<double> {
+    std::string err;
+    auto d = eval_math(text, em_of(s), &err);
+    if (!d) {
+      math_problem(err);
+      return std::nullopt;
+    }
+    return d->value;
+  };
+  auto transform = [&](const Transform& t) { s.ctm = s.ctm.then_local(t); };
+
+  // --- line widths, dashes, positions, colors (tables)
+  for (const auto& w : kLineWidths) {
+    if (key == w.name) {
+      s.style.line_width = w.pt;
+      return true;
+    }
+  }
+  if (key == "line width") {
+    if (auto d = dim(v)) s.style.line_width = *d;
+    return true;
+  }
+  if (key == "help lines") {
+    s.style.line_width = 0.2;
+    s.style.draw_color = "gray";
+    return true;
+  }
+  for (const char* d : kDashes) {
+    if (key == d) {
+      s.style.dash = key;
+      return true;
+    }
+  }
+  if (key == "solid") {
+    s.style.dash.clear();
+    return true;
+  }
+  if (key == "dash pattern") {
+    s.style.dash = v;
+    return true;
+  }
+  for (const auto& p : kPositions) {
+    if (key == p.name) {
+      s.pos = p.pos;
+      return true;
+    }
+  }
+  if (key == "pos") {
+    if (auto d = num(v)) s.pos = *d;
+    return true;
+  }
+  if (!k.has_value && is_color_name(key)) {
+    s.style.draw_color = key;
+    s.style.fill_color = key;
+    return true;
+  }
+  if (key == "color") {
+    s.style.draw_color = v;
+    s.style.fill_color = v;
+    return true;
+  }
+  // --- painting modes
+  if (key == "draw") {
+    const bool none = k.has_value && trim(v) == "none";
+    if (target == KeyTarget::node) s.node_drawn = !none;
+    else s.style.draw = !none;
+    if (k.has_value && !none) s.style.draw_color = v;
+    return true;
+  }
+  if (key == "fill") {
+    const bool none = k.has_value && trim(v) == "none";
+    if (target == KeyTarget::node) s.node_filled = !none;
+    else s.style.fill = !none;
+    if (k.has_value && !none) s.style.fill_color = v;
+    return true;
+  }
+  if (key == "top color" || key == "bottom color" || key == "left color" || key == "right color" ||
+      key == "inner color" || key == "outer color" || key == "ball color" || key == "shade" ||
+      key == "pattern") {
+    if (target == KeyTarget::node) s.node_filled = true;
+    else s.style.fill = true;
+    return true;
+  }
+  if (key == "opacity" || key == "draw opacity") {
+    if (auto d = num(v)) s.style.opacity = *d;
+    return true;
+  }
+  if (key == "clip") {
+    s.clip = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "use as bounding box") {
+    s.use_as_bbox = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "overlay") {
+    s.overlay = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  bool as = false, ae = false;
+  if (!k.has_value && parse_arrow_spec(key, &as, &ae)) {
+    s.style.arrow_start = as;
+    s.style.arrow_end = ae;
+    return true;
+  }
+  if (key == "arrows" && parse_arrow_spec(v, &as, &ae)) {
+    s.style.arrow_start = as;
+    s.style.arrow_end = ae;
+    return true;
+  }
+
+  // --- transformations (pgfmanual 25.3); for nodes they form the node's own transformation
+  if (key == "shift") {
+    if (local_point) {
+      if (auto p = local_point(v, s, b, e)) transform(Transform::shift(p->x, p->y));
+    }
+    return true;
+  }
+  if (key == "xshift") {
+    if (auto d = dim(v)) transform(Transform::shift(*d, 0));
+    return true;
+  }
+  if (key == "yshift") {
+    if (auto d = dim(v)) transform(Transform::shift(0, *d));
+    return true;
+  }
+  if (key == "scale") {
+    if (auto d = num(v)) transform(Transform::scale(*d, *d));
+    return true;
+  }
+  if (key == "xscale") {
+    if (auto d = num(v)) transform(Transform::scale(*d, 1));
+    return true;
+  }
+  if (key == "yscale") {
+    if (auto d = num(v)) transform(Transform::scale(1, *d));
+    return true;
+  }
+  if (key == "rotate") {
+    if (auto d = num(v)) transform(Transform::rotate(*d));
+    return true;
+  }
+  if (key == "xslant") {
+    if (auto d = num(v)) transform(Transform::xslant(*d));
+    return true;
+  }
+  if (key == "yslant") {
+    if (auto d = num(v)) transform(Transform::yslant(*d));
+    return true;
+  }
+  if (key == "reset cm") {
+    s.ctm = Transform{};
+    return true;
+  }
+  if (key == "rotate around") {
+    // "angle:(point)"
+    std::size_t colon = v.find(':');
+    if (colon == std::string::npos) {
+      math_problem("expected 'angle:(point)'");
+      return true;
+    }
+    auto a = num(v.substr(0, colon));
+    std::string pt(trim(std::string_view(v).substr(colon + 1)));
+    std::optional<Point> p = local_point ? local_point(pt, s, b, e) : std::nullopt;
+    if (a && p) {
+      transform(Transform::shift(p->x, p->y));
+      transform(Transform::rotate(*a));
+      transform(Transform::shift(-p->x, -p->y));
+    }
+    return true;
+  }
+  if (key == "cm") {
+    auto items = tex::split_options(v);
+    if (items.size() != 5) {
+      math_problem("cm needs a,b,c,d,(point)");
+      return true;
+    }
+    double m[4];
+    for (int i = 0; i < 4; ++i) {
+      auto d = num(items[static_cast<std::size_t>(i)].key);
+      if (!d) return true;
+      m[i] = *d;
+    }
+    std::optional<Point> p = local_point ? local_point(items[4].key, s, b, e) : std::nullopt;
+    if (p) transform(Transform::cm(m[0], m[1], m[2], m[3], p->x, p->y));
+    return true;
+  }
+  if (key == "x" || key == "y" || key == "z") {
+    std::string t(trim(v));
+    Point vec;
+    if (!t.empty() && t.front() == '(') {
+      // a coordinate: the vector itself (pgfmanual 25.2)
+      Settings plain = s;
+      plain.ctm = Transform{};
+      std::optional<Point> p = local_point ? local_point(t, plain, b, e) : std::nullopt;
+      if (!p) return true;
+      vec = *p;
+    } else {
+      auto d = dim(t);
+      if (!d) return true;
+      vec = key == "x" ? Point{*d, 0} : key == "y" ? Point{0, *d} : Point{*d, *d};
+    }
+    (key == "x" ? s.xvec : key == "y" ? s.yvec : s.zvec) = vec;
+    return true;
+  }
+  if (key == "transform shape") {
+    s.transform_shape = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+
+  // --- nodes (pgfmanual 17)
+  if (key == "shape" || key == "rectangle" || key == "circle" || key == "ellipse" || key == "coordinate" ||
+      key == "inner sep" || key == "inner xsep" || key == "inner ysep" || key == "outer sep" ||
+      key == "outer xsep" || key == "outer ysep" || key == "minimum size" || key == "minimum width" ||
+      key == "minimum height") {
+    const std::string shape = key == "shape" ? std::string(trim(v)) : key;
+    if (key == "shape" || key == "rectangle" || key == "circle" || key == "ellipse" || key == "coordinate") {
+      s.shape_name = shape;
+      s.shape = shape == "rectangle"   ? NodeShape::rectangle
+                : shape == "circle"    ? NodeShape::circle
+                : shape == "ellipse"   ? NodeShape::ellipse
+                : shape == "coordinate" ? NodeShape::coordinate
+                                        : NodeShape::other;
+      return true;
+    }
+    auto d = dim(v);
+    if (!d) return true;
+    if (key == "inner sep") s.inner_xsep = s.inner_ysep = *d;
+    if (key == "inner xsep") s.inner_xsep = *d;
+    if (key == "inner ysep") s.inner_ysep = *d;
+    if (key == "outer sep") s.outer_xsep = s.outer_ysep = *d;
+    if (key == "outer xsep") s.outer_xsep = *d;
+    if (key == "outer ysep") s.outer_ysep = *d;
+    if (key == "minimum size") s.minimum_width = s.minimum_height = *d;
+    if (key == "minimum width") s.minimum_width = *d;
+    if (key == "minimum height") s.minimum_height = *d;
+    return true;
+  }
+  for (const char* shp : kOtherShapes) {
+    if (key == shp) {
+      s.shape = NodeShape::other;
+      s.shape_name = key;
+      return true;
+    }
+  }
+  if (key == "anchor") {
+    s.anchor = std::string(trim(v));
+    s.placement = "anchor=" + s.anchor;
+    s.of_direction.clear();
+    return true;
+  }
+  if (auto dir = direction_angle(key); dir && (key == "above" || key == "below" || key == "left" ||
+                                               key == "right" || key == "above left" || key == "above right" ||
+                                               key == "below left" || key == "below right")) {
+    // pgfmanual 17.5.2 and the positioning library (17.5.3)
+    static const std::map<std::string, const char*> anchor_for = {
+        {"above", "south"},          {"below", "north"},          {"left", "east"},
+        {"right", "west"},           {"above left", "south east"}, {"above right", "south west"},
+        {"below left", "north east"}, {"below right", "north west"}};
+    s.anchor = anchor_for.at(key);
+    s.placement = k.has_value ? key + "=" + v : key;
+    s.of_direction.clear();
+    std::string val(trim(v));
+    std::size_t of = val.rfind(" of ");
+    if (starts_with(val, "of ")) of = 0;
+    if (of != std::string::npos && (of == 0 || val.find(" of ") != std::string::npos)) {
+      s.of_direction = key;
+      std::string dist = of == 0 ? "" : std::string(trim(std::string_view(val).substr(0, of)));
+      s.of_distance = dist;
+      s.of_target = std::string(trim(std::string_view(val).substr(of == 0 ? 3 : of + 4)));
+      return true;
+    }
+    if (!val.empty()) {
+      auto d = dim(val);
+      if (!d) return true;
+      const double dx = key.find("left") != std::string::npos ? -*d : key.find("right") != std::string::npos ? *d : 0;
+      const double dy = key.find("above") != std::string::npos ? *d : key.find("below") != std::string::npos ? -*d : 0;
+      transform(Transform::shift(dx, dy));
+    }
+    return true;
+  }
+  if (key == "node distance") {
+    std::string val(trim(v));
+    std::size_t andp = val.find(" and ");
+    if (andp != std::string::npos) {
+      auto a = dim(val.substr(0, andp));
+      auto c = dim(val.substr(andp + 5));
+      if (a && c) {
+        s.node_distance_y = *a;
+        s.node_distance_x = *c;
+        s.node_distance_single = false;
+      }
+    } else if (auto d = dim(val)) {
+      s.node_distance_x = s.node_distance_y = *d;
+      s.node_distance_single = true;
+    }
+    return true;
+  }
+  if (key == "on grid") {
+    s.on_grid = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "sloped") {
+    s.sloped = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "allow upside down") return true;
+  if (key == "label") {
+    s.labels.push_back(v);
+    return true;
+  }
+  if (key == "pin") {
+    s.pins.push_back(v);
+    return true;
+  }
+  if (key == "label distance") {
+    if (auto d = dim(v)) s.label_distance = *d;
+    return true;
+  }
+  if (key == "pin distance") {
+    if (auto d = dim(v)) s.pin_distance = *d;
+    return true;
+  }
+  if (key == "label position") {
+    s.label_position = v;
+    return true;
+  }
+  if (key == "name") {
+    s.node_name = std::string(trim(v));
+    return true;
+  }
+  if (key == "font" || key == "node font") {
+    // the last size command wins; \bfseries / \itshape set the series/shape
+    std::string f = v;
+    std::size_t i = 0;
+    while ((i = f.find('\\', i)) != std::string::npos) {
+      std::size_t j = i + 1;
+      while (j < f.size() && std::isalpha(static_cast<unsigned char>(f[j]))) ++j;
+      std::string cs = f.substr(i, j - i);
+      if (is_size_command(cs)) s.font_size = font_size_for_command(cs, base_font_size);
+      if (cs == "\\bfseries" || cs == "\\bf") s.bold = true;
+      if (cs == "\\itshape" || cs == "\\it" || cs == "\\slshape") s.italic = true;
+      if (cs == "\\sffamily" || cs == "\\sf") s.font_family = s.font_family == "lmr" ? "lmss" : s.font_family;
+      i = j;
+    }
+    return true;
+  }
+  if (key == "text width") {
+    if (auto d = dim(v)) s.text_width = *d;
+    return true;
+  }
+  if (key == "text height") {
+    if (auto d = dim(v)) s.text_height = *d;
+    return true;
+  }
+  if (key == "text depth") {
+    if (auto d = dim(v)) s.text_depth = *d;
+    return true;
+  }
+
+  // --- path operation parameters (pgfmanual 14)
+  auto radius_value = [&](const std::string& text, std::optional<double>& out, bool& unit) {
+    std::string err;
+    auto m = eval_math(text, em_of(s), &err);
+    if (!m) {
+      math_problem(err);
+      return;
+    }
+    out = m->value;
+    unit = m->is_length;
+  };
+  if (key == "radius") {
+    radius_value(v, s.radius_x, s.radius_x_unit);
+    s.radius_y = s.radius_x;
+    s.radius_y_unit = s.radius_x_unit;
+    return true;
+  }
+  if (key == "x radius") {
+    radius_value(v, s.radius_x, s.radius_x_unit);
+    return true;
+  }
+  if (key == "y radius") {
+    radius_value(v, s.radius_y, s.radius_y_unit);
+    return true;
+  }
+  if (key == "start angle" || key == "end angle" || key == "delta angle") {
+    auto d = num(v);
+    if (!d) return true;
+    (key == "start angle" ? s.start_angle : key == "end angle" ? s.end_angle : s.delta_angle) = *d;
+    return true;
+  }
+  if (key == "step") {
+    std::string t(trim(v));
+    if (!t.empty() && t.front() == '(') {
+      std::string inner = t.substr(1, t.size() >= 2 ? t.size() - 2 : 0);
+      auto items = tex::split_options(inner);
+      if (items.size() == 2) {
+        s.step_x = items[0].key;
+        s.step_y = items[1].key;
+      }
+    } else {
+      s.step_x = s.step_y = t;
+    }
+    return true;
+  }
+  if (key == "xstep") {
+    s.step_x = v;
+    return true;
+  }
+  if (key == "ystep") {
+    s.step_y = v;
+    return true;
+  }
+  if (key == "out" || key == "in") {
+    if (auto d = num(v)) (key == "out" ? s.out_angle : s.in_angle) = *d;
+    return true;
+  }
+  if (key == "bend left" || key == "bend right") {
+    double a = s.bend_angle;
+    if (k.has_value && !trim(v).empty()) {
+      auto d = num(v);
+      if (!d) return true;
+      a = *d;
+    }
+    s.bend = key == "bend left" ? a : -a;
+    s.bend_set = true;
+    return true;
+  }
+  if (key == "bend angle") {
+    if (auto d = num(v)) s.bend_angle = *d;
+    return true;
+  }
+  if (key == "looseness" || key == "in looseness" || key == "out looseness") {
+    auto d = num(v);
+    if (!d) return true;
+    if (key != "in looseness") s.out_looseness = *d;
+    if (key != "out looseness") s.in_looseness = *d;
+    return true;
+  }
+  if (key == "relative") {
+    s.relative_angles = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "domain") {
+    std::size_t colon = v.find(':');
+    if (colon == std::string::npos) {
+      math_problem("domain needs 'start:end'");
+      return true;
+    }
+    auto a = num(v.substr(0, colon));
+    auto c = num(v.substr(colon + 1));
+    if (a && c) {
+      s.domain_min = *a;
+      s.domain_max = *c;
+    }
+    return true;
+  }
+  if (key == "samples") {
+    if (auto d = num(v)) s.samples = std::clamp(static_cast<int>(std::lround(*d)), 2, 10000);
+    return true;
+  }
+  if (key == "samples at") {
+    s.samples_at.clear();
+    for (const auto& item : tex::split_options(v)) {
+      if (auto d = num(item.key)) s.samples_at.push_back(*d);
+    }
+    return true;
+  }
+  if (key == "variable") {
+    s.variable = std::string(trim(v));
+    return true;
+  }
+  if (key == "angle radius") {
+    if (auto d = dim(v)) s.angle_radius = *d;
+    return true;
+  }
+  if (key == "to path") {
+    s.custom_to_path = true;
+    problems.push_back({"unsupported-key", "custom 'to path' is not lowered; straight line used", b, e, true});
+    return true;
+  }
+  if (key == "insert path") {
+    s.insert_paths.push_back(v);
+    return true;
+  }
+  if (key == "name path" || key == "name path global") {
+    s.name_path = std::string(trim(v));
+    return true;
+  }
+  if (key == "name intersections") {
+    s.name_intersections = v;
+    return true;
+  }
+  if (is_known_cosmetic_key(key)) return true;
+  problems.push_back({"unsupported-key", "unknown key '" + key + "'", b, e, true});
+  return false;
+}
+
+}  // namespace tikzlint::ir

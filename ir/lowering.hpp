@@ -1,0 +1,118 @@
+// ir/lowering.hpp: internal state shared by the lowering files (lower.cpp, lower_keys.cpp,
+// coords.cpp). Not a public header: checks and the CLI use ir/ir.hpp.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar/grammar.hpp"
+#include "ir/diagram.hpp"
+#include "ir/nodes.hpp"
+#include "ir/transform.hpp"
+#include "tex/styles.hpp"
+
+namespace tikzlint::ir {
+
+// pgfmanual 13.2.1 "The xyz coordinate system": x = (1cm,0), y = (0,1cm), z = (-3.85mm,-3.85mm).
+constexpr double kDefaultZ = -0.385 * kPtPerCm;
+
+// Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
+struct Settings {
+  Transform ctm;
+  Point xvec{kPtPerCm, 0}, yvec{0, kPtPerCm}, zvec{kDefaultZ, kDefaultZ};
+
+  Style style;  // draw/fill are path modes: reset at every path (pgfmanual 15.3)
+  bool clip = false, use_as_bbox = false, overlay = false;
+
+  // nodes (pgfmanual 17)
+  NodeShape shape = NodeShape::rectangle;
+  std::string shape_name = "rectangle";
+  std::optional<double> inner_xsep, inner_ysep;  // default .3333em of the node font
+  std::optional<double> outer_xsep, outer_ysep;  // default .5\pgflinewidth
+  double minimum_width = 0, minimum_height = 0;
+  std::string anchor;                 // explicit anchor= or the one a placement key implies
+  std::string placement;              // "above", "below left=3pt", "right=of A", "anchor=west"
+  std::string of_direction, of_target;  // positioning library: "above" "A"
+  std::string of_distance;            // "" = node distance
+  bool on_grid = false;
+  double node_distance_y = kPtPerCm, node_distance_x = kPtPerCm;
+  bool node_distance_single = true;  // `node distance=1cm` (not "1cm and 2cm")
+  std::optional<double> pos;
+  bool sloped = false, transform_shape = false;
+  double label_distance = 0;
+  std::optional<double> pin_distance;  // default 3ex
+  std::string label_position = "above";
+  std::vector<std::string> labels, pins;
+  std::string node_name;
+  double font_size = 10;
+  std::string font_family = "lmr";
+  bool bold = false, italic = false;
+  double text_width = 0;
+  std::optional<double> text_height, text_depth;
+  bool node_drawn = false, node_filled = false;
+
+  // path operations (pgfmanual 14)
+  std::optional<double> radius_x, radius_y;  // from radius / x radius / y radius (value + unit flag)
+  bool radius_x_unit = false, radius_y_unit = false;
+  std::optional<double> start_angle, end_angle, delta_angle;
+  std::string step_x = "1cm", step_y = "1cm";
+  std::optional<double> out_angle, in_angle;
+  double bend = 0;  // + left, - right (degrees)
+  bool bend_set = false;
+  double bend_angle = 30;
+  double out_looseness = 1, in_looseness = 1;
+  bool relative_angles = false;
+  double domain_min = -5, domain_max = 5;
+  int samples = 25;
+  std::vector<double> samples_at;
+  std::string variable = "\\x";
+  double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
+  bool custom_to_path = false;
+  std::vector<std::string> insert_paths;
+  std::string name_path;
+  std::string name_intersections;
+};
+
+// What a key list is being applied for: decides where transforms and shape keys go.
+enum class KeyTarget { picture, scope, path, node, op };
+
+// A problem found while lowering, with its span in the statement text.
+struct LowerProblem {
+  std::string code;  // "unsupported-key", "math-error", ...
+  std::string message;
+  std::uint32_t begin = 0, end = 0;  // statement-text offsets
+  bool makes_incomplete = true;
+};
+
+// Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
+// the statement text, for problem spans. Keys it does not know become unsupported-key problems.
+struct KeyApplier {
+  double base_font_size = 10;
+  // Evaluate a coordinate written inside a key (shift={(1,2)}, rotate around={30:(1,1)}).
+  std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
+                                     std::uint32_t end)>
+      local_point;
+  void apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTarget target, std::uint32_t base,
+             std::vector<LowerProblem>& problems) const;
+  bool apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target, std::uint32_t b, std::uint32_t e,
+                 std::vector<LowerProblem>& problems) const;
+};
+
+// Numbers and dimensions as pgfmath reads them; `em` from the current font.
+struct MathValue {
+  double value = 0;
+  bool is_length = false;
+};
+std::optional<MathValue> eval_math(const std::string& expr, double em, std::string* error);
+std::optional<double> eval_dimension(const std::string& expr, double em, std::string* error);  // unitless = pt
+
+// Known keys without a geometric effect (colors, decorations, arrows, fonts...).
+bool is_size_command(std::string_view cs);  // \\small, \\Large ...
+bool is_known_cosmetic_key(const std::string& key);
+bool is_color_name(const std::string& key);
+// An arrow specification such as "->", "<->", "-{Stealth[length=3mm]}", "latex-latex".
+bool parse_arrow_spec(const std::string& key, bool* start, bool* end);
+
+}  // namespace tikzlint::ir

@@ -1,0 +1,181 @@
+// ir/nodes.cpp: shapes rectangle, circle, ellipse and coordinate with pgf's anchors.
+#include "ir/nodes.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace tikzlint::ir {
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+// Compass anchors as unit directions; the shape maps them onto its border.
+struct CompassAnchor {
+  std::string_view name;
+  int dx, dy;
+};
+constexpr CompassAnchor kCompass[] = {
+    {"center", 0, 0},     {"north", 0, 1},      {"south", 0, -1},     {"east", 1, 0},
+    {"west", -1, 0},      {"north east", 1, 1}, {"north west", -1, 1}, {"south east", 1, -1},
+    {"south west", -1, -1}};
+
+struct Direction {
+  std::string_view name;
+  double angle;
+};
+constexpr Direction kDirections[] = {{"right", 0},        {"above right", 45}, {"above", 90},
+                                     {"above left", 135}, {"left", 180},       {"below left", 225},
+                                     {"below", 270},      {"below right", 315}, {"north", 90},
+                                     {"south", 270},      {"east", 0},          {"west", 180},
+                                     {"north east", 45},  {"north west", 135},  {"south west", 225},
+                                     {"south east", 315}};
+
+std::string normalise(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+NodeShapeGeometry node_shape_geometry(const NodeShapeInput& in) {
+  NodeShapeGeometry g;
+  g.shape = in.shape;
+  g.ex = in.ex;
+  g.outer_xsep = in.outer_xsep;
+  g.outer_ysep = in.outer_ysep;
+  const double hw = in.text_width / 2 + in.inner_xsep;
+  const double hh = (in.text_height + in.text_depth) / 2 + in.inner_ysep;
+  // The center sits midway through the text box, so the baseline is (h-d)/2 below it.
+  g.base_dy = -(in.text_height - in.text_depth) / 2;
+  switch (in.shape) {
+    case NodeShape::coordinate:
+      g.half_width = g.half_height = 0;
+      g.outer_xsep = g.outer_ysep = 0;
+      g.base_dy = 0;
+      break;
+    case NodeShape::circle: {
+      double r = std::hypot(hw, hh);
+      r = std::max({r, in.minimum_width / 2, in.minimum_height / 2});
+      g.half_width = g.half_height = r;
+      // pgf adds the larger of the two outer seps to the radius
+      g.outer_xsep = g.outer_ysep = std::max(in.outer_xsep, in.outer_ysep);
+      break;
+    }
+    case NodeShape::ellipse:
+      g.half_width = std::max(std::numbers::sqrt2 * hw, in.minimum_width / 2);
+      g.half_height = std::max(std::numbers::sqrt2 * hh, in.minimum_height / 2);
+      break;
+    case NodeShape::rectangle:
+    case NodeShape::other:
+      g.half_width = std::max(hw, in.minimum_width / 2);
+      g.half_height = std::max(hh, in.minimum_height / 2);
+      break;
+  }
+  return g;
+}
+
+Point border_toward(const NodeShapeGeometry& g, Point dir) {
+  const double len = std::hypot(dir.x, dir.y);
+  if (len < 1e-12) return {0, 0};
+  const double ux = dir.x / len, uy = dir.y / len;
+  const double a = g.half_width + g.outer_xsep, b = g.half_height + g.outer_ysep;
+  switch (g.shape) {
+    case NodeShape::coordinate:
+      return {0, 0};
+    case NodeShape::circle:
+      return {a * ux, a * uy};
+    case NodeShape::ellipse: {
+      // ray t*(ux,uy) meets x^2/a^2 + y^2/b^2 = 1
+      if (a <= 0 || b <= 0) return {0, 0};
+      const double t = 1.0 / std::sqrt(ux * ux / (a * a) + uy * uy / (b * b));
+      return {t * ux, t * uy};
+    }
+    case NodeShape::rectangle:
+    case NodeShape::other: {
+      double t = 1e300;
+      if (std::abs(ux) > 1e-12) t = std::min(t, a / std::abs(ux));
+      if (std::abs(uy) > 1e-12) t = std::min(t, b / std::abs(uy));
+      return {t * ux, t * uy};
+    }
+  }
+  return {0, 0};
+}
+
+Point border_point(const NodeShapeGeometry& g, double angle_deg) {
+  return border_toward(g, {std::cos(angle_deg * kDeg), std::sin(angle_deg * kDeg)});
+}
+
+std::optional<Point> anchor_offset(const NodeShapeGeometry& g, std::string_view anchor_in) {
+  const std::string anchor = normalise(anchor_in);
+  if (anchor.empty() || anchor == "center") return Point{0, 0};
+  const double a = g.half_width + g.outer_xsep, b = g.half_height + g.outer_ysep;
+  const bool round = g.shape == NodeShape::circle || g.shape == NodeShape::ellipse;
+  for (const auto& c : kCompass) {
+    if (c.name != anchor) continue;
+    if (round && c.dx != 0 && c.dy != 0) return border_point(g, c.dx > 0 ? (c.dy > 0 ? 45 : 315) : (c.dy > 0 ? 135 : 225));
+    return Point{c.dx * a, c.dy * b};
+  }
+  // Baseline anchors: base, mid (base + .5ex), text (left end of the baseline).
+  const double mid_dy = g.base_dy + 0.5 * g.ex;
+  struct Line {
+    std::string_view name;
+    double dy;
+    int dx;
+  };
+  const Line lines[] = {{"base", g.base_dy, 0},  {"base west", g.base_dy, -1}, {"base east", g.base_dy, 1},
+                        {"mid", mid_dy, 0},      {"mid west", mid_dy, -1},     {"mid east", mid_dy, 1}};
+  for (const auto& l : lines) {
+    if (l.name == anchor) {
+      double x = 0;
+      if (l.dx != 0) {
+        if (round) {
+          // pgf's circle puts mid/base west/east at the radius on the horizontal
+          x = l.dx * a;
+        } else {
+          x = l.dx * a;
+        }
+      }
+      return Point{x, l.dy};
+    }
+  }
+  if (anchor == "text") return Point{-(g.half_width), g.base_dy};  // approximate: text origin
+  // numeric angle anchors: "30", "-45.5"
+  char* end = nullptr;
+  const double angle = std::strtod(anchor.c_str(), &end);
+  if (end != nullptr && *end == '\0' && end != anchor.c_str()) return border_point(g, angle);
+  return std::nullopt;
+}
+
+const char* label_anchor_for_angle(double angle_deg) {
+  double a = std::fmod(angle_deg, 360.0);
+  if (a < 0) a += 360.0;
+  auto near = [&](double m) { return std::abs(a - m) <= 2.0 || std::abs(a - m - 360) <= 2.0; };
+  if (near(0)) return "west";
+  if (near(90)) return "south";
+  if (near(180)) return "east";
+  if (near(270)) return "north";
+  if (a < 90) return "south west";
+  if (a < 180) return "south east";
+  if (a < 270) return "north east";
+  return "north west";
+}
+
+std::optional<double> direction_angle(std::string_view name) {
+  const std::string n = normalise(name);
+  for (const auto& d : kDirections)
+    if (d.name == n) return d.angle;
+  return std::nullopt;
+}
+
+}  // namespace tikzlint::ir

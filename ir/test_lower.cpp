@@ -1,0 +1,379 @@
+// ir/test_lower.cpp: coordinate forms, path operations, canvas and bounding box, unsupported
+// reporting. Expected values follow pgf's rules (pgfmanual 13-15); 1cm = 72.27/2.54pt.
+#include <numbers>
+
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+namespace {
+constexpr double kDeg = std::numbers::pi / 180;
+ir::Diagram one(const std::string& path) {
+  Pic p;
+  p.path(path);
+  return p.lower();
+}
+}  // namespace
+
+TEST_CASE("coordinates: polar with and without units, elliptic polar") {
+  auto d = one("\\draw (90:2) -- (0:10pt) -- (30:2 and 1);");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  CHECK_PT(pl.points[0], 0, 2 * kCm);
+  CHECK_PT(pl.points[1], 10, 0);
+  CHECK_PT(pl.points[2], 2 * kCm * std::cos(30 * kDeg), kCm * std::sin(30 * kDeg));
+  CHECK(count_unsupported(d) == 0);
+}
+
+TEST_CASE("coordinates: mixed units per component") {
+  auto d = one("\\draw (0,0) -- (1,10pt);");
+  CHECK_PT(geom<ir::Segment>(d, 0).b, kCm, 10);
+}
+
+TEST_CASE("coordinates: named coordinates, node anchors and numeric border anchors") {
+  Pic p;
+  p.path("\\coordinate (A) at (1,2);");
+  p.path("\\node[minimum size=20pt, inner sep=0pt, outer sep=0pt] (B) at (0,0) {};");
+  p.path("\\draw (A) -- (B.north) -- (B.45) -- (B.south west) -- (B.west);");
+  auto d = p.lower();
+  REQUIRE(d.coordinates.size() == 1);
+  CHECK_PT(d.coordinates[0].p, kCm, 2 * kCm);
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 5);
+  CHECK_PT(pl.points[0], kCm, 2 * kCm);
+  CHECK_PT(pl.points[1], 0, 10);
+  CHECK_PT(pl.points[2], 10, 10);
+  CHECK_PT(pl.points[3], -10, -10);
+  CHECK_PT(pl.points[4], -10, 0);
+}
+
+TEST_CASE("coordinates: a line to a bare node name stops at its border") {
+  Pic p;
+  p.path("\\node[minimum size=20pt, inner sep=0pt, outer sep=0pt] (B) at (0,0) {};");
+  p.path("\\draw (B) -- (2,0);");
+  p.path("\\draw (2,0) -- (B);");
+  auto d = p.lower();
+  CHECK_PT(geom<ir::Segment>(d, 0).a, 10, 0);
+  CHECK_PT(geom<ir::Segment>(d, 0).b, 2 * kCm, 0);
+  CHECK_PT(geom<ir::Segment>(d, 1).b, 10, 0);
+}
+
+TEST_CASE("coordinates: ++ moves the reference, + does not") {
+  auto d = one("\\draw (1,0) -- ++(1,0) -- +(0,1) -- +(0,-1);");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 4);
+  CHECK_PT(pl.points[1], 2 * kCm, 0);
+  CHECK_PT(pl.points[2], 2 * kCm, kCm);
+  CHECK_PT(pl.points[3], 2 * kCm, -kCm);
+}
+
+TEST_CASE("coordinates: calc partway, distance, projection, rotation, sums and factors") {
+  auto d = one(
+      "\\draw ($(0,0)!0.25!(4,0)$) -- ($(0,0)!10pt!(0,3)$) -- ($(0,0)!(1,1)!(2,0)$) -- ($(0,0)!1!90:(1,0)$) -- "
+      "($(1,1)+(2,0)$) -- ($2*(1,1)-(1,0)$);");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 6);
+  CHECK_PT(pl.points[0], kCm, 0);
+  CHECK_PT(pl.points[1], 0, 10);
+  CHECK_PT(pl.points[2], kCm, 0);
+  CHECK_PT(pl.points[3], 0, kCm);
+  CHECK_PT(pl.points[4], 3 * kCm, kCm);
+  CHECK_PT(pl.points[5], kCm, 2 * kCm);
+}
+
+TEST_CASE("coordinates: perpendicular and intersection of lines") {
+  Pic p;
+  p.path("\\coordinate (A) at (1,0);");
+  p.path("\\coordinate (B) at (0,2);");
+  p.path("\\draw (A |- B) -- (A -| B) -- (intersection of 0,0--2,2 and 0,2--2,0);");
+  auto d = p.lower();
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  CHECK_PT(pl.points[0], kCm, 2 * kCm);
+  CHECK_PT(pl.points[1], 0, 0);
+  CHECK_PT(pl.points[2], kCm, kCm);
+}
+
+TEST_CASE("coordinates: let with \\p, \\x, \\y and \\n") {
+  auto d = one("\\draw let \\p1=(1,2), \\n1={veclen(3,4)} in (0,0) -- (\\x1,\\y1) -- (\\n1 pt,0) -- (\\p1);");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 4);
+  CHECK_PT(pl.points[1], kCm, 2 * kCm);
+  CHECK_PT(pl.points[2], 5, 0);
+  CHECK_PT(pl.points[3], kCm, 2 * kCm);
+  CHECK(count_unsupported(d) == 0);
+}
+
+TEST_CASE("paths: a lone -- is a segment, consecutive lines a polyline, cycle closes it") {
+  auto d = one("\\draw (0,0) -- (1,0) -- (1,1) -- cycle;");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  CHECK(pl.closed);
+  CHECK(pl.explicit_cycle);
+  CHECK(pl.points.size() == 3);
+  auto s = one("\\draw (0,0) -- (1,0);");
+  CHECK(std::holds_alternative<ir::Segment>(s.elements[0].geom));
+}
+
+TEST_CASE("paths: |- and -| go through the corner") {
+  auto d = one("\\draw (0,0) |- (2,1) -| (3,0);");
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 5);
+  CHECK_PT(pl.points[1], 0, kCm);
+  CHECK_PT(pl.points[3], 3 * kCm, kCm);
+}
+
+TEST_CASE("paths: rectangle, circle, ellipse, circle under xscale") {
+  // `circle[radius=5pt] (0,0)` would read (0,0) as an old-syntax radius, as TikZ does
+  auto d = one("\\draw (0,0) rectangle (2,1) (1,1) circle (1) (0,0) ellipse (2 and 1) (0,0) circle[radius=5pt];");
+  const auto& r = geom<ir::Rectangle>(d, 0);
+  CHECK_PT(r.corners[1], 2 * kCm, 0);
+  CHECK_PT(r.corners[2], 2 * kCm, kCm);
+  CHECK(geom<ir::Circle>(d, 1).radius == doctest::Approx(kCm));
+  CHECK_PT(geom<ir::Circle>(d, 1).center, kCm, kCm);
+  CHECK(geom<ir::Circle>(d, 3).radius == doctest::Approx(5));
+  CHECK(geom<ir::Ellipse>(d, 2).rx == doctest::Approx(2 * kCm));
+  CHECK(geom<ir::Ellipse>(d, 2).ry == doctest::Approx(kCm));
+  auto e = one("\\draw[xscale=2] (0,0) circle (1);");
+  CHECK(geom<ir::Ellipse>(e, 0).rx == doctest::Approx(2 * kCm));
+  CHECK(geom<ir::Ellipse>(e, 0).ry == doctest::Approx(kCm));
+}
+
+TEST_CASE("paths: arcs start at the current point, in both syntaxes") {
+  auto d = one("\\draw (1,0) arc (0:90:1);");
+  const auto& a = geom<ir::Arc>(d, 0);
+  CHECK_PT(a.center, 0, 0);
+  CHECK_PT(a.from, kCm, 0);
+  CHECK_PT(a.to, 0, kCm);
+  CHECK(a.sweep_deg() == doctest::Approx(90));
+  auto n = one("\\draw (0,0) arc[start angle=180, delta angle=-90, radius=2pt];");
+  const auto& b = geom<ir::Arc>(n, 0);
+  CHECK_PT(b.center, 2, 0);
+  CHECK_PT(b.to, 2, 2);
+  CHECK(b.sweep_deg() == doctest::Approx(-90));
+  auto e = one("\\draw (2,0) arc (0:180:2 and 1);");
+  const auto& c = geom<ir::Arc>(e, 0);
+  CHECK(c.rx == doctest::Approx(2 * kCm));
+  CHECK(c.ry == doctest::Approx(kCm));
+  CHECK_PT(c.to, -2 * kCm, 0);
+}
+
+TEST_CASE("paths: grid with step") {
+  auto d = one("\\draw[step=0.5] (0,0) grid (2,1);");
+  const auto& g = geom<ir::Grid>(d, 0);
+  CHECK(g.step_x == doctest::Approx(0.5 * kCm));
+  CHECK_PT(g.corners[2], 2 * kCm, kCm);
+}
+
+TEST_CASE("paths: curves with controls, relative second control point") {
+  auto d = one("\\draw (0,0) .. controls +(0,1) and +(0,1) .. (2,0);");
+  const auto& b = geom<ir::Bezier>(d, 0);
+  CHECK_PT(b.c1, 0, kCm);
+  CHECK_PT(b.c2, 2 * kCm, kCm);
+  CHECK_PT(b.p1, 2 * kCm, 0);
+}
+
+TEST_CASE("paths: to with bend left uses the to-path library's curve") {
+  auto d = one("\\draw (0,0) to[bend left] (2,0);");
+  const auto& b = geom<ir::Bezier>(d, 0);
+  const double l = 0.3915 * 2 * kCm;
+  CHECK_PT(b.c1, l * std::cos(30 * kDeg), l * std::sin(30 * kDeg));
+  CHECK_PT(b.c2, 2 * kCm + l * std::cos(150 * kDeg), l * std::sin(150 * kDeg));
+  auto o = one("\\draw (0,0) to[out=90, in=90, looseness=2] (1,0);");
+  const auto& c = geom<ir::Bezier>(o, 0);
+  CHECK_PT(c.c1, 0, 2 * 0.3915 * kCm);
+  auto s = one("\\draw (0,0) to (1,0);");
+  CHECK(std::holds_alternative<ir::Segment>(s.elements[0].geom));
+}
+
+TEST_CASE("paths: edges all start at the coordinate before the first edge") {
+  auto d = one("\\path (0,0) edge (1,0) edge (0,1);");
+  REQUIRE(d.elements.size() == 2);
+  CHECK_PT(geom<ir::Segment>(d, 0).a, 0, 0);
+  CHECK_PT(geom<ir::Segment>(d, 1).a, 0, 0);
+  CHECK_PT(geom<ir::Segment>(d, 1).b, 0, kCm);
+  CHECK(d.elements[0].style.draw);
+}
+
+TEST_CASE("paths: parabola and sine are sampled") {
+  auto d = one("\\draw (0,0) parabola (2,4);");
+  const auto& p = geom<ir::Plot>(d, 0);
+  CHECK_PT(p.points.front(), 0, 0);
+  CHECK_PT(p.points.back(), 2 * kCm, 4 * kCm);
+  auto s = one("\\draw (0,0) sin (1,1);");
+  const auto& q = geom<ir::Plot>(s, 0);
+  CHECK_PT(q.points[12], 0.5 * kCm, std::sin(45 * kDeg) * kCm);
+}
+
+TEST_CASE("paths: plot coordinates and plot of a function over a domain") {
+  auto d = one("\\draw plot coordinates {(0,0) (1,1) (2,0)};");
+  CHECK(geom<ir::Plot>(d, 0).points.size() == 3);
+  auto f = one("\\draw[domain=0:2, samples=3] plot (\\x,{\\x*\\x});");
+  const auto& p = geom<ir::Plot>(f, 0);
+  REQUIRE(p.points.size() == 3);
+  CHECK_PT(p.points[1], kCm, kCm);
+  CHECK_PT(p.points[2], 2 * kCm, 4 * kCm);
+}
+
+TEST_CASE("styles: line widths, dashes, arrows, fill, invisible \\path") {
+  auto d = one("\\draw[very thick, dashed, ->] (0,0) -- (1,0);");
+  const auto& st = d.elements[0].style;
+  CHECK(st.line_width == doctest::Approx(1.2));
+  CHECK(st.dash == "dashed");
+  CHECK(st.arrow_end);
+  CHECK(!st.arrow_start);
+  auto f = one("\\filldraw[fill=red!20, line width=2pt, -{Stealth[length=3mm]}] (0,0) -- (1,0) -- (0,1) -- cycle;");
+  CHECK(f.elements[0].style.fill);
+  CHECK(f.elements[0].style.draw);
+  CHECK(f.elements[0].style.line_width == doctest::Approx(2));
+  CHECK(f.elements[0].style.arrow_end);
+  CHECK(count_unsupported(f) == 0);
+  auto p = one("\\path (0,0) -- (1,0);");
+  CHECK(p.elements[0].style.invisible);
+}
+
+TEST_CASE("right-angle marks: a small L at a corner, and the angles library pics") {
+  Pic p;
+  p.path("\\draw (0,0) -- (3,0) -- (0,2) -- cycle;");
+  p.path("\\draw (0.2,0) -- (0.2,0.2) -- (0,0.2);");
+  p.path("\\coordinate (A) at (3,0); \\coordinate (B) at (0,0); \\coordinate (C) at (0,2);");
+  p.path("\\pic[draw] {right angle=A--B--C};");
+  p.path("\\pic[draw, angle radius=10pt] {angle=A--B--C};");
+  auto d = p.lower();
+  const auto& m = geom<ir::RightAngleMark>(d, 1);
+  CHECK_PT(m.corner, 0, 0);
+  CHECK(m.size == doctest::Approx(0.2 * kCm));
+  const auto& pic = geom<ir::RightAngleMark>(d, 2);
+  CHECK_PT(pic.corner, 0, 0);
+  CHECK(pic.size == doctest::Approx(0.5 * kCm));
+  const auto& arc = geom<ir::Arc>(d, 3);
+  CHECK(arc.rx == doctest::Approx(10));
+  CHECK(arc.start_deg == doctest::Approx(0));
+  CHECK(arc.end_deg == doctest::Approx(90));
+}
+
+TEST_CASE("right-angle marks: a small square at a polygon vertex") {
+  Pic p;
+  p.path("\\draw (0,0) -- (3,0) -- (0,2) -- cycle;");
+  p.path("\\draw (0,0) rectangle (0.25,0.25);");
+  auto d = p.lower();
+  const auto& m = geom<ir::RightAngleMark>(d, 1);
+  CHECK_PT(m.corner, 0, 0);
+  // a lone small square is not a mark
+  auto lone = one("\\draw (5,5) rectangle (5.25,5.25);");
+  CHECK(std::holds_alternative<ir::Rectangle>(lone.elements[0].geom));
+}
+
+TEST_CASE("insert path styles with let (Tikz-IM's right angle symbol)") {
+  Pic p;
+  p.pre(
+      "right angle length/.code={\\def\\rightanglelength{#1}}, right angle length=.125in,"
+      "right angle symbol/.style n args={3}{insert path={let \\p0 = ($(#1)!(#3)!(#2)$) in "
+      "let \\p1 = ($(\\p0)!\\rightanglelength!(#3)$), \\p2 = ($(\\p0)!\\rightanglelength!(#2)$) in "
+      "let \\p3 = ($(\\p1)+(\\p2)-(\\p0)$) in (\\p1) -- (\\p3) -- (\\p2)}}");
+  p.path("\\coordinate (A) at (0,0); \\coordinate (B) at (0,3); \\coordinate (C) at (4,0);");
+  p.path("\\draw[right angle symbol={A}{B}{C}];");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const auto& m = geom<ir::RightAngleMark>(d, 0);
+  CHECK_PT(m.corner, 0, 0);
+  CHECK(m.size == doctest::Approx(0.125 * 72.27));
+}
+
+TEST_CASE("3D: filled closed polygons with xyz coordinates are faces") {
+  auto d = one("\\fill[gray] (0,0,0) -- (1,0,0) -- (1,0,1) -- (0,0,1) -- cycle;");
+  CHECK(d.is_3d);
+  REQUIRE(d.elements.size() == 2);
+  const auto& f = geom<ir::Face3D>(d, 1);
+  CHECK(f.points3.size() == 4);
+  CHECK(f.points3[2].z == doctest::Approx(1));
+  CHECK_PT(f.points[2], kCm - 0.385 * kCm, -0.385 * kCm);
+}
+
+TEST_CASE("canvas: the first top-level clip is the canvas; clip paths count for the bbox") {
+  Pic p;
+  p.path("\\clip (0,0) rectangle (2,1);");
+  p.path("\\draw (-1,-1) -- (3,3);");
+  auto d = p.lower();
+  REQUIRE(d.canvas.has_value());
+  CHECK(d.canvas_source == "clip");
+  CHECK(d.canvas->xmax == doctest::Approx(2 * kCm));
+  CHECK(d.clips.size() == 1);
+  CHECK(d.clips[0].is_rectangle);
+  CHECK(d.elements.size() == 1);  // the clip path itself is not drawn
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-kCm));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(3 * kCm));
+}
+
+TEST_CASE("canvas: a circular clip is polygonised; a clip in a scope is not the canvas") {
+  Pic p;
+  p.scope("").path("\\clip (0,0) circle (1);").end();
+  auto d = p.lower();
+  REQUIRE(d.clips.size() == 1);
+  CHECK(!d.clips[0].is_rectangle);
+  CHECK(d.clips[0].bounds.xmax == doctest::Approx(kCm).epsilon(1e-3));
+  CHECK(!d.canvas.has_value());
+}
+
+TEST_CASE("bounding box: control points count, use as bounding box freezes it, overlay is excluded") {
+  auto d = one("\\draw (0,0) .. controls (1,2) and (2,2) .. (3,0);");
+  CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm));
+  Pic p;
+  p.path("\\useasboundingbox (0,0) rectangle (1,1);");
+  p.path("\\draw (0,0) -- (5,5);");
+  p.path("\\draw[overlay] (0,0) -- (-5,-5);");
+  auto b = p.lower();
+  CHECK(b.canvas_source == "use as bounding box");
+  CHECK(b.picture_bbox.xmax == doctest::Approx(kCm));
+  CHECK(b.picture_bbox.xmin == doctest::Approx(0));
+  Pic o;
+  o.path("\\draw (0,0) -- (1,1);");
+  o.path("\\draw[overlay] (0,0) -- (-5,-5);");
+  CHECK(o.lower().picture_bbox.xmin == doctest::Approx(0));
+  auto c = one("\\draw (0,0) circle (1);");
+  CHECK(c.picture_bbox.xmin == doctest::Approx(-kCm));
+  CHECK(c.picture_bbox.ymax == doctest::Approx(kCm));
+}
+
+TEST_CASE("unsupported: unknown keys are located and make the element incomplete") {
+  auto d = one("\\draw[frobnicate] (0,0) -- (1,0);");
+  REQUIRE(d.diagnostics.size() == 1);
+  CHECK(d.diagnostics[0].rule == "unsupported-key");
+  CHECK(d.diagnostics[0].range.begin == 1000 + 6);
+  CHECK(d.diagnostics[0].range.end == 1000 + 16);
+  CHECK(d.elements[0].incomplete);
+  CHECK(d.unsupported.size() == 1);
+}
+
+TEST_CASE("unsupported: unknown path operations, \\matrix and other statements") {
+  auto d = one("\\draw (0,0) decorate {(1,0)};");
+  CHECK(has_rule(d, "unsupported-path-operation"));
+  auto m = one("\\matrix {\\node{a};\\\\};");
+  CHECK(has_rule(m, "unsupported-construct"));
+  Pic o;
+  o.other("\\graphfoo");
+  CHECK(has_rule(o.lower(), "unsupported-construct"));
+  Pic a;
+  a.axis = true;
+  a.other("\\addplot {x};");
+  auto ad = a.lower();
+  CHECK(ad.uses_axis);
+  CHECK(count_unsupported(ad) == 1);
+}
+
+TEST_CASE("errors: syntax errors and math errors are located diagnostics") {
+  auto d = one("\\draw (0,0) -- ;");
+  CHECK(has_rule(d, "syntax-error"));
+  auto m = one("\\draw (0,0) -- (1/0,0);");
+  CHECK(has_rule(m, "math-error"));
+  auto u = one("\\draw (0,0) -- (nowhere);");
+  CHECK(has_rule(u, "unsupported-coordinate"));
+}
+
+TEST_CASE("provenance and path ids") {
+  Pic p;
+  p.path("\\draw (0,0) -- (1,0) (2,0) circle (1);");
+  p.path("\\draw (0,0) -- (1,0);");
+  auto d = p.lower();
+  REQUIRE(d.elements.size() == 3);
+  CHECK(d.elements[0].path_id == d.elements[1].path_id);
+  CHECK(d.elements[2].path_id != d.elements[0].path_id);
+  CHECK(d.elements[0].prov.range.begin == 1000);
+}

@@ -1,0 +1,213 @@
+// ir/test_nodes.cpp: node shapes, anchors and placement (pgfmanual 17), with empty or fixed-size
+// text so that the expected boxes follow from pgf's rules alone.
+#include <numbers>
+
+#include "ir/nodes.hpp"
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+namespace {
+constexpr double kDeg = std::numbers::pi / 180;
+const char* kSquare = "minimum size=20pt, inner sep=0pt, outer sep=0pt";
+}  // namespace
+
+TEST_CASE("shape geometry: rectangle, circle, ellipse (pgfmoduleshapes)") {
+  ir::NodeShapeInput in;
+  in.text_width = 10;
+  in.text_height = 7;
+  in.text_depth = 1;
+  in.inner_xsep = in.inner_ysep = 2;
+  auto r = ir::node_shape_geometry(in);
+  CHECK(r.half_width == doctest::Approx(7));
+  CHECK(r.half_height == doctest::Approx(6));
+  CHECK(r.base_dy == doctest::Approx(-3));
+  in.shape = ir::NodeShape::circle;
+  auto c = ir::node_shape_geometry(in);
+  CHECK(c.half_width == doctest::Approx(std::hypot(7.0, 6.0)));
+  in.minimum_width = 40;
+  CHECK(ir::node_shape_geometry(in).half_width == doctest::Approx(20));
+  in.minimum_width = 0;
+  in.shape = ir::NodeShape::ellipse;
+  auto e = ir::node_shape_geometry(in);
+  CHECK(e.half_width == doctest::Approx(7 * std::numbers::sqrt2));
+  CHECK(e.half_height == doctest::Approx(6 * std::numbers::sqrt2));
+}
+
+TEST_CASE("anchors: compass, base, numeric angles on rectangles and circles") {
+  ir::NodeShapeGeometry g;
+  g.half_width = 10;
+  g.half_height = 5;
+  g.outer_xsep = g.outer_ysep = 1;
+  CHECK_PT(*ir::anchor_offset(g, "north east"), 11, 6);
+  CHECK_PT(*ir::anchor_offset(g, "west"), -11, 0);
+  CHECK_PT(*ir::anchor_offset(g, "0"), 11, 0);
+  CHECK_PT(*ir::anchor_offset(g, "90"), 0, 6);
+  CHECK_PT(*ir::anchor_offset(g, "45"), 6, 6);
+  CHECK(!ir::anchor_offset(g, "nonsense").has_value());
+  g.shape = ir::NodeShape::circle;
+  g.half_width = g.half_height = 10;
+  g.outer_xsep = g.outer_ysep = 0;
+  CHECK_PT(*ir::anchor_offset(g, "30"), 10 * std::cos(30 * kDeg), 10 * std::sin(30 * kDeg));
+  CHECK_PT(*ir::anchor_offset(g, "north west"), -10 * std::cos(45 * kDeg), 10 * std::sin(45 * kDeg));
+  CHECK(std::string(ir::label_anchor_for_angle(2)) == "west");
+  CHECK(std::string(ir::label_anchor_for_angle(3)) == "south west");
+  CHECK(std::string(ir::label_anchor_for_angle(110)) == "south east");
+}
+
+TEST_CASE("nodes: box at the position, default inner and outer sep") {
+  Pic p;
+  p.path(std::string("\\node[draw, ") + kSquare + "] (A) at (1,0) {};");
+  p.path("\\node at (0,0) {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 2);
+  CHECK(d.nodes[0].box.xmin == doctest::Approx(kCm - 10));
+  CHECK(d.nodes[0].box.ymax == doctest::Approx(10));
+  CHECK(d.nodes[0].drawn);
+  CHECK(d.nodes[0].name == "A");
+  // pgfmanual 17.2.3: inner sep .3333em, outer sep .5\pgflinewidth (0.2pt)
+  CHECK(d.nodes[1].box.width() == doctest::Approx(2 * 0.3333 * 10));
+  CHECK(d.nodes[1].outer_sep == doctest::Approx(0.2));
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-0.3333 * 10 - 0.2));
+}
+
+TEST_CASE("nodes: anchor= and above/below/left/right with distances") {
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.path("\\node[" + sq + ", anchor=north west] at (0,0) {};");
+  p.path("\\node[" + sq + ", above] at (0,0) {};");
+  p.path("\\node[" + sq + ", above=3pt] at (0,0) {};");
+  p.path("\\node[" + sq + ", below left=2pt] at (0,0) {};");
+  auto d = p.lower();
+  CHECK_PT(d.nodes[0].center, 5, -5);
+  CHECK_PT(d.nodes[1].center, 0, 5);
+  CHECK_PT(d.nodes[2].center, 0, 8);
+  CHECK(d.nodes[2].placement == "above=3pt");
+  CHECK_PT(d.nodes[3].center, -7, -7);
+}
+
+TEST_CASE("nodes: positioning library, border to border and on grid") {
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.path("\\node[" + sq + "] (A) at (0,0) {};");
+  p.path("\\node[" + sq + ", right=of A] (B) {};");
+  p.path("\\node[" + sq + ", above=5pt of A] (C) {};");
+  p.path("\\node[" + sq + ", above right=of A] (D) {};");
+  p.path("\\node[" + sq + ", right=of A, on grid] (E) {};");
+  auto d = p.lower();
+  CHECK_PT(d.nodes[1].center, 10 + kCm, 0);
+  CHECK_PT(d.nodes[2].center, 0, 15);
+  CHECK_PT(d.nodes[3].center, 10 + 0.707106781 * kCm, 10 + 0.707106781 * kCm);
+  CHECK_PT(d.nodes[4].center, kCm, 0);
+}
+
+TEST_CASE("nodes: a circle with minimum size and short text is the minimum size") {
+  Pic p;
+  p.path("\\node[circle, draw, minimum size=1cm] {a};");
+  auto d = p.lower();
+  CHECK(d.nodes[0].shape == ir::NodeShape::circle);
+  CHECK(d.nodes[0].box.width() == doctest::Approx(kCm));
+}
+
+TEST_CASE("nodes: numeric border anchors as coordinates") {
+  Pic p;
+  p.path("\\node[circle, " + std::string(kSquare) + "] (C) at (0,0) {};");
+  p.path("\\draw (C.30) -- (C.center);");
+  auto d = p.lower();
+  CHECK_PT(geom<ir::Segment>(d, 0).a, 10 * std::cos(30 * kDeg), 10 * std::sin(30 * kDeg));
+}
+
+TEST_CASE("labels: label= places a node at the border, facing away, with label distance") {
+  Pic p;
+  p.path("\\node[" + std::string(kSquare) + ", label=right:{}, label={[label distance=2pt]above:{}}] (A) at (0,0) {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 3);
+  const auto& r = d.nodes[1];
+  CHECK(r.is_label);
+  CHECK(r.label_of == std::optional<std::uint32_t>(0));
+  // anchor west (incl. outer sep 0.2pt) on the east border at x = 10
+  CHECK(r.box.xmin == doctest::Approx(10 + 0.2));
+  CHECK(r.center.y == doctest::Approx(0));
+  CHECK(d.nodes[2].box.ymin == doctest::Approx(10 + 2 + 0.2));
+}
+
+TEST_CASE("labels: every label (e.g. a class's label distance) applies") {
+  Pic p;
+  p.pre("every label/.append style={label distance=-.1cm}");
+  p.path("\\node[" + std::string(kSquare) + ", label=below:{}] at (0,0) {};");
+  auto d = p.lower();
+  CHECK(d.nodes[1].box.ymax == doctest::Approx(-10 + 0.1 * kCm - 0.2));
+}
+
+TEST_CASE("labels: pin= uses pin distance 3ex and draws an edge") {
+  Pic p;
+  p.path("\\node[" + std::string(kSquare) + ", pin=above:{}] at (0,0) {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 2);
+  CHECK(d.nodes[1].box.ymin == doctest::Approx(10 + 3 * 4.30554 + 0.2));
+  CHECK(d.elements.size() == 1);
+}
+
+TEST_CASE("nodes on paths: midway on a line, implicit pos, |- corner, curves, sloped") {
+  Pic p;
+  const std::string dot = "minimum size=4pt, inner sep=0pt, outer sep=0pt";
+  p.path("\\draw (0,0) -- (2,0) node[midway, " + dot + "] {};");
+  p.path("\\draw (0,0) -- node[" + dot + "] {} (2,2);");
+  p.path("\\draw (0,0) |- (2,1) node[pos=0.5, " + dot + "] {};");
+  p.path("\\draw (0,0) .. controls (0,1) and (2,1) .. (2,0) node[midway, " + dot + "] {};");
+  p.path("\\draw (0,0) -- (1,1) node[midway, sloped, minimum width=20pt, minimum height=4pt, inner sep=0pt] {};");
+  p.path("\\draw (0,0) -- (3,0) node[" + dot + "] {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 6);
+  CHECK_PT(d.nodes[0].center, kCm, 0);
+  CHECK(d.nodes[0].pos_on_path == doctest::Approx(0.5));
+  CHECK(d.nodes[0].on_path == std::optional<std::uint32_t>(d.elements[0].path_id));
+  CHECK_PT(d.nodes[1].center, kCm, kCm);
+  CHECK_PT(d.nodes[2].center, 0, kCm);
+  CHECK_PT(d.nodes[3].center, kCm, 0.75 * kCm);
+  CHECK(d.nodes[4].rotation_deg == doctest::Approx(45));
+  CHECK_PT(d.nodes[5].center, 3 * kCm, 0);
+  CHECK(!d.nodes[5].on_path.has_value());
+}
+
+TEST_CASE("nodes: scope transforms move nodes but scale/rotate them only with transform shape") {
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.scope("scale=2, rotate=90");
+  p.path("\\node[" + sq + "] at (1,0) {};");
+  p.path("\\node[" + sq + ", transform shape] at (1,0) {};");
+  p.end();
+  p.path("\\node[" + sq + ", scale=3] at (1,0) {};");
+  p.path("\\node[" + sq + ", rotate=45] at (0,0) {};");
+  auto d = p.lower();
+  CHECK_PT(d.nodes[0].center, 0, 2 * kCm);
+  CHECK(d.nodes[0].box.width() == doctest::Approx(10));
+  CHECK(d.nodes[0].rotation_deg == doctest::Approx(0));
+  CHECK(d.nodes[1].box.width() == doctest::Approx(20));
+  CHECK(d.nodes[1].rotation_deg == doctest::Approx(90));
+  CHECK_PT(d.nodes[2].center, kCm, 0);
+  CHECK(d.nodes[2].box.width() == doctest::Approx(30));
+  CHECK(d.nodes[3].rotation_deg == doctest::Approx(45));
+  CHECK(d.nodes[3].box.width() == doctest::Approx(10 * std::numbers::sqrt2));
+}
+
+TEST_CASE("nodes: every node style and \\tikzstyle vertex") {
+  Pic p;
+  p.pre("\\tikzstyle{vertex}=[circle, fill, inner sep=0pt, minimum size=4pt]");
+  p.style("\\tikzset{every node/.style={draw}}");
+  p.path("\\node[vertex] (v) at (1,1) {};");
+  auto d = p.lower();
+  CHECK(d.nodes[0].shape == ir::NodeShape::circle);
+  CHECK(d.nodes[0].filled);
+  CHECK(d.nodes[0].drawn);
+  CHECK(d.nodes[0].box.width() == doctest::Approx(4));
+}
+
+TEST_CASE("nodes: unknown shapes are reported, sized like rectangles") {
+  Pic p;
+  p.path("\\node[diamond, minimum size=10pt, inner sep=0pt] {};");
+  auto d = p.lower();
+  CHECK(d.nodes[0].shape == ir::NodeShape::other);
+  CHECK(d.nodes[0].box.width() == doctest::Approx(10));
+  CHECK(has_rule(d, "unsupported-key"));
+}
