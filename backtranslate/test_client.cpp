@@ -266,7 +266,7 @@ TEST_CASE("429 with Retry-After: the wait is capped by max_backoff_ms") {
 
 TEST_CASE("nothing listening: llm-http after the retries") {
   Settings s = settings_for("unused");
-  // A port that was free a moment ago; nothing listens there now.
+  // Port 9 (discard) on loopback: nothing listens there on a test machine.
   s.base_url = "http://127.0.0.1:9/v1";
   s.max_retries = 1;
   Outcome out = translate(kSource, 0, s);
