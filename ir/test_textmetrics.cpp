@@ -138,3 +138,20 @@ TEST_CASE("the document class chooses the family and base size") {
   CHECK(baselineskip_for_size(12) == doctest::Approx(14.5));
   CHECK(baselineskip_for_size(13) == doctest::Approx(15.6));
 }
+
+TEST_CASE("em and ex of the node font (inner sep is .3333em of it)") {
+  CHECK(font_quad_pt(lmr()) == doctest::Approx(10));
+  CHECK(font_quad_pt(opensans()) == doctest::Approx(11.4));  // Open Sans at 12pt, scale 0.95
+  CHECK(font_xheight_pt(lmr()) == doctest::Approx(4.3).epsilon(0.01));
+  CHECK(font_xheight_pt(opensans()) > 5.5);
+}
+
+TEST_CASE("\\sffamily switches Latin Modern to its sans for the rest of the group") {
+  TextBox sans = measure_text("\\textsf{Sans label}", lmr());
+  TextBox serif = measure_text("Sans label", lmr());
+  CHECK(sans.width != doctest::Approx(serif.width));
+  CHECK(sans.uncertainty == 0);
+  FontSpec lmss = lmr();
+  lmss.family = "lmss";
+  CHECK(measure_text("Sans label", lmss).width == doctest::Approx(sans.width));
+}

@@ -88,8 +88,10 @@ struct FamilyConfig {
 // lmr: lualatex's default (TU/lmr text, OML/cmm letters, OT1/cmr operators).
 // opensans: the IM class (sfmath+sansmath): letters from Open Sans Italic, digits from Open Sans,
 // Greek still from cmmi and symbols from cmsy (as \fontname\textfontN shows under lualatex).
-constexpr std::array<FamilyConfig, 2> kFamilies{{
+// lmss: \sffamily under the same defaults (math stays Computer Modern).
+constexpr std::array<FamilyConfig, 3> kFamilies{{
     {"lmr", 1.0, {"lmr-rm", "lmr-it", "lmr-bf", "lmr-bi"}, "cmmi", 1.0, "cmr", 1.0, 10},
+    {"lmss", 1.0, {"lmss-rm", "lmss-it", "lmss-bf", "lmss-bi"}, "cmmi", 1.0, "cmr", 1.0, 10},
     {"opensans", 0.95, {"opensans-rm", "opensans-it", "opensans-bf", "opensans-bi"}, "opensans-it", 0.95,
      "opensans-rm", 0.95, 12},
 }};
@@ -592,8 +594,18 @@ class Typesetter {
         inner.italic = !inner.italic;
       else if (s.italic >= 0)
         inner.italic = s.italic;
-      if (name == "sffamily" || name == "textsf" || name == "sf")
-        if (fam_.name == "lmr") uncertainty_ += 0.05 * em;  // Latin Modern Sans is not tabled
+      if ((name == "sffamily" || name == "textsf" || name == "sf") && fam_.name == "lmr") {
+        // switch to Latin Modern Sans for the rest of the group / the argument
+        Typesetter sans(family_config("lmss"), base_);
+        if (s.takes_argument) {
+          Lexer sub(lx.raw_argument());
+          sans.text_list(sub, inner, out);
+        } else {
+          sans.text_list(lx, inner, out);
+        }
+        uncertainty_ += sans.uncertainty();
+        return;
+      }
       if (name == "strut") {
         push(0, 0.7 * baselineskip_for(st.size) / 1.0, 0.3 * baselineskip_for(st.size));
         return;
@@ -1364,5 +1376,21 @@ double font_size_for_command(std::string_view command, double base_size_pt) {
 }
 
 double baselineskip_for_size(double size_pt) { return baselineskip_for(size_pt); }
+
+double font_quad_pt(const FontSpec& font) {
+  const FamilyConfig& fam = family_config(font.family);
+  int idx = (font.bold ? 2 : 0) + (font.italic ? 1 : 0);
+  double size = font.size_pt * fam.scale;
+  const FontMetrics* m = find_font(fam.text[idx], size);
+  return m ? m->params[5] * size : size;
+}
+
+double font_xheight_pt(const FontSpec& font) {
+  const FamilyConfig& fam = family_config(font.family);
+  int idx = (font.bold ? 2 : 0) + (font.italic ? 1 : 0);
+  double size = font.size_pt * fam.scale;
+  const FontMetrics* m = find_font(fam.text[idx], size);
+  return m && m->params[4] > 0 ? m->params[4] * size : 0.430554 * size;
+}
 
 }  // namespace tikzlint::ir

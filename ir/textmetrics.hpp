@@ -8,7 +8,7 @@ namespace tikzlint::ir {
 
 struct FontSpec {
   double size_pt = 10;      // nominal size after \small, font=, scale...
-  std::string family = "lmr";  // "lmr" (Latin Modern / CM), "opensans", ...
+  std::string family = "lmr";  // "lmr" (Latin Modern / CM), "lmss" (its sans), "opensans" (IM class)
   bool bold = false, italic = false;
   double base_size_pt = 0;  // the class's \normalsize (for \small... inside the text); 0 = the family's default
 };
@@ -33,5 +33,9 @@ std::string_view font_family_for_class(std::string_view document_class);
 double class_base_size(std::string_view document_class, std::string_view class_options);
 // LaTeX's \baselineskip for a font size (size10/11/12.clo; 1.2 x size elsewhere).
 double baselineskip_for_size(double size_pt);
+// The font's em (\fontdimen6, quad) and ex (\fontdimen5): what TikZ's "inner sep=.3333em"
+// and "1ex" mean in a node of this font. Open Sans at 12pt is loaded at 11.4pt, so its em is 11.4pt.
+double font_quad_pt(const FontSpec& font);
+double font_xheight_pt(const FontSpec& font);
 
 }  // namespace tikzlint::ir
