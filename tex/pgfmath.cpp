@@ -665,6 +665,30 @@ struct radians_parser : x3::parser<radians_parser> {
 };
 constexpr radians_parser radians{};
 
+// The bytes of the UTF-8 character starting at p, or an empty view when p does not start a
+// well-formed one (messages must stay valid UTF-8: they end up in JSON and SARIF).
+std::string_view utf8_char(const char* p, const char* end) {
+  auto lead = static_cast<unsigned char>(*p);
+  std::size_t n = lead < 0x80           ? 1
+                  : (lead >> 5) == 0x6  ? 2
+                  : (lead >> 4) == 0xE  ? 3
+                  : (lead >> 3) == 0x1E ? 4
+                                        : 0;
+  if (n == 0 || static_cast<std::size_t>(end - p) < n) return {};
+  for (std::size_t i = 1; i < n; ++i)
+    if ((static_cast<unsigned char>(p[i]) & 0xC0) != 0x80) return {};
+  return {p, n};
+}
+
+// "'x'" for a character, "byte 0xff" for a byte that is not one.
+std::string describe_char(const char* p, const char* end) {
+  std::string_view c = utf8_char(p, end);
+  if (!c.empty() && (c.size() > 1 || (c[0] >= 0x20 && c[0] < 0x7f))) return "'" + std::string(c) + "'";
+  constexpr char hex[] = "0123456789abcdef";
+  auto b = static_cast<unsigned char>(*p);
+  return std::string("byte 0x") + hex[b >> 4] + hex[b & 0xF];
+}
+
 // A control sequence left in the expression: \name or \<symbol>.
 struct control_sequence_parser : x3::parser<control_sequence_parser> {
   using attribute_type = std::string_view;
@@ -676,9 +700,13 @@ struct control_sequence_parser : x3::parser<control_sequence_parser> {
     if (p != last && (is_letter(static_cast<unsigned char>(*p)) || *p == '@')) {
       while (p != last && (is_letter(static_cast<unsigned char>(*p)) || *p == '@')) ++p;
     } else if (p != last) {
-      ++p;
+      std::size_t n = utf8_char(&*p, &*p + (last - p)).size();
+      p += n == 0 ? 1 : static_cast<std::ptrdiff_t>(n);
     }
-    x3::traits::move_to(std::string_view(&*first, static_cast<std::size_t>(p - first)), attr);
+    std::string_view cs(&*first, static_cast<std::size_t>(p - first));
+    if (cs.size() > 1 && utf8_char(cs.data() + 1, cs.data() + cs.size()).empty())
+      cs = cs.substr(0, 1);  // "\" followed by a stray byte: keep the message valid UTF-8
+    x3::traits::move_to(cs, attr);
     first = p;
     return true;
   }
@@ -1179,14 +1207,14 @@ Result evaluate(std::string_view expr, const Context& ctx) {
       if (s.static_error) return error_result(*s.static_error);
       std::size_t pos = s.offset(first);
       if (first == last) return error_result(Error{ErrorKind::syntax, "empty expression", pos});
-      return error_result(Error{ErrorKind::syntax, "unexpected '" + std::string(1, *first) + "'", pos});
+      return error_result(Error{ErrorKind::syntax, "unexpected " + describe_char(first, last), pos});
     }
   } catch (const x3::expectation_failure<const char*>& e) {
-    if (s.static_error && s.static_error->position < s.offset(e.where()))
-      return error_result(*s.static_error);
-    std::size_t pos = s.offset(e.where());
-    std::string found =
-        e.where() == last ? std::string("end of expression") : "'" + std::string(1, *e.where()) + "'";
+    const char* at = e.where();
+    while (at != last && is_blank(static_cast<unsigned char>(*at))) ++at;
+    std::size_t pos = s.offset(at);
+    if (s.static_error && s.static_error->position < pos) return error_result(*s.static_error);
+    std::string found = at == last ? std::string("end of expression") : describe_char(at, last);
     return error_result(
         Error{ErrorKind::syntax, "expected " + describe_expected(e.which()) + ", found " + found, pos});
   } catch (const too_deep& e) {

@@ -488,3 +488,24 @@ TEST_CASE("pgfmath: the leftmost static problem is reported") {
   CHECK(err("\\x + (").kind == ErrorKind::unknown_name);
   CHECK(err("(*) + \\x").kind == ErrorKind::syntax);  // the parse stops before the name
 }
+
+TEST_CASE("pgfmath: messages stay valid UTF-8 and point past blanks") {
+  CHECK(err("2\xc3\xa9").message == "unexpected '\xc3\xa9'");
+  CHECK(err("\xff").message == "unexpected byte 0xff");
+  CHECK(err("\\\xff").message == "unknown name '\\' (macro not expanded)");
+  CHECK(err("\\\xc3\xa9").message == "unknown name '\\\xc3\xa9' (macro not expanded)");
+  Error e = err("1+ \t ");
+  CHECK(e.message == "expected operand, found end of expression");
+  CHECK(e.position == 5);
+  Error p = err("(1   x2");
+  CHECK(p.kind == ErrorKind::unknown_unit);
+  Error q = err("(1 ; 2)");
+  CHECK(q.message == "expected ')', found ';'");
+  CHECK(q.position == 3);
+}
+
+TEST_CASE("pgfmath: a lone backslash is an unknown name") {
+  // Found by the fuzzer (tex/fuzz/fuzz_pgfmath.cpp): reading past the end of "\".
+  CHECK(err("\\").kind == ErrorKind::unknown_name);
+  CHECK(err("1+\\").kind == ErrorKind::unknown_name);
+}

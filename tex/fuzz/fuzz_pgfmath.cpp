@@ -13,6 +13,23 @@
 
 using namespace tikzlint::tex::pgfmath;
 
+namespace {
+
+// Messages end up in JSON and SARIF, which need valid UTF-8.
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
 
@@ -25,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (r.value) {
     if (!std::isfinite(r.value->number) || std::fabs(r.value->number) > max_magnitude) std::abort();
     if (format_number(r.value->number).find('.') == std::string::npos) std::abort();
-  } else if (r.error->position > size || r.error->message.empty()) {
+  } else if (r.error->position > size || r.error->message.empty() || !valid_utf8(r.error->message)) {
     std::abort();
   }
 
