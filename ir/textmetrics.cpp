@@ -452,7 +452,7 @@ class Typesetter {
     std::vector<Line> lines(1);
     std::vector<Item> pending_word;  // items since the last glue
     double pending_glue = 0;
-    auto flush_word = [&](bool final_word) {
+    auto flush_word = [&]() {
       double ww = 0, wh = 0, wd = 0;
       for (const auto& it : pending_word) ww += it.w, wh = std::max(wh, it.h), wd = std::max(wd, it.d);
       Line& cur = lines.back();
@@ -468,30 +468,29 @@ class Typesetter {
       }
       pending_word.clear();
       pending_glue = 0;
-      (void)final_word;
     };
     for (const auto& it : items) {
       if (it.line_break) {
-        flush_word(true);
+        flush_word();
         lines.back().extra = it.w;
         lines.push_back(Line{});
         continue;
       }
       if (it.glue) {
         if (!pending_word.empty()) {
-          flush_word(false);
+          flush_word();
         }
         pending_glue = it.w;  // spaces collapse; leading/trailing spaces vanish (\unskip)
         continue;
       }
       pending_word.push_back(it);
     }
-    flush_word(true);
+    flush_word();
     if (lines.size() > 1 && lines.back().w == 0 && lines.back().h == 0) lines.pop_back();
 
     TextBox box;
     box.lines = static_cast<int>(lines.size());
-    double skip = baselineskip_for(st.size) * (fam_.scale == 1.0 ? 1.0 : 1.0);
+    double skip = baselineskip_for(st.size);  // of the nominal size (\fontsize{12}{14.5} for Open Sans too)
     double width = 0;
     for (const auto& l : lines) width = std::max(width, l.w);
     box.width = wrap_width > 0 ? wrap_width : width;
@@ -668,7 +667,6 @@ class Typesetter {
     }
     if (name == "degree") {  // gensymb: \ensuremath{^\circ}
       Lexer sub("^\\circ");
-      std::vector<Item> dummy;
       HBox b = math_list_box(sub, st, 0, false);
       push(b.w, b.h, b.d);
       return;
@@ -787,8 +785,7 @@ class Typesetter {
     MathClass cls = MathClass::ord;
     HBox nucleus;
     std::optional<HBox> sup, sub;
-    bool text_char = false;  // a letter of a text font (no italic correction between letters)
-    bool limits = false;
+    bool is_space = false;  // \, \quad ...: glue between atoms, transparent to atom spacing
   };
 
   double style_size(const TextState& st, int level) const { return math_sizes(st.size)[std::min(level, 2)]; }
@@ -942,8 +939,7 @@ class Typesetter {
     if (c == U'^' || c == U'_') {
       if (atoms.empty() || (c == U'^' ? atoms.back().sup.has_value() : atoms.back().sub.has_value()))
         add(MathClass::ord, HBox{});
-      HBox s = math_argument(lx, st, std::min(level + 1, 2) + (level >= 1 ? 0 : 0), c == U'_' || cramped);
-      if (level >= 1) s = s;  // script of script: scriptscript size handled by level+1
+      HBox s = math_argument(lx, st, std::min(level + 1, 2), c == U'_' || cramped);
       (c == U'^' ? atoms.back().sup : atoms.back().sub) = s;
       return;
     }
@@ -962,8 +958,6 @@ class Typesetter {
       Atom a;
       a.cls = MathClass::ord;
       a.nucleus = char_box(Role::letters, c, st, level);
-      // A text font (Open Sans) has an interword space: no italic correction between letters.
-      a.text_char = role_font(Role::letters, st, level).param(2) != 0;
       atoms.push_back(a);
       return;
     }
@@ -1059,8 +1053,7 @@ class Typesetter {
     for (const auto& sp : kMathSpaces)
       if (sp.name == name) {
         add(MathClass::ord, HBox{sp.mu * mu, 0, 0, 0, false});
-        atoms.back().cls = MathClass::inner;  // spacing items take no atom spacing; approximated
-        atoms.back().cls = MathClass::ord;
+        atoms.back().is_space = true;  // glue, not an atom: spacing skips over it
         return;
       }
     if (name == " ") {
@@ -1068,7 +1061,7 @@ class Typesetter {
       add(MathClass::ord, HBox{f.m ? f.param(2) : 0.33 * em, 0, 0, 0, false});
       return;
     }
-    if (name == "circ" || name == "degree") {
+    if (name == "degree") {
       // \degree (gensymb) is ^\circ
       if (atoms.empty()) add(MathClass::ord, HBox{});
       atoms.back().sup = char_box(Role::sy, 0x0E, st, std::min(level + 1, 2));
@@ -1172,7 +1165,7 @@ class Typesetter {
       add(MathClass::ord, HBox{parse_dimension(lx.raw_argument(), em), 0, 0, 0, false});
       return;
     }
-    if (size_column(base_) >= 0 && find_size(name)) return;  // size switches are not allowed in math
+    if (find_size(name)) return;  // size switches do nothing in math (LaTeX warns)
     // unknown: typeset the arguments, admit uncertainty
     uncertainty_ += 1.0 * em;
     while (lx.peek().kind == Token::begin_group) {
@@ -1246,8 +1239,7 @@ class Typesetter {
   // Rule 11 (\sqrt): surd from cmsy, rule over the radicand.
   HBox radical(HBox x, const TextState& st, int level) {
     double theta = xi(8, st, level);
-    double phi = level == 0 ? theta : theta;  // display would use sigma5
-    double psi = theta + std::abs(phi) / 4;
+    double psi = theta + theta / 4;  // rule 11, non-display: phi = theta (display would use sigma5)
     HBox surd = char_box(Role::sy, 0x70, st, level);  // \surd: its height is the rule thickness
     double need = x.h + x.d + psi + theta;
     double total = surd.h + surd.d;
@@ -1277,10 +1269,15 @@ class Typesetter {
     HBox out;
     double mu = role_font(Role::sy, st, level).param(6) / 18;
     int script_level = std::min(level + 1, 2);
+    const Atom* prev = nullptr;  // the previous atom that is not glue
     for (std::size_t i = 0; i < atoms.size(); ++i) {
       Atom& a = atoms[i];
-      if (i > 0) {
-        int s = kAtomSpacing[static_cast<int>(atoms[i - 1].cls)][static_cast<int>(a.cls)];
+      if (a.is_space) {
+        out.w += a.nucleus.w;
+        continue;
+      }
+      if (prev) {
+        int s = kAtomSpacing[static_cast<int>(prev->cls)][static_cast<int>(a.cls)];
         if (s < 0 && level > 0) s = 0;
         static constexpr double kMu[] = {0, 3, 4, 5};
         out.w += kMu[std::abs(s)] * mu;
@@ -1289,11 +1286,9 @@ class Typesetter {
       double delta = n.is_char ? n.italic : 0;
       // Italic correction: added unless a sub/superscript follows (LuaTeX adds it between the
       // letters of a text font too, unlike TeX82).
-      if (!a.sup && !a.sub) {
+      if (!a.sup && !a.sub) {  // a lone subscript sits flush: no italic correction either
         n.w += delta;
         delta = 0;
-      } else if (a.sub && !a.sup) {
-        n.w += 0;  // subscript sits flush (the italic correction is not added)
       }
       double w = n.w, h = n.h, d = n.d;
       if (a.sup || a.sub) {
@@ -1334,6 +1329,7 @@ class Typesetter {
       out.w += w;
       out.h = std::max(out.h, h);
       out.d = std::max(out.d, d);
+      prev = &a;
     }
     out.is_char = atoms.size() == 1 && atoms[0].nucleus.is_char && !atoms[0].sup && !atoms[0].sub;
     if (out.is_char) out.italic = atoms[0].nucleus.italic;
