@@ -6,41 +6,40 @@
 grammar TikZ;
 
 // ---------------------------------------------------------------- statements
+// Coordinates and targets are written inline as `(PLUS | PLUSPLUS)? PAREN` and `... | CYCLE`
+// instead of rules of their own: every rule invocation costs the ANTLR runtime a context
+// object, and a path statement is mostly coordinates (parser.cpp reads them back in order).
 
 statement
-  : PATH_CMD OPTIONS? element* terminator                    # pathStatement
-  | NODE_CMD nodeSpec element* terminator                    # nodeStatement
-  | COORD_CMD coordSpec element* terminator                  # coordinateStatement
-  | PIC_CMD nodeSpec element* terminator                     # picStatement
+  : PATH_CMD OPTIONS? element* SEMI EOF                 # pathStatement
+  | NODE_CMD nodeSpec element* SEMI EOF                 # nodeStatement
+  | COORD_CMD coordSpec element* SEMI EOF               # coordinateStatement
+  | PIC_CMD nodeSpec element* SEMI EOF                  # picStatement
   ;
-
-terminator : SEMI EOF ;
 
 // ---------------------------------------------------------------- path operations
 
 element
-  : coordinate                                                        # moveOp
-  | connector=(LINE | HV | VH) midNode* target                        # lineOp
-  | LINE midNode* PLOT OPTIONS* plotSource                             # linePlotOp
-  | DOTS midNode* CONTROLS c1=coordinate (AND c2=coordinate)? DOTS midNode* target  # curveOp
-  | RECTANGLE midNode* coordinate                                     # rectangleOp
-  | kind=(CIRCLE | ELLIPSE | ARC) OPTIONS* PAREN?                     # roundOp
-  | GRID OPTIONS* midNode* coordinate                                 # gridOp
-  | PARABOLA OPTIONS* (BEND bend=coordinate)? midNode* target         # parabolaOp
-  | kind=(SIN | COS) OPTIONS* midNode* coordinate                     # sineOp
-  | kind=(TO | EDGE) OPTIONS* midNode* target                         # toOp
-  | PLOT OPTIONS* plotSource                                          # plotOp
-  | NODE nodeSpec                                                     # nodeOp
-  | COORDINATE coordSpec                                              # coordinateOp
-  | PIC nodeSpec                                                      # picOp
-  | LET letBinding (COMMA letBinding)* IN                             # letOp
-  | OPTIONS                                                           # optionsOp
-  | unknown                                                           # unknownOp
+  : (PLUS | PLUSPLUS)? PAREN                                                   # moveOp
+  | (LINE | HV | VH) midNode* ((PLUS | PLUSPLUS)? PAREN | CYCLE)               # lineOp
+  | LINE midNode* PLOT OPTIONS* plotSource                                     # linePlotOp
+  | DOTS midNode* CONTROLS (PLUS | PLUSPLUS)? PAREN (AND (PLUS | PLUSPLUS)? PAREN)? DOTS
+    midNode* ((PLUS | PLUSPLUS)? PAREN | CYCLE)                                # curveOp
+  | RECTANGLE midNode* (PLUS | PLUSPLUS)? PAREN                                # rectangleOp
+  | (CIRCLE | ELLIPSE | ARC) OPTIONS* PAREN?                                   # roundOp
+  | GRID OPTIONS* midNode* (PLUS | PLUSPLUS)? PAREN                            # gridOp
+  | PARABOLA OPTIONS* (BEND (PLUS | PLUSPLUS)? PAREN)? midNode*
+    ((PLUS | PLUSPLUS)? PAREN | CYCLE)                                         # parabolaOp
+  | (SIN | COS) OPTIONS* midNode* (PLUS | PLUSPLUS)? PAREN                     # sineOp
+  | (TO | EDGE) OPTIONS* midNode* ((PLUS | PLUSPLUS)? PAREN | CYCLE)           # toOp
+  | PLOT OPTIONS* plotSource                                                   # plotOp
+  | NODE nodeSpec                                                              # nodeOp
+  | COORDINATE coordSpec                                                       # coordinateOp
+  | PIC nodeSpec                                                               # picOp
+  | LET letBinding (COMMA letBinding)* IN                                      # letOp
+  | OPTIONS                                                                    # optionsOp
+  | unknown                                                                    # unknownOp
   ;
-
-target : coordinate | CYCLE ;
-
-coordinate : rel=(PLUS | PLUSPLUS)? PAREN ;
 
 // A node or coordinate written between an operation and its target: `-- node{x} (1,0)`.
 midNode
@@ -50,8 +49,9 @@ midNode
   ;
 
 // node / pic: options, (name) and `at (c)` in any order, then the text in braces.
-nodeSpec : nodeAttr* BRACED ;
-nodeAttr : OPTIONS | PAREN | AT coordinate | animation | foreachClause ;
+nodeSpec
+  : (OPTIONS | PAREN | AT (PLUS | PLUSPLUS)? PAREN | animation | foreachClause)* BRACED
+  ;
 
 // pgfmanual 26 (animations): `:fill = {0s="red", 2s="blue"}`; kept only as an unsupported span.
 animation : COLON WORD* EQ BRACED ;
@@ -61,14 +61,14 @@ foreachClause : FOREACH (CS | OTHER | OPTIONS)* IN BRACED ;
 
 // coordinate: no text, so at most one (name) to keep `coordinate (a) (1,0)` unambiguous.
 coordSpec
-  : OPTIONS* (PAREN OPTIONS*)? (AT coordinate OPTIONS*)?
+  : OPTIONS* (PAREN OPTIONS*)? (AT (PLUS | PLUSPLUS)? PAREN OPTIONS*)?
   ;
 
 plotSource
   : COORDINATES BRACED                 # plotCoordinates
   | FILE BRACED                        # plotFile
   | FUNCTION BRACED                    # plotFunction
-  | rel=(PLUS | PLUSPLUS)? PAREN       # plotExpression
+  | (PLUS | PLUSPLUS)? PAREN           # plotExpression
   ;
 
 // let \p1 = (A), \n1 = {veclen(\x1,\y1)} in

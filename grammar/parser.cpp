@@ -215,7 +215,7 @@ class ErrorCollectorHook : public antlr4::BaseErrorListener {
     if (parser != nullptr && parser->getContext() != nullptr) {
       std::size_t rule = parser->getContext()->getRuleIndex();
       target->in_node_spec =
-          rule == TikZParser::RuleNodeSpec || rule == TikZParser::RuleNodeAttr;
+          rule == TikZParser::RuleNodeSpec;
     }
     target->syntaxError(r, t, line, col, msg, e);
     // One error per statement is all we report; recovering through the rest of a long junk
@@ -255,9 +255,8 @@ class TreeReader {
     Statement st;
     auto& kids = ctx->children;
     antlr4::Token* cmd = token(kids.front());
-    // The stop token is EOF; the statement ends with its ';'.
-    auto* term = static_cast<antlr4::ParserRuleContext*>(kids.back());
-    st.span = span(cmd, token(term->children.front()));
+    // The last two children are the ';' and EOF; the statement ends with its ';'.
+    st.span = span(cmd, token(kids[kids.size() - 2]));
     st.command = std::string(slice(span(cmd, cmd)).substr(1));
     std::size_t i = 1;
     switch (cmd->getType()) {
@@ -288,7 +287,7 @@ class TreeReader {
         break;
     }
     st.ops.reserve(st.ops.size() + kids.size() - i);
-    for (; i + 1 < kids.size(); ++i) st.ops.push_back(element(rule(kids[i])));
+    for (; i + 2 < kids.size(); ++i) st.ops.push_back(element(rule(kids[i])));
     return st;
   }
 
@@ -304,9 +303,6 @@ class TreeReader {
   }
   static antlr4::ParserRuleContext* rule(antlr4::tree::ParseTree* t) {
     return static_cast<antlr4::ParserRuleContext*>(t);
-  }
-  static std::size_t rule_index(antlr4::tree::ParseTree* t) {
-    return static_cast<antlr4::ParserRuleContext*>(t)->getRuleIndex();
   }
 
   Span span(antlr4::Token* a, antlr4::Token* b) const {
@@ -350,52 +346,72 @@ class TreeReader {
     into->span.end = o.span.end;
   }
 
-  // coordinate : (PLUS | PLUSPLUS)? PAREN
-  Coordinate coordinate(antlr4::ParserRuleContext* ctx) const {
-    auto& kids = ctx->children;
-    antlr4::Token* paren = token(kids.back());
+  // A coordinate written inline as `(PLUS | PLUSPLUS)? PAREN`; `rel` is the sign token or null.
+  Coordinate coordinate(antlr4::Token* rel, antlr4::Token* paren) const {
     Span p = span(paren, paren);
     Coordinate c = parse_coordinate(inner(p), p.begin + 1);
-    if (kids.size() > 1) {
-      c.relative = token(kids.front())->getType() == TikZLexer::PLUSPLUS ? Coordinate::Relative::PlusPlus
-                                                                          : Coordinate::Relative::Plus;
+    if (rel != nullptr) {
+      c.relative = rel->getType() == TikZLexer::PLUSPLUS ? Coordinate::Relative::PlusPlus
+                                                        : Coordinate::Relative::Plus;
     }
-    c.span = span(ctx);
+    c.span = span(rel != nullptr ? rel : paren, paren);
     return c;
   }
 
-  // nodeSpec : nodeAttr* BRACED ; nodeAttr : OPTIONS | PAREN | AT coordinate
+  // nodeSpec : (OPTIONS | PAREN | AT (PLUS | PLUSPLUS)? PAREN | animation | foreachClause)* BRACED
+  // coordSpec: OPTIONS* (PAREN OPTIONS*)? (AT (PLUS | PLUSPLUS)? PAREN OPTIONS*)?
+  // A PAREN after AT is the position, any other PAREN the name.
+  void node_attributes(Node& n, antlr4::ParserRuleContext* ctx) const {
+    bool after_at = false;
+    antlr4::Token* rel = nullptr;
+    for (auto* kid : ctx->children) {
+      antlr4::Token* t = token(kid);
+      if (t == nullptr) {
+        n.unsupported.push_back(span(rule(kid)));
+        continue;
+      }
+      switch (t->getType()) {
+        case TikZLexer::OPTIONS:
+          merge(n.options, options(t));
+          break;
+        case TikZLexer::AT:
+          after_at = true;
+          break;
+        case TikZLexer::PLUS:
+        case TikZLexer::PLUSPLUS:
+          rel = t;
+          break;
+        case TikZLexer::PAREN:
+          if (after_at) n.at = coordinate(rel, t);
+          else n.name = trimmed(inner(t));
+          after_at = false;
+          rel = nullptr;
+          break;
+        case TikZLexer::BRACED: {
+          Span ts = span(t, t);
+          n.text = std::string(inner(ts));
+          n.text_span = {ts.begin + 1, ts.end - 1};
+          n.has_text = true;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
   Node node_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
     Node n;
     n.span = whole;
-    auto& kids = ctx->children;
-    for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
-      auto& attr = rule(kids[i])->children;
-      antlr4::Token* t = token(attr.front());
-      if (t == nullptr) n.unsupported.push_back(span(rule(attr.front())));
-      else if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
-      else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
-      else n.at = coordinate(rule(attr.back()));
-    }
-    antlr4::Token* text = token(kids.back());
-    Span ts = span(text, text);
-    n.text = std::string(inner(ts));
-    n.text_span = {ts.begin + 1, ts.end - 1};
-    n.has_text = true;
+    node_attributes(n, ctx);
     return n;
   }
 
-  // coordSpec : OPTIONS* (PAREN OPTIONS*)? (AT coordinate OPTIONS*)?
   Node coord_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
     Node n;
     n.span = whole;
     n.is_coordinate = true;
-    for (auto* kid : ctx->children) {
-      antlr4::Token* t = token(kid);
-      if (t == nullptr) n.at = coordinate(rule(kid));
-      else if (t->getType() == TikZLexer::OPTIONS) merge(n.options, options(t));
-      else if (t->getType() == TikZLexer::PAREN) n.name = trimmed(inner(t));
-    }
+    node_attributes(n, ctx);
     return n;
   }
 
@@ -410,8 +426,11 @@ class TreeReader {
   // The element's alternative is fixed by its first token (see TikZ.g4, rule `element`).
   OpKind kind_of(antlr4::tree::ParseTree* first) const {
     antlr4::Token* t = token(first);
-    if (t == nullptr) return rule_index(first) == TikZParser::RuleCoordinate ? OpKind::Move : OpKind::Unknown;
+    if (t == nullptr) return OpKind::Unknown;
     switch (t->getType()) {
+      case TikZLexer::PLUS:
+      case TikZLexer::PLUSPLUS:
+      case TikZLexer::PAREN: return OpKind::Move;
       case TikZLexer::LINE: return OpKind::Line;
       case TikZLexer::HV: return OpKind::HV;
       case TikZLexer::VH: return OpKind::VH;
@@ -459,14 +478,26 @@ class TreeReader {
         break;
     }
     const bool first_is_line = op.kind == OpKind::Line;
+    const bool paren_is_argument =
+        op.kind == OpKind::Circle || op.kind == OpKind::Ellipse || op.kind == OpKind::Arc;
+    antlr4::Token* rel = nullptr;
     for (auto* kid : kids) {
       if (antlr4::Token* t = token(kid)) {
         switch (t->getType()) {
           case TikZLexer::OPTIONS:
             merge(op.options, options(t));
             break;
-          case TikZLexer::PAREN:  // circle / ellipse / arc argument
-            op.argument = trimmed(inner(t));
+          case TikZLexer::PLUS:
+          case TikZLexer::PLUSPLUS:
+            rel = t;
+            break;
+          case TikZLexer::PAREN:
+            if (paren_is_argument) op.argument = trimmed(inner(t));  // circle (1cm), arc (0:90:1)
+            else op.coords.push_back(coordinate(rel, t));
+            rel = nullptr;
+            break;
+          case TikZLexer::CYCLE:
+            op.to_cycle = true;
             break;
           default:
             break;
@@ -475,15 +506,6 @@ class TreeReader {
       }
       auto* r = rule(kid);
       switch (r->getRuleIndex()) {
-        case TikZParser::RuleCoordinate:
-          op.coords.push_back(coordinate(r));
-          break;
-        case TikZParser::RuleTarget:
-          if (antlr4::Token* c = token(r->children.front()); c != nullptr && c->getType() == TikZLexer::CYCLE)
-            op.to_cycle = true;
-          else
-            op.coords.push_back(coordinate(rule(r->children.front())));
-          break;
         case TikZParser::RuleMidNode: {
           auto* spec = rule(r->children.back());
           if (spec->getRuleIndex() == TikZParser::RuleNodeSpec) {
@@ -528,7 +550,8 @@ class TreeReader {
         break;
       default: {
         op.plot_kind = "expression";
-        op.coords.push_back(coordinate(src));  // same shape as rule `coordinate`
+        auto& kids = src->children;
+        op.coords.push_back(coordinate(kids.size() > 1 ? token(kids.front()) : nullptr, last));
         break;
       }
     }
