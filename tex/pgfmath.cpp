@@ -523,6 +523,7 @@ constexpr std::array kUnits = {
     Unit{"sp", 1.0 / 65536.0},
     Unit{"em", 0.0},
     Unit{"ex", 0.0},
+    Unit{"mu", 1.0},  // pgfmanual: math units are "treated as if pt had been used"
 };
 
 // Units are keywords in TeX, matched case-insensitively.

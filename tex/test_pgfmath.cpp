@@ -232,6 +232,7 @@ TEST_CASE("pgfmath: units convert to pt and make a length") {
   CHECK(num("16384sp*2") == doctest::Approx(0.5));
   CHECK(num("1.2 cm") == doctest::Approx(1.2 * kCm));
   CHECK(num("2PT") == 2);  // TeX keywords are case-insensitive
+  CHECK(num("1mu+3*4mu") == 13);  // pgfmanual: mu is treated as pt
   Context ctx;
   ctx.em_pt = 12;
   ctx.ex_pt = 5;
