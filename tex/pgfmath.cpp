@@ -1073,6 +1073,8 @@ auto const additive_def = multiplicative[assign] >>
 // pgfmanual: the postfix r "has the same precedence as multiplication".
 auto const multiplicative_def = unary[assign] >> *(on('*' > unary, fold<op_mul>) |
                                                    on('/' > unary, fold<op_div>) | on(radians, to_degrees));
+// -2^2 is -(2^2) = -4, as in current pgf (PGF 2.00 computed (-2)^2, a bug the pgfplots manual
+// warns about next to its "exp(0-x^2/10)" example).
 auto const unary_def = guarded[on('-' > unary, apply_unary<negate>) | ('+' > unary)[assign] |
                                on(x3::lit('!') > unary, apply_unary<logical_not>) | power_expr[assign]];
 // Right associative: 2^3^2 = 2^9; the exponent may carry its own sign (e^-2).
