@@ -82,6 +82,9 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def send(self, status, payload, headers=None, raw=None):
+        # Leave the in-flight count before the client can see the answer; otherwise its next
+        # request may arrive while this one still counts, and max_in_flight over-reports.
+        self.leave_in_flight()
         data = raw if raw is not None else json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -126,11 +129,18 @@ class Handler(BaseHTTPRequestHandler):
         tag = parts[0]
         scenario = tag.split("-")[0]
         n = STATE.begin(tag, self.headers.get("Authorization"), body)
+        self.in_flight_tag = tag
         try:
             self.answer(scenario, n)
         finally:
-            STATE.end(tag)
+            self.leave_in_flight()
             STATE.touch()
+
+    def leave_in_flight(self):
+        tag = getattr(self, "in_flight_tag", None)
+        if tag is not None:
+            self.in_flight_tag = None
+            STATE.end(tag)
 
     def answer(self, scenario, n):
         if scenario == "valid":
