@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "tex/pgfmath.hpp"
@@ -14,6 +15,25 @@
 namespace tikzlint::tex {
 
 namespace fs = std::filesystem;
+
+class ExpansionCache {
+ public:
+  std::shared_ptr<const ClassSnapshot> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  void put(const std::string& key, std::shared_ptr<const ClassSnapshot> s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (map_.size() < 64) map_.emplace(key, std::move(s));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const ClassSnapshot>> map_;
+};
+
+std::shared_ptr<ExpansionCache> make_expansion_cache() { return std::make_shared<ExpansionCache>(); }
 
 struct Expander::Input {
   std::unique_ptr<Reader> reader;  // a file being read, or
@@ -184,6 +204,8 @@ Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
                    ExpandedDocument& doc)
     : sm_(sm), input_(input), limits_(opts.limits), doc_(doc) {
   include_dirs_ = opts.include_dirs;
+  cache = opts.cache;
+  first_file_ = sm.size();
   primitives_ = {
       {"def", &Expander::p_def},
       {"gdef", &Expander::p_gdef},
@@ -307,6 +329,7 @@ bool Expander::next_raw(Token& out) {
       }
       at_letter_ = in.saved_at_letter;
       inputs_.pop_back();
+      if (!snapshot_key_.empty() && inputs_.size() + 1 == snapshot_depth_) take_snapshot();
       continue;
     }
     if (in.pos < in.tokens.size()) {
@@ -1514,16 +1537,127 @@ void Expander::p_documentclass(const Token& t) {
   bool present = false;
   if (!read_optional_raw(opts, t, present) || !read_group_raw(name, t)) return;
   std::string n = trim(to_string(name));
-  if (!class_seen_) {
-    class_seen_ = true;
-    doc_.document_class = n;
-    for (const TokenList& item : split_top(opts, ',')) {
-      std::string o = trim(to_string(item));
-      if (!o.empty()) doc_.class_options.push_back(o);
-    }
+  if (class_seen_) {
+    record_class_options(opts);
+    load_file(t, n, ".cls", true);
+    return;
+  }
+  class_seen_ = true;
+  doc_.document_class = n;
+  for (const TokenList& item : split_top(opts, ',')) {
+    std::string o = trim(to_string(item));
+    if (!o.empty()) doc_.class_options.push_back(o);
   }
   record_class_options(opts);
-  load_file(t, n, ".cls", true);
+  // A class read before for the same options and search path: reuse its definitions.
+  std::string key;
+  bool clean = cache && inputs_.size() == 1 && env_.depth() == 0 && conditionals_.empty() && loops_.empty() &&
+               user_macros_.empty() && doc_.preamble_styles.empty();
+  if (clean) {
+    key = n + '\x1f' + to_string(opts) + '\x1f' + fs::path(sm_.get(input_).path()).parent_path().string();
+    for (const auto& d : include_dirs_) key += '\x1f' + d;
+    if (auto snap = cache->find(key); snap && restore_snapshot(*snap, t)) return;
+  }
+  snapshot_diags_ = doc_.diagnostics.size();
+  snapshot_styles_ = doc_.preamble_styles.size();
+  snapshot_steps_ = steps_;
+  bool loaded = load_file(t, n, ".cls", true);
+  if (clean && loaded) {
+    snapshot_key_ = key;
+    snapshot_depth_ = inputs_.size();
+  }
+}
+
+void Expander::take_snapshot() {
+  std::string key = std::move(snapshot_key_);
+  snapshot_key_.clear();
+  if (stopped_ || inputs_.size() != 1 || env_.depth() != 0 || !conditionals_.empty() || !loops_.empty()) return;
+  auto s = std::make_shared<ClassSnapshot>();
+  s->input = input_;
+  for (std::size_t id = first_file_; id < sm_.size(); ++id) {
+    const SourceFile& f = sm_.get(static_cast<FileId>(id));
+    s->files.push_back({static_cast<FileId>(id), f.path(), f.text()});
+  }
+  s->table = env_.table();
+  s->user_macros = user_macros_;
+  s->loaded_files = loaded_files_;
+  s->missing_notes = missing_notes_;
+  s->key_code = key_code_;
+  s->document_class = doc_.document_class;
+  s->class_options = doc_.class_options;
+  s->base_font_size_pt = doc_.base_font_size_pt;
+  s->preamble_styles.assign(doc_.preamble_styles.begin() + static_cast<long>(snapshot_styles_),
+                            doc_.preamble_styles.end());
+  s->diagnostics.assign(doc_.diagnostics.begin() + static_cast<long>(snapshot_diags_), doc_.diagnostics.end());
+  s->frames = frames_;
+  s->loop_nodes = loop_nodes_;
+  s->steps = steps_ - snapshot_steps_;
+  cache->put(key, std::move(s));
+}
+
+bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
+  std::unordered_map<FileId, FileId> remap;
+  remap[s.input] = input_;
+  bool identity = s.input == input_;
+  for (const auto& f : s.files) {
+    FileId id = sm_.add(f.path, f.text);
+    remap[f.id] = id;
+    identity = identity && id == f.id;
+  }
+  auto fix = [&](FileId& id) {
+    auto it = remap.find(id);
+    if (it != remap.end()) id = it->second;
+  };
+  auto fix_tokens = [&](TokenList& l) {
+    for (Token& t : l) {
+      fix(t.file);
+      fix(t.origin_file);
+    }
+  };
+  auto fix_prov = [&](Provenance& p) {
+    fix(p.range.file);
+    for (auto& m : p.macros) fix(m.call_site.file);
+    for (auto& l : p.loops) fix(l.loop_site.file);
+  };
+  if (identity) {
+    env_.replace_table(s.table);
+    key_code_ = s.key_code;
+  } else {
+    std::unordered_map<std::string, MeaningPtr> table;
+    for (const auto& [name, m] : s.table) {
+      auto c = std::make_shared<Meaning>(*m);
+      fix_tokens(c->params);
+      fix_tokens(c->body);
+      if (c->optional_default) fix_tokens(*c->optional_default);
+      fix(c->alias.file);
+      fix(c->alias.origin_file);
+      table.emplace(name, std::move(c));
+    }
+    env_.replace_table(std::move(table));
+    key_code_ = s.key_code;
+    for (auto& [k, l] : key_code_) fix_tokens(l);
+  }
+  frames_ = s.frames;
+  for (auto& f : frames_) fix(f.call_site.file);
+  loop_nodes_ = s.loop_nodes;
+  for (auto& l : loop_nodes_)
+    for (auto& b : l.bindings) fix(b.loop_site.file);
+  user_macros_ = s.user_macros;
+  loaded_files_ = s.loaded_files;
+  missing_notes_ = s.missing_notes;
+  doc_.base_font_size_pt = s.base_font_size_pt;
+  for (Statement st : s.preamble_styles) {
+    fix_prov(st.prov);
+    doc_.preamble_styles.push_back(std::move(st));
+  }
+  for (Diagnostic d : s.diagnostics) {
+    if (d.range.file == s.input) d.range = range_of(at);  // located at that file's \documentclass
+    else fix(d.range.file);
+    for (auto& n : d.notes) fix(n.range.file);
+    doc_.diagnostics.push_back(std::move(d));
+  }
+  steps_ += s.steps;
+  return true;
 }
 
 void Expander::p_loadclass(const Token& t) {
@@ -1535,15 +1669,38 @@ void Expander::p_loadclass(const Token& t) {
 }
 
 void Expander::p_usepackage(const Token& t) {
-  TokenList opts, names, date;
+  TokenList opts, names;
   bool present = false;
   if (!read_optional_raw(opts, t, present) || !read_group_raw(names, t)) return;
-  if (!read_optional_raw(date, t, present)) return;
+  skip_date_option();
   auto list = split_top(names, ',');
   // Load in reverse push order so that the first package is read first.
   for (auto it = list.rbegin(); it != list.rend(); ++it) {
     std::string n = trim(to_string(*it));
     if (!n.empty()) load_file(t, n, ".sty", true);
+  }
+}
+
+// `\usepackage{x}[date]`: the date is looked for in the same file only, so that the class
+// file ends exactly where its text ends (the snapshot of a class is taken there).
+void Expander::skip_date_option() {
+  if (inputs_.empty() || !inputs_.back()->reader) {
+    TokenList date;
+    bool present = false;
+    read_optional_raw(date, Token{}, present);
+    return;
+  }
+  Reader& r = *inputs_.back()->reader;
+  Token t;
+  while (r.next(t, at_letter_)) {
+    if (t.cat == Cat::space || t.cat == Cat::par) continue;
+    if (t.is_char('[')) {
+      while (r.next(t, at_letter_) && !t.is_char(']')) {
+      }
+      return;
+    }
+    push_back(std::move(t));
+    return;
   }
 }
 

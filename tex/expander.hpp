@@ -40,10 +40,46 @@ class Environment {
   void push();
   void pop();
   std::size_t depth() const { return saves_.size(); }
+  const std::unordered_map<std::string, MeaningPtr>& table() const { return table_; }
+  void replace_table(std::unordered_map<std::string, MeaningPtr> t) { table_ = std::move(t); }
 
  private:
   std::unordered_map<std::string, MeaningPtr> table_;
   std::vector<std::vector<std::pair<std::string, MeaningPtr>>> saves_;
+};
+
+// One macro call in a chain of calls (tokens point at their innermost call).
+struct MacroFrameNode {
+  std::string macro;
+  SourceRange call_site;
+  std::uint32_t parent = 0;
+  std::size_t depth = 0;
+};
+// The bindings of one \foreach iteration (tokens of its body point at it).
+struct LoopNode {
+  std::vector<LoopBinding> bindings;
+  std::uint32_t parent = 0;
+};
+
+// The expander state right after a \\documentclass was read (see ExpansionCache in tex.hpp).
+struct ClassSnapshot {
+  struct File {
+    FileId id;
+    std::string path, text;
+  };
+  FileId input = 0;
+  std::vector<File> files;
+  std::unordered_map<std::string, MeaningPtr> table;
+  std::unordered_set<std::string> user_macros, loaded_files, missing_notes;
+  std::unordered_map<std::string, TokenList> key_code;
+  std::string document_class;
+  std::vector<std::string> class_options;
+  double base_font_size_pt = 10;
+  std::vector<Statement> preamble_styles;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<MacroFrameNode> frames;
+  std::vector<LoopNode> loop_nodes;
+  std::size_t steps = 0;
 };
 
 class Expander {
@@ -63,6 +99,7 @@ class Expander {
   void push_back(TokenList tokens);
 
   bool stopped() const { return stopped_; }
+  std::shared_ptr<ExpansionCache> cache;
   bool at_end();
 
   // Groups: {...}, \begingroup, environments, \foreach iterations.
@@ -112,16 +149,7 @@ class Expander {
     TokenList remembered;
     bool has_remember = false;
   };
-  struct FrameNode {
-    std::string macro;
-    SourceRange call_site;
-    std::uint32_t parent = 0;
-    std::size_t depth = 0;
-  };
-  struct LoopNode {
-    std::vector<LoopBinding> bindings;
-    std::uint32_t parent = 0;
-  };
+  using FrameNode = MacroFrameNode;
   using Primitive = void (Expander::*)(const Token&);
 
   // expander.cpp
@@ -148,6 +176,9 @@ class Expander {
   bool load_file(const Token& at, const std::string& name, const char* ext, bool once);
   void record_class_options(const TokenList& opts);
   void emit_style(const Token& at, TokenList body);
+  void take_snapshot();
+  void skip_date_option();
+  bool restore_snapshot(const ClassSnapshot& s, const Token& at);
   void run_key_code(const TokenList& code, const TokenList& value, const Token& at);
 
   void p_def(const Token&);
@@ -213,6 +244,7 @@ class Expander {
   Limits limits_;
   ExpandedDocument& doc_;
   Environment env_;
+  friend struct ClassSnapshot;
   std::vector<std::unique_ptr<Input>> inputs_;
   std::vector<std::unique_ptr<Loop>> loops_;
   std::vector<FrameNode> frames_{FrameNode{}};
@@ -224,6 +256,10 @@ class Expander {
   std::unordered_set<std::string> missing_notes_;
   std::unordered_map<std::string, TokenList> key_code_;  // "/tikz/key/.code" bodies
   std::vector<int> conditionals_;  // open \if...: 1 in the true branch, 0 skipping done
+  std::string snapshot_key_;        // class being read, to snapshot when its file ends
+  std::size_t snapshot_depth_ = 0;  // input stack size while the class file is read
+  std::size_t first_file_ = 0;      // first SourceManager id added by this expansion
+  std::size_t snapshot_diags_ = 0, snapshot_styles_ = 0, snapshot_steps_ = 0;
   bool at_letter_ = false;
   bool stopped_ = false;
   bool prefix_global_ = false;

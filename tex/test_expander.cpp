@@ -291,3 +291,38 @@ TEST_CASE("a package beside the input file is found without include dirs") {
   REQUIRE(doc.pictures[0].statements.size() == 1);
   CHECK(doc.pictures[0].statements[0].text == "\\draw(5,0);");
 }
+
+TEST_CASE("the class cache: a second file with the same class gets the same definitions") {
+  auto dir = testing::make_dir(
+      "cache", {{"c.cls", "\\LoadClass[12pt]{standalone}\\RequirePackage{p}\n"},
+                {"p.sty", "\\tikzstyle{v}=[circle]\n\\newdimen\\QP \\QP=1in\n"
+                          "\\def\\seg#1{\\draw (0,0) -- #1;}\n\\usepackage{tikz}\n"}});
+  FrontendOptions opts;
+  opts.include_dirs.push_back(dir.string());
+  const std::string doc = "\\documentclass{c}\n\\begin{document}\\begin{tikzpicture}\\seg{(\\QP,0)}\\end{tikzpicture}\\end{document}\n";
+  auto first = testing::expand(doc, opts);
+  // A different SourceManager layout: file ids must be remapped on restore.
+  testing::Run second;
+  second.sm.add("other.tex", "x");
+  FileId id = second.sm.add("/nonexistent-dir/input.tex", "\n\n" + doc);
+  second.doc = expand_file(second.sm, id, opts);
+  FrontendOptions cold = opts;
+  cold.cache = nullptr;
+  auto third = testing::expand(doc, cold);
+  for (const testing::Run* r : {&first, &second, &third}) {
+    REQUIRE(r->texts().size() == 1);
+    CHECK(r->texts()[0] == "\\draw(0,0) -- (72.27pt,0);");
+    CHECK(r->doc.base_font_size_pt == 12.0);
+    REQUIRE(r->doc.preamble_styles.size() == 1);
+    CHECK(r->doc.preamble_styles[0].text == "v/.style={circle}");
+    const auto& frame = r->statement(0).prov.macros.at(0);
+    CHECK(r->sm.get(frame.call_site.file).path().find("input.tex") != std::string::npos);
+    CHECK(r->sm.get(r->doc.preamble_styles[0].prov.range.file).path().find("p.sty") != std::string::npos);
+  }
+  CHECK(first.doc.diagnostics.size() == second.doc.diagnostics.size());
+  CHECK(first.doc.diagnostics.size() == third.doc.diagnostics.size());
+  // The missing tikz.sty note keeps pointing into p.sty.
+  for (const auto& d : second.doc.diagnostics)
+    if (d.rule == "missing-file" && d.message.find("tikz.sty") != std::string::npos)
+      CHECK(second.sm.get(d.range.file).path().find("p.sty") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 // package definitions (not their typesetting), expands user macros, unrolls \foreach.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,17 @@ struct Limits {
   std::size_t max_statement_bytes = 1u << 20;    // one expanded statement
 };
 
+// Definitions read from a class (and the packages it loads) for one set of class options,
+// kept for the next file of a batch that loads the same class: reading Tikz-IM.sty again for
+// every diagram would cost more than checking the diagram. Thread-safe; shared by the copies of
+// one FrontendOptions. Tests and tools that want a cold read set `cache` to null.
+class ExpansionCache;
+std::shared_ptr<ExpansionCache> make_expansion_cache();
+
 struct FrontendOptions {
   std::vector<std::string> include_dirs;  // after the input file's own folder
   Limits limits;
+  std::shared_ptr<ExpansionCache> cache = make_expansion_cache();
 };
 
 enum class StatementKind {
