@@ -9,9 +9,12 @@ grammar TikZ;
 // Coordinates and targets are written inline as `(PLUS | PLUSPLUS)? PAREN` and `... | CYCLE`
 // instead of rules of their own: every rule invocation costs the ANTLR runtime a context
 // object, and a path statement is mostly coordinates (parser.cpp reads them back in order).
+// Every alternative of `element` starts with its own token, so prediction is LL(1); the
+// option list right after \draw is an ordinary `[opts]` element that parser.cpp promotes to
+// Statement::options. (`-| plot`, `|- plot` are accepted here; parser.cpp reports them.)
 
 statement
-  : PATH_CMD OPTIONS? element* SEMI EOF                 # pathStatement
+  : PATH_CMD element* SEMI EOF                          # pathStatement
   | NODE_CMD nodeSpec element* SEMI EOF                 # nodeStatement
   | COORD_CMD coordSpec element* SEMI EOF               # coordinateStatement
   | PIC_CMD nodeSpec element* SEMI EOF                  # picStatement
@@ -21,8 +24,8 @@ statement
 
 element
   : (PLUS | PLUSPLUS)? PAREN                                                   # moveOp
-  | (LINE | HV | VH) midNode* ((PLUS | PLUSPLUS)? PAREN | CYCLE)               # lineOp
-  | LINE midNode* PLOT OPTIONS* plotSource                                     # linePlotOp
+  | (LINE | HV | VH) midNode*
+    ((PLUS | PLUSPLUS)? PAREN | CYCLE | PLOT OPTIONS* plotSource)              # lineOp
   | DOTS midNode* CONTROLS (PLUS | PLUSPLUS)? PAREN (AND (PLUS | PLUSPLUS)? PAREN)? DOTS
     midNode* ((PLUS | PLUSPLUS)? PAREN | CYCLE)                                # curveOp
   | RECTANGLE midNode* (PLUS | PLUSPLUS)? PAREN                                # rectangleOp

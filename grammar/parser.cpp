@@ -261,8 +261,10 @@ class TreeReader {
     std::size_t i = 1;
     switch (cmd->getType()) {
       case TikZLexer::PATH_CMD:
-        if (i < kids.size() - 1) {
-          if (antlr4::Token* t = token(kids[i]); t != nullptr && t->getType() == TikZLexer::OPTIONS) {
+        // \draw[opts]: the first element, when it is an option list, belongs to the command.
+        if (i + 2 < kids.size()) {
+          auto& first = rule(kids[i])->children;
+          if (antlr4::Token* t = token(first.front()); t != nullptr && t->getType() == TikZLexer::OPTIONS) {
             st.options = options(t);
             ++i;
           }
@@ -295,6 +297,11 @@ class TreeReader {
   std::string_view text_;  // the whole text given to parse()
   std::uint32_t base_;     // where this statement's piece starts in text_
   antlr4::TokenStream* tokens_;
+
+ public:
+  mutable std::optional<SyntaxError> problem;  // found while reading a tree the grammar accepted
+
+ private:
 
   // TerminalNode is a virtual base, so no static_cast; its source interval is its token index.
   antlr4::Token* token(antlr4::tree::ParseTree* t) const {
@@ -477,7 +484,7 @@ class TreeReader {
       default:
         break;
     }
-    const bool first_is_line = op.kind == OpKind::Line;
+    const OpKind first_kind = op.kind;
     const bool paren_is_argument =
         op.kind == OpKind::Circle || op.kind == OpKind::Ellipse || op.kind == OpKind::Arc;
     antlr4::Token* rel = nullptr;
@@ -523,7 +530,11 @@ class TreeReader {
           break;
       }
     }
-    if (op.kind == OpKind::Plot && first_is_line) op.plot_connected = true;  // `-- plot ...`
+    if (op.kind == OpKind::Plot && first_kind != OpKind::Plot) {
+      // `-- plot` joins the plot with a line (pgfmanual 22.2); TikZ has no `|- plot`.
+      if (first_kind == OpKind::Line) op.plot_connected = true;
+      else if (!problem) problem = SyntaxError{"expected a coordinate or 'cycle' after '" + std::string(slice(span(token(kids.front()), token(kids.front())))) + "', found 'plot'", op.span};
+    }
     if (op.to_cycle && (op.kind == OpKind::Line || op.kind == OpKind::HV || op.kind == OpKind::VH)) {
       op.argument = std::string(slice(span(token(kids.front()), token(kids.front()))));
       op.kind = OpKind::Cycle;
@@ -635,7 +646,10 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
       return;
     }
   }
-  out.statements.push_back(TreeReader(text, piece.begin, &en.tokens).statement(tree));
+  TreeReader reader(text, piece.begin, &en.tokens);
+  Statement st = reader.statement(tree);
+  if (reader.problem) out.errors.push_back(std::move(*reader.problem));
+  else out.statements.push_back(std::move(st));
 }
 
 }  // namespace

@@ -279,6 +279,8 @@ TEST_CASE("syntax error messages name what was expected") {
         "expected a control point after 'controls', found ';'");
   CHECK(first_error("\\draw (0,0) -- +;").message == "expected a coordinate in parentheses after '+', found ';'");
   CHECK(first_error("\\coordinate (A) at;").message == "expected a coordinate after 'at', found ';'");
+  CHECK(first_error("\\draw (0,0) -| plot coordinates {(1,1)};").message ==
+        "expected a coordinate or 'cycle' after '-|', found 'plot'");
   CHECK(first_error("\\draw (0,0) rectangle;").message == "expected a coordinate after 'rectangle', found ';'");
   CHECK(first_error("\\foo (0,0);").message == "expected a path command such as \\draw, found '\\foo'");
   std::string_view open = "\\draw (0,0 -- (1,1);";
