@@ -114,7 +114,9 @@ struct PathOp {
                                     // point to the plot's first point (pgfmanual 22.2)
   // An animation `:key = {...}` on a path is an Unknown op (static geometry ignores it).
   // Nodes written between an operation and its target (`-- node{x} (1,0)`, `to node{x} (b)`)
-  // go to edge_nodes for every operation kind; TikZ places them with an implicit pos=.5.
+  // go to edge_nodes for every operation kind. TikZ reinserts them after the target with `pos`
+  // set to the implicit pos of the surrounding scope: midway unless a scope says near start,
+  // near end, ... (pgfmanual 17.8.3). Explicit node options still win.
   // Parabola: coords = {bend, target} when `bend` is given, else {target}.
   // Curve: coords = {c1, [c2], target}; the target is absent when to_cycle.
 };
