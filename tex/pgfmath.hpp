@@ -56,16 +56,25 @@ double next_random(std::uint64_t& state);
 
 // Evaluate an expression such as "2*cos(30)+1cm" or "veclen(3,4)". Macros must already be
 // expanded; a remaining control sequence is an unknown_name error, never a silent 0.
+// - is_length is true when an operand of the result carried a unit (scalar() clears it);
+// - `c ? a : b` and ifthenelse report only the error of the branch they take; unknown
+//   functions, names and units are reported wherever they appear;
+// - rand/rnd/random advance *ctx.random_state; with a null state each call starts from
+//   default_random_seed (pass a state to get a sequence across calls).
 Result evaluate(std::string_view expr, const Context& ctx = {});
 
 // Parse a TeX dimension like "3pt", "-.5in", "1.2 cm", "2em" (no arithmetic), in pt.
+// A number without a unit is not a dimension (nullopt), as in TeX.
 std::optional<double> parse_dimension(std::string_view text, const Context& ctx = {});
 
 // Format a number the way \pgfmathresult prints it (e.g. "3.0", "0.5", "-2.0").
 std::string format_number(double v);
 
 // A key=value list as in TikZ options: "draw, fill=red!20, shift={(1,2)}".
-// Values keep their braces stripped once; keys are whitespace-normalised.
+// Values keep their braces stripped once; keys are whitespace-normalised. Commas split only
+// outside {} and outside () [] that close within the same brace group; an unclosed ( or [
+// is plain text. begin/end cover the item without its surrounding blanks; empty items are
+// skipped.
 struct KeyValue {
   std::string key;
   std::string value;
