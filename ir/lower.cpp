@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <numbers>
+#include <set>
 
 #include "grammar/grammar.hpp"
 #include "ir/coords.hpp"
@@ -131,9 +132,11 @@ std::string family_for_class(const std::string& cls) { return cls == "IM" ? "ope
 
 class PictureLowerer {
  public:
-  PictureLowerer(const tex::ExpandedDocument& doc, const tex::Picture& pic, const tex::StyleTable& styles)
+  PictureLowerer(const tex::ExpandedDocument& doc, const tex::Picture& pic, const tex::StyleTable& styles,
+                 const std::set<std::string>& colors)
       : doc_(doc), pic_(pic), styles_(styles) {
     keys_.base_font_size = doc.base_font_size_pt;
+    keys_.user_colors = &colors;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
     };
@@ -249,9 +252,11 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   if (code == "math-error" || code == "syntax-error") dg.severity = Severity::error;
   dg.message = msg;
   dg.range = range(b, e);
+  if (ps && incomplete) ps->incomplete = true;
+  // inside a pgfplots axis (axis cs:, \addplot...) the one axis diagnostic covers everything
+  if (pic_.is_axis && starts_with(code, "unsupported")) return;
   d_.diagnostics.push_back(dg);
   if (starts_with(code, "unsupported")) d_.unsupported.push_back({msg, dg.range});
-  if (ps && incomplete) ps->incomplete = true;
 }
 
 void PictureLowerer::style_problems(const std::vector<tex::StyleProblem>& probs, std::uint32_t base, PathState* ps) {
@@ -670,9 +675,9 @@ std::optional<Point> PictureLowerer::resolve_calc(PathState* ps, const std::stri
       auto v = math(ps, amount, s, b, e);
       if (!v) return std::nullopt;
       if (v->is_length) {
+        // \pgfpointnormalised: atan2(0,0) = 0, so a zero-length line points along +x
         double len = length(d);
-        if (len < 1e-12) return fail("distance along a zero-length line");
-        cur = cur + (v->value / len) * d;
+        cur = len < 1e-12 ? cur + Point{v->value, 0} : cur + (v->value / len) * d;
       } else {
         cur = cur + v->value * d;
       }
@@ -2260,16 +2265,41 @@ Diagram PictureLowerer::run() {
   return std::move(d_);
 }
 
+// Colours defined with \definecolor / \colorlet / \providecolor in any file read for this input
+// (the expander reads classes and packages for macros; colour names are ours to collect).
+std::set<std::string> defined_colors(const SourceManager& sm) {
+  std::set<std::string> out;
+  for (std::size_t f = 0; f < sm.size(); ++f) {
+    const std::string& t = sm.get(static_cast<FileId>(f)).text();
+    for (const char* cmd : {"\\definecolor", "\\colorlet", "\\providecolor"}) {
+      const std::string c = cmd;
+      for (std::size_t at = t.find(c); at != std::string::npos; at = t.find(c, at + 1)) {
+        std::size_t i = at + c.size();
+        while (i < t.size() && (t[i] == ' ' || t[i] == '[' )) {
+          if (t[i] == '[') i = t.find(']', i) == std::string::npos ? t.size() : t.find(']', i) + 1;
+          else ++i;
+        }
+        if (i >= t.size() || t[i] != '{') continue;
+        std::size_t close = t.find('}', i);
+        if (close == std::string::npos) continue;
+        std::string name(trim(std::string_view(t).substr(i + 1, close - i - 1)));
+        if (!name.empty() && name.find('#') == std::string::npos) out.insert(name);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm) {
-  (void)sm;
+  const std::set<std::string> colors = defined_colors(sm);
   // Preamble styles (classes, packages, \tikzset in the preamble) come first.
   tex::StyleTable styles;
   for (const auto& st : doc.preamble_styles) styles.run_tikzset(st.text, nullptr);
   std::vector<Diagram> out;
   for (const auto& pic : doc.pictures) {
-    PictureLowerer pl(doc, pic, styles);
+    PictureLowerer pl(doc, pic, styles, colors);
     out.push_back(pl.run());
   }
   return out;

@@ -299,7 +299,13 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (auto d = num(v)) s.pos = *d;
     return true;
   }
-  if (!k.has_value && is_color_name(key)) {
+  auto user_color = [&](const std::string& c) {
+    if (!user_colors) return false;
+    std::string head = c.substr(0, c.find('!'));
+    if (!head.empty() && head.front() == '-') head.erase(0, 1);
+    return user_colors->count(head) > 0;
+  };
+  if (!k.has_value && (is_color_name(key) || user_color(key))) {
     s.style.draw_color = key;
     s.style.fill_color = key;
     return true;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,7 @@ struct LowerProblem {
 // the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 struct KeyApplier {
   double base_font_size = 10;
+  const std::set<std::string>* user_colors = nullptr;  // \definecolor'd names
   // Evaluate a coordinate written inside a key (shift={(1,2)}, rotate around={30:(1,1)}).
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
                                      std::uint32_t end)>
