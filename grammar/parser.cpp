@@ -112,10 +112,16 @@ class ErrorCollector : public antlr4::BaseErrorListener {
   antlr4::TokenStream* tokens = nullptr;
   std::optional<SyntaxError> first;
 
-  void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, std::size_t, std::size_t,
+  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, std::size_t, std::size_t,
                    const std::string&, std::exception_ptr) override {
     if (first || offending == nullptr) return;
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    in_node_spec = parser != nullptr && parser->getContext() != nullptr &&
+                   parser->getContext()->getRuleIndex() == TikZParser::RuleNodeSpec;
     first = describe(offending);
+    // One error per statement is all we report; recovering through the rest of a long junk
+    // statement would only cost time.
+    throw antlr4::ParseCancellationException();
   }
 
  private:
@@ -191,37 +197,13 @@ class ErrorCollector : public antlr4::BaseErrorListener {
           break;
       }
     }
-    // Inside a node, the usual mistake is a missing text group.
-    if (tok->getType() == TikZLexer::SEMI && prev != nullptr &&
-        (prev_type == TikZLexer::NODE || prev_type == TikZLexer::NODE_CMD ||
-         prev_type == TikZLexer::OPTIONS || prev_type == TikZLexer::PAREN)) {
-      // Only when a node spec was open: the parser's current rule tells.
-      if (in_node_spec) err.message = "expected the node text in braces before ';'";
-    }
+    // Inside a node (the parser's current rule tells), the usual mistake is a missing text group.
+    if (tok->getType() == TikZLexer::SEMI && in_node_spec)
+      err.message = "expected the node text in braces before ';'";
     return err;
   }
 
- public:
   bool in_node_spec = false;
-};
-
-class ErrorCollectorHook : public antlr4::BaseErrorListener {
- public:
-  ErrorCollector* target = nullptr;
-  void syntaxError(antlr4::Recognizer* r, antlr4::Token* t, std::size_t line, std::size_t col,
-                   const std::string& msg, std::exception_ptr e) override {
-    if (target->first) return;
-    auto* parser = dynamic_cast<antlr4::Parser*>(r);
-    if (parser != nullptr && parser->getContext() != nullptr) {
-      std::size_t rule = parser->getContext()->getRuleIndex();
-      target->in_node_spec =
-          rule == TikZParser::RuleNodeSpec;
-    }
-    target->syntaxError(r, t, line, col, msg, e);
-    // One error per statement is all we report; recovering through the rest of a long junk
-    // statement would only cost time.
-    throw antlr4::ParseCancellationException();
-  }
 };
 
 // Per-thread ANTLR objects: building a lexer and parser costs far more than one statement.
@@ -234,11 +216,9 @@ struct Engine {
   std::shared_ptr<antlr4::DefaultErrorStrategy> recover =
       std::make_shared<antlr4::DefaultErrorStrategy>();
   ErrorCollector errors;
-  ErrorCollectorHook hook;
 
   Engine() {
     parser.removeErrorListeners();
-    hook.target = &errors;
   }
 };
 
@@ -629,8 +609,7 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
     en.errors.base = piece.begin;
     en.errors.tokens = &en.tokens;
     en.errors.first.reset();
-    en.errors.in_node_spec = false;
-    en.parser.addErrorListener(&en.hook);
+    en.parser.addErrorListener(&en.errors);
     try {
       tree = en.parser.statement();
     } catch (const antlr4::ParseCancellationException&) {
