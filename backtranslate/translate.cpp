@@ -41,6 +41,15 @@ namespace {
 
 using nlohmann::json;
 
+// Every string inside `j` with the key removed (structure kept, so nothing can fail to parse).
+json redact_json(json j, const std::string& api_key) {
+  if (api_key.empty()) return j;
+  if (j.is_string()) return detail::redact(j.get<std::string>(), api_key);
+  if (j.is_array() || j.is_object())
+    for (auto& v : j) v = redact_json(std::move(v), api_key);
+  return j;
+}
+
 // Located at the start of the file (line 1, col 1): the model's answer has no finer location.
 Diagnostic make_diagnostic(const std::string& code, const std::string& message, FileId file,
                            const Settings& s, json evidence = json::object()) {
@@ -49,8 +58,7 @@ Diagnostic make_diagnostic(const std::string& code, const std::string& message, 
   d.severity = Severity::error;
   d.message = detail::redact(message, s.api_key);
   d.range = SourceRange{file, 0, 0, true};
-  if (!s.api_key.empty()) evidence = json::parse(detail::redact(evidence.dump(), s.api_key));
-  d.evidence = std::move(evidence);
+  d.evidence = redact_json(std::move(evidence), s.api_key);
   return d;
 }
 

@@ -2,6 +2,9 @@
 // and token use per diagram, then p50/p90 and totals. Driven by bench/llm/run.
 // Usage: tikzlint_llm_bench [--cache DIR] [--jobs N] [--timeout-ms N] FOLDER_OR_FILE...
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
