@@ -2,6 +2,7 @@
 // the ANTLR parser (TikZ.g4) on each, and turns the parse tree into the AST of grammar.hpp.
 // A statement with a syntax error is dropped with one located error; parsing continues after
 // its ';' (TikZ itself stops at the first error; a linter wants to see the rest).
+#include <array>
 #include <exception>
 #include <memory>
 #include <string>
@@ -285,8 +286,24 @@ class TreeReader {
 
   // TerminalNode is a virtual base, so no static_cast; its source interval is its token index.
   antlr4::Token* token(antlr4::tree::ParseTree* t) const {
-    if (typeid(*t) != typeid(antlr4::tree::TerminalNodeImpl)) return nullptr;
+    if (!is_terminal(typeid(*t))) return nullptr;
     return tokens_->get(t->getSourceInterval().a);
+  }
+
+  // type_info equality across shared objects falls back to strcmp on the mangled names, and
+  // this test runs for every child of every node; remember the answer per type_info address.
+  static bool is_terminal(const std::type_info& type) {
+    struct Entry {
+      const std::type_info* type;
+      bool terminal;
+    };
+    thread_local std::array<Entry, 48> seen{};
+    thread_local std::size_t used = 0;
+    for (std::size_t i = 0; i < used; ++i)
+      if (seen[i].type == &type) return seen[i].terminal;
+    bool terminal = type == typeid(antlr4::tree::TerminalNodeImpl);
+    if (used < seen.size()) seen[used++] = {&type, terminal};
+    return terminal;
   }
   static antlr4::ParserRuleContext* rule(antlr4::tree::ParseTree* t) {
     return static_cast<antlr4::ParserRuleContext*>(t);
