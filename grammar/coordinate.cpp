@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "grammar/byte_lexer.hpp"
 #include "grammar/grammar.hpp"
 
 namespace tikzlint::grammar {
@@ -152,16 +153,10 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
 
   // ([xshift=2pt] A.east): options first.
   if (b < e && s[b] == '[') {
-    std::size_t close = b + 1, d = 1;
-    for (; close < e && d > 0; ++close) {
-      if (s[close] == '\\') {
-        ++close;
-        continue;
-      }
-      if (s[close] == '[' || s[close] == '{') ++d;
-      if (s[close] == ']' || s[close] == '}') --d;
-    }
-    if (d != 0) return c;
+    std::vector<char> stack;
+    std::size_t len = balanced_group_length(s.substr(0, e), b, stack);
+    if (len == 0) return c;
+    std::size_t close = b + len;
     c.options = Options{std::string(s.substr(b + 1, close - 1 - (b + 1))), span_at(base, b, close)};
     b = close;
     trim(s, b, e);
@@ -260,6 +255,7 @@ Coordinate parse_coordinate(std::string_view inner, std::uint32_t base) {
 
 std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32_t base) {
   std::vector<Coordinate> out;
+  std::vector<char> stack;
   std::size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
@@ -268,16 +264,8 @@ std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32
       continue;
     }
     if (c == '{' || c == '[') {  // skip a whole group: `{(1,2)}` is not a list item here
-      std::size_t d = 0;
-      for (; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-          ++i;
-          continue;
-        }
-        if (text[i] == '{' || text[i] == '[') ++d;
-        if ((text[i] == '}' || text[i] == ']') && --d == 0) break;
-      }
-      ++i;
+      std::size_t len = balanced_group_length(text, i, stack);
+      i += len == 0 ? 1 : len;
       continue;
     }
     if (c != '(') {
@@ -290,16 +278,9 @@ std::vector<Coordinate> parse_coordinate_list(std::string_view text, std::uint32
     } else if (start >= 1 && text[start - 1] == '+') {
       start -= 1;
     }
-    std::size_t d = 0, j = i;
-    for (; j < text.size(); ++j) {
-      if (text[j] == '\\') {
-        ++j;
-        continue;
-      }
-      if (text[j] == '(' || text[j] == '{') ++d;
-      if ((text[j] == ')' || text[j] == '}') && --d == 0) break;
-    }
-    if (j >= text.size()) break;  // unbalanced: nothing more to read
+    std::size_t len = balanced_group_length(text, i, stack);
+    if (len == 0) break;  // unbalanced: nothing more to read
+    std::size_t j = i + len - 1;
     Coordinate coord = parse_coordinate(text.substr(i + 1, j - i - 1), base + static_cast<std::uint32_t>(i + 1));
     coord.relative = start == i ? Coordinate::Relative::None
                      : i - start == 2 ? Coordinate::Relative::PlusPlus
@@ -370,6 +351,7 @@ class CalcReader {
   std::string_view s_;
   std::uint32_t base_;
   std::size_t i_ = 0;
+  std::vector<char> stack_;
 
   void skip() {
     while (i_ < s_.size() && is_space(s_[i_])) ++i_;
@@ -378,16 +360,9 @@ class CalcReader {
   // A balanced (...) at i_, parsed as a coordinate.
   bool paren(Coordinate& out) {
     if (i_ >= s_.size() || s_[i_] != '(') return false;
-    std::size_t d = 0, j = i_;
-    for (; j < s_.size(); ++j) {
-      if (s_[j] == '\\') {
-        ++j;
-        continue;
-      }
-      if (s_[j] == '(' || s_[j] == '{') ++d;
-      if ((s_[j] == ')' || s_[j] == '}') && --d == 0) break;
-    }
-    if (j >= s_.size()) return false;
+    std::size_t len = balanced_group_length(s_, i_, stack_);
+    if (len == 0) return false;
+    std::size_t j = i_ + len - 1;
     out = parse_coordinate(s_.substr(i_ + 1, j - i_ - 1), base_ + static_cast<std::uint32_t>(i_ + 1));
     out.span = span_at(base_, i_, j + 1);
     i_ = j + 1;

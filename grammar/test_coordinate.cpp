@@ -52,6 +52,10 @@ TEST_CASE("options inside a coordinate") {
   CHECK(c.options->raw == "xshift=2pt");
   CHECK(c.options->span.begin == 10);
   CHECK(c.options->span.end == 22);
+  Coordinate brace = parse_coordinate("[label={a]b}] A");
+  REQUIRE(brace.options);
+  CHECK(brace.options->raw == "label={a]b}");
+  CHECK(brace.name == "A");
   Coordinate s = parse_coordinate("[shift={(1,0)}] 1,2");
   CHECK(s.form == Form::Cartesian);
   CHECK(s.options->raw == "shift={(1,0)}");
