@@ -139,7 +139,12 @@ struct ParseResult {
   std::vector<SyntaxError> errors;    // recovered at the next ';'
 };
 
-// Parse one or more statements (each ending in ';').
+// Parse one or more statements (each ending in ';'). The text is split at ';' outside braces;
+// a statement with a syntax error is dropped with one SyntaxError (its first error) and
+// parsing resumes after its ';'. A missing final ';' is an error too. Never throws: binary
+// junk, unbalanced groups and nesting deeper than kMaxGroupNesting become errors. Operations
+// the grammar does not know (decorate, svg, child, \pgfextra, leftover foreach) are kept as
+// OpKind::Unknown with their span, not as errors. Thread-safe; per-thread parser objects.
 ParseResult parse(std::string_view text);
 
 // Parse the inside of a coordinate (text between parentheses) into its form. Spans are
