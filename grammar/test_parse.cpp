@@ -1,8 +1,11 @@
 // grammar/test_parse.cpp: statements, path operations, spans, syntax errors and recovery.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "grammar/grammar.hpp"
 
@@ -407,4 +410,20 @@ TEST_CASE("random statements never throw and keep every span inside the text") {
       }
     }
   }
+}
+
+TEST_CASE("parse is safe to call from several threads at once") {
+  std::string_view t = "\\draw[thick] (0,0) -- (1,0) node[midway]{a} .. controls (1,1) .. (2,2) -- cycle;";
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; ++k) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 500; ++i) {
+        ParseResult r = parse(t);
+        if (r.errors.empty() && r.statements.size() == 1 && r.statements[0].ops.size() == 5) ++good;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(good == 2000);
 }
