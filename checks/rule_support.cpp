@@ -35,17 +35,42 @@ std::string quoted(const std::string& text) {
   return "'" + t + "'";
 }
 
+namespace {
+
+// Codes of front-end diagnostics that mean geometry is missing or wrong. An unknown option key
+// alone (most often a colour the class defines, such as `LBlue`) does not move anything.
+bool loses_geometry(const std::string& code) {
+  return code == "unsupported-path-operation" || code == "unsupported-coordinate" ||
+         code == "unsupported-construct" || code == "syntax-error" || code == "expansion-limit";
+}
+
+bool within(const SourceRange& inner, const SourceRange& outer) {
+  return inner.valid && outer.valid && inner.file == outer.file && inner.begin < outer.end && outer.begin < inner.end;
+}
+
+}  // namespace
+
 std::optional<std::string> incomplete_geometry(const ir::Diagram& d) {
   if (d.uses_axis) return "the diagram uses a pgfplots axis, which is not lowered";
-  for (const Diagnostic& diag : d.diagnostics) {
-    if (diag.rule == "unsupported-path-operation" || diag.rule == "unsupported-coordinate" ||
-        diag.rule == "unsupported-construct")
-      return "unsupported input: " + diag.message;
-  }
+  for (const Diagnostic& diag : d.diagnostics)
+    if (loses_geometry(diag.rule)) return "unsupported input: " + diag.message;
+  // Elements and nodes flagged incomplete count only when a geometry-losing problem lies in
+  // their statement (or none of the diagnostics explains the flag).
+  auto explained_by_keys_only = [&](const SourceRange& r) {
+    bool any = false;
+    for (const Diagnostic& diag : d.diagnostics) {
+      if (!within(diag.range, r)) continue;
+      if (diag.rule != "unsupported-key") return false;
+      any = true;
+    }
+    return any;
+  };
   for (const ir::Element& e : d.elements)
-    if (e.incomplete) return "an element's geometry is incomplete (something in its statement was unsupported)";
+    if (e.incomplete && !explained_by_keys_only(e.prov.range))
+      return "an element's geometry is incomplete (something in its statement was unsupported)";
   for (const ir::Node& n : d.nodes)
-    if (n.incomplete) return "a node's geometry is incomplete (something in its statement was unsupported)";
+    if (n.incomplete && !explained_by_keys_only(n.prov.range))
+      return "a node's geometry is incomplete (something in its statement was unsupported)";
   return std::nullopt;
 }
 

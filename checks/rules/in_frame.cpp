@@ -18,9 +18,14 @@ const RuleDoc in_frame_doc = {
     "largest distance by which its outline leaves the canvas, and for each node the distance by\n"
     "which its border box leaves it (less the text measurement's own uncertainty).\n"
     "\n"
+    "The verdict follows what a reader sees cut: a stroke or fill that runs into the canvas edge\n"
+    "(partly inside, partly beyond the tolerance). An element lying entirely outside is invisible\n"
+    "rather than cut, and a text box crossing the edge is judged by readers by the figure it\n"
+    "labels: both are reported as notes with their overhang, and do not fail the diagram.\n"
+    "\n"
     "Without a canvas (a standalone page grows to the picture's bounding box) nothing can be cut\n"
-    "off: the verdict is pass, unless some coordinate is not a finite number (fail). The rule is\n"
-    "never n/a.\n"
+    "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
+    "a pgfplots axis too, which clips its plots to the axis box itself. The rule is never n/a.\n"
     "\n"
     "Indeterminate: an element or node whose geometry is incomplete, an unsupported path\n"
     "operation, coordinate or construct, or a pgfplots axis, when no complete element sticks out\n"
@@ -98,7 +103,8 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
       r.verdict = Verdict::fail;
       return r;
     }
-    if (d.uses_axis) return make_result(Verdict::indeterminate, "the diagram uses a pgfplots axis, which is not lowered");
+    // A pgfplots axis clips its plots to the axis box, and the page grows to fit the axis: with
+    // no canvas of the picture's own, nothing can be cut even though the axis is not lowered.
     return make_result(Verdict::pass, "no clip and no fixed bounding box: the page grows to fit the picture");
   }
   nlohmann::json canvas_json = {{"canvas", canvas_name},
@@ -108,20 +114,27 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     if (!visible(e)) continue;
     double worst = 0;
     geo::Point worst_p;
+    bool partly_inside = false;
     for (const auto& outline : geo::element_outlines(e))
       for (const geo::Point& p : outline) {
         if (!geo::finite(p)) continue;
         double o = canvas.overhang(p);
+        if (o <= 0) partly_inside = true;
         if (o > worst) worst = o, worst_p = p;
       }
     if (worst > tol) {
       nlohmann::json ev = canvas_json;
       ev["side"] = canvas.side(worst_p);
       ev["point"] = {worst_p.x, worst_p.y};
-      r.findings.push_back(finding(doc, e.prov.range,
-                                   "element extends " + num(worst) + "pt past the " + canvas.side(worst_p) +
-                                       " edge of the " + canvas_name + "; limit " + num(tol) + "pt",
-                                   worst, tol, "pt", ev));
+      ev["partly_inside"] = partly_inside;
+      Diagnostic f = finding(doc, e.prov.range,
+                             std::string(partly_inside ? "element is cut off: it extends " : "element lies outside: it extends ") +
+                                 num(worst) + "pt past the " + canvas.side(worst_p) + " edge of the " + canvas_name +
+                                 "; limit " + num(tol) + "pt",
+                             worst, tol, "pt", ev);
+      // Entirely outside, an element is invisible rather than visibly cut: a note.
+      if (!partly_inside) f.severity = Severity::note;
+      r.findings.push_back(std::move(f));
     }
   }
   for (const ir::Node& n : d.nodes) {
@@ -140,18 +153,25 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
       ev["side"] = canvas.side(worst_p);
       ev["text"] = n.text;
       ev["uncertainty_pt"] = n.uncertainty_pt;
-      r.findings.push_back(finding(doc, n.prov.range,
-                                   "text " + quoted(plain_text(n.text)) + " extends " + num(worst) + "pt past the " +
-                                       canvas.side(worst_p) + " edge of the " + canvas_name + "; limit " + num(limit) + "pt",
-                                   worst, limit, "pt", ev));
+      Diagnostic f = finding(doc, n.prov.range,
+                             "text " + quoted(plain_text(n.text)) + " extends " + num(worst) + "pt past the " +
+                                 canvas.side(worst_p) + " edge of the " + canvas_name + "; limit " + num(limit) + "pt",
+                             worst, limit, "pt", ev);
+      f.severity = Severity::note;  // see the description: text does not decide the verdict
+      r.findings.push_back(std::move(f));
     }
   }
 
-  if (!r.findings.empty()) {
+  bool cut = std::any_of(r.findings.begin(), r.findings.end(), [](const Diagnostic& f) { return f.severity != Severity::note; });
+  if (cut) {
     r.verdict = Verdict::fail;
     return r;
   }
-  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  if (auto why = incomplete_geometry(d)) {
+    RuleResult ind = make_result(Verdict::indeterminate, *why);
+    ind.findings = std::move(r.findings);
+    return ind;
+  }
   r.verdict = Verdict::pass;
   return r;
 }
