@@ -612,7 +612,13 @@ class Typesetter {
       if (s.takes_argument) {
         sub_list(inner);
         // LaTeX's \textit, \emph... end with an italic correction (\/) in a slanted font.
-        if (inner.italic && !out.empty() && !out.back().glue) out.back().w += out.back().italic;
+        // (Measured: lualatex adds none after bold italic Latin Modern; we admit the doubt.)
+        if (inner.italic && !out.empty() && !out.back().glue) {
+          if (inner.bold)
+            uncertainty_ += out.back().italic;
+          else
+            out.back().w += out.back().italic;
+        }
       } else
         st = inner;
       return;
@@ -1240,11 +1246,17 @@ class Typesetter {
   HBox radical(HBox x, const TextState& st, int level) {
     double theta = xi(8, st, level);
     double psi = theta + theta / 4;  // rule 11, non-display: phi = theta (display would use sigma5)
-    HBox surd = char_box(Role::sy, 0x70, st, level);  // \surd: its height is the rule thickness
     double need = x.h + x.d + psi + theta;
+    // TeX's var_delimiter: the first of \surd (cmsy) and cmex's radicals 0x70..0x73 that is
+    // tall enough; beyond them the extensible radical (approximated by stretching the last).
+    HBox surd = char_box(Role::sy, 0x70, st, level);  // its height is the rule thickness
+    double size = style_size(st, level);
+    const FontMetrics* ex = find_font("cmex", size);
+    for (char32_t slot = 0x70; surd.h + surd.d < need && ex && slot <= 0x73; ++slot)
+      if (const GlyphMetric* g = find_glyph(*ex, slot)) surd = HBox{g->w * size, g->h * size, g->d * size, 0, true};
     double total = surd.h + surd.d;
     if (total < need) {
-      uncertainty_ += 0.1 * style_size(st, level);  // a larger radical from cmex
+      uncertainty_ += 0.1 * size;  // the extensible radical
       total = need;
     }
     double clr = psi + (total - need) / 2;
