@@ -21,7 +21,8 @@ std::string quoted(const std::string& text);
 // a pgfplots axis, an unsupported path operation, coordinate or construct, or an element or
 // node marked incomplete. Unsupported option keys alone (a colour, a font) do not move geometry:
 // lowering marks the element incomplete when a key it did not understand could have.
-std::optional<std::string> incomplete_geometry(const ir::Diagram& d);
+// `axis_counts` false: for rules a pgfplots axis cannot affect (it sizes and clips itself).
+std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_counts = true);
 
 RuleResult make_result(Verdict v, std::string reason = {});
 

@@ -22,7 +22,9 @@ const RuleDoc readable_size_doc = {
     "  tick marks, vertex dots, angle arcs, arrows) are exempt.\n"
     "\n"
     "Never n/a (an empty picture passes). Indeterminate when the geometry is incomplete and\n"
-    "nothing measured fails (the missing part could change the extent).",
+    "nothing measured fails (the missing part could change the extent). A pgfplots axis does not\n"
+    "make it indeterminate: pgfplots sets the axis to a fixed size (240pt wide by default) with\n"
+    "text at the document's size, so the rule decides on the rest of the picture.",
     "\\begin{tikzpicture}[x=1in,y=1in]\n"
     "  \\draw (0,0) rectangle (12,4);          % 12in wide: shown at 40% on a 4.875in text width\n"
     "  \\node[below] at (6,0) {12 units};     % 12pt text then reads as 4.9pt\n"
@@ -30,9 +32,9 @@ const RuleDoc readable_size_doc = {
     "Draw the figure at the size it will be shown (at most the text width, e.g. x=0.25in for a\n"
     "12-unit side), or enlarge the text (font=\\Large) when the figure must be big.",
     {
-        {"min_text_pt", 7.0, "pt",
-         "7pt is the smallest type size considered legible for captions in print (below \\footnotesize\n"
-         "of a 10pt document); school materials use 10pt and more"},
+        {"min_text_pt", 8.0, "pt",
+         "8pt is the smallest size set for reading in print (\\footnotesize of a 10pt document);\n"
+         "school materials use 10 to 14pt"},
         {"page_width_pt", 352.3, "pt",
          "4.875in, the full text width of the diagrams' page layout (\\TFP); a wider picture is scaled\n"
          "down to fit"},
@@ -53,7 +55,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   Scene scene(d);
   RuleResult r;
   if (!scene.extent()) {
-    if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+    if (auto why = incomplete_geometry(d, false)) return make_result(Verdict::indeterminate, *why);
     return make_result(Verdict::pass, "nothing is drawn");
   }
   // The canvas, when there is one, is what is shown; otherwise the picture's extent.
@@ -119,7 +121,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
     r.verdict = Verdict::fail;
     return r;
   }
-  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  if (auto why = incomplete_geometry(d, false)) return make_result(Verdict::indeterminate, *why);
   r.verdict = Verdict::pass;
   return r;
 }
