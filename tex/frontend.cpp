@@ -196,10 +196,9 @@ void PictureReader::statements(Mode mode, const Token& begin) {
         TokenList e = ex_.expand_fully(std::move(opts));
         Statement st;
         st.kind = StatementKind::ScopeBegin;
-        TokenList trimmed = e;
-        serialise(trimmed, st.text, &st.origin);
-        st.text = trim(st.text);
-        if (st.origin.size() > st.text.size()) st.origin.resize(st.text.size());
+        while (!e.empty() && (e.front().cat == Cat::space || e.front().cat == Cat::par)) e.erase(e.begin());
+        while (!e.empty() && (e.back().cat == Cat::space || e.back().cat == Cat::par)) e.pop_back();
+        serialise(e, st.text, &st.origin);
         st.prov = ex_.provenance(t, t);
         current()->statements.push_back(std::move(st));
         envs.push_back("scope");

@@ -124,3 +124,14 @@ TEST_CASE("plot expressions keep an undefined \\x") {
   CHECK(doc.pictures[0].statements[0].text == "\\draw plot[domain=0:1] (\\x,{\\x*\\x});");
   CHECK(doc.unexpanded_user_macros == 0);
 }
+
+TEST_CASE("scope options keep a byte-accurate origin map") {
+  SourceManager sm;
+  std::string src = "\\begin{tikzpicture}\\begin{scope}[ shift={(1,0)} ]\\draw (0,0);\\end{scope}\\end{tikzpicture}";
+  auto doc = run(src, sm);
+  REQUIRE(doc.pictures.size() == 1);
+  const auto& s = doc.pictures[0].statements.at(0);
+  CHECK(s.text == "shift={(1,0)}");
+  REQUIRE(s.origin.size() == s.text.size());
+  CHECK(s.origin[0] == src.find("shift"));
+}

@@ -146,3 +146,14 @@ TEST_CASE("binary junk and invalid UTF-8 are reported, never a crash") {
     (void)fuzz;
   }
 }
+
+TEST_CASE("a file that \\input's itself stops at a nesting limit") {
+  auto dir = testing::make_dir("self", {{"self.tex", "\\input{self}\n"}});
+  SourceManager sm;
+  FileId id = sm.add((dir / "main.tex").string(), "\\input{self}\\begin{tikzpicture}\\draw (0,0);\\end{tikzpicture}");
+  auto doc = expand_file(sm, id, {});
+  bool limit = false;
+  for (const auto& d : doc.diagnostics) limit = limit || (d.rule == "expansion-limit" && d.severity == Severity::error);
+  CHECK(limit);
+  CHECK(sm.size() < 64);
+}
