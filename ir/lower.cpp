@@ -227,6 +227,8 @@ class PictureLowerer {
   std::vector<tex::FlatKey> expand(const std::string& opts, std::uint32_t base, PathState* ps);
 
   void detect_right_angle_marks();
+  void remember_path(const PathState& ps);
+  void name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e);
 
   const tex::ExpandedDocument& doc_;
   const tex::Picture& pic_;
@@ -235,6 +237,7 @@ class PictureLowerer {
   Diagram d_;
   std::vector<Settings> stack_;
   std::map<std::string, NodeRecord> named_;
+  std::map<std::string, std::vector<std::vector<Point>>> named_paths_;  // name path= (canvas polylines)
   BBoxAccumulator bbox_;
   bool bbox_frozen_ = false;
   std::uint32_t next_path_id_ = 1;
@@ -491,6 +494,15 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
   }
   // coordinate systems written with cs: (pgfmanual 13.2)
   std::string raw = collapse_spaces(c.raw);
+  if (named_.count(raw)) {
+    // a name the grammar took for another form, e.g. (intersection-1)
+    Coordinate n;
+    n.form = Coordinate::Form::Named;
+    n.name = raw;
+    n.raw = raw;
+    n.span = c.span;
+    return resolve_abs(ps, n, s, depth + 1);
+  }
   std::size_t cs = raw.find("cs:");
   if (cs != std::string::npos) {
     std::string system = collapse_spaces(raw.substr(0, cs));
@@ -799,7 +811,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   n.text = text_in;
   n.name = name;
   n.shape = is_coordinate ? NodeShape::coordinate : ns.shape;
-  if (ns.shape == NodeShape::other) problem("unsupported-key", "shape '" + ns.shape_name + "' is sized like a rectangle", b, e, nullptr, false);
+  // shapes of the shape libraries are NodeShape::other, sized like a rectangle (documented)
 
   // Font: font= keys, then size commands at the start of the text (\small A)
   FontSpec font;
@@ -1980,6 +1992,9 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
     keys_.apply(s, expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
   }
   report(probs, &ps);
+  if (!s.name_intersections.empty())
+    name_intersections(ps, s.name_intersections, gs.options ? gs.options->span.begin : gs.span.begin,
+                       gs.options ? gs.options->span.end : gs.span.end);
   // \node[opts]: the options belong to the node, not the path
   if (!s.style.draw && !s.style.fill) s.style.invisible = true;
   else s.style.invisible = false;
@@ -2010,6 +2025,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
 void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   flush_run(ps, false, false);
   const Settings& s = ps.s;
+  if (!s.name_path.empty()) remember_path(ps);
   if (s.clip) {
     ClipRegion cr;
     bool ok = !ps.clip_polygons.empty();
@@ -2143,6 +2159,105 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
   }
   for (const auto& gs : parsed.statements) lower_path(gs);
+}
+
+// intersections library (pgfmanual 13.3.2): `name path` keeps the path's geometry as canvas
+// polylines (curves sampled); `name intersections` intersects two of them.
+void PictureLowerer::remember_path(const PathState& ps) {
+  std::vector<std::vector<Point>> lines;
+  auto sample_ellipse = [&](const ConjugateEllipse& el, double t0, double t1, int n) {
+    std::vector<Point> pts;
+    for (int i = 0; i <= n; ++i) pts.push_back(el.at(t0 + (t1 - t0) * i / n));
+    return pts;
+  };
+  for (std::size_t i : ps.elements) {
+    const Geometry& g = d_.elements[i].geom;
+    if (auto* sg = std::get_if<Segment>(&g)) {
+      lines.push_back({sg->a, sg->b});
+    } else if (auto* pl = std::get_if<Polyline>(&g)) {
+      auto pts = pl->points;
+      if (pl->closed && !pts.empty()) pts.push_back(pts.front());
+      lines.push_back(pts);
+    } else if (auto* r = std::get_if<Rectangle>(&g)) {
+      lines.push_back({r->corners[0], r->corners[1], r->corners[2], r->corners[3], r->corners[0]});
+    } else if (auto* c = std::get_if<Circle>(&g)) {
+      lines.push_back(sample_ellipse({c->center, {c->radius, 0}, {0, c->radius}}, 0, 360, 128));
+    } else if (auto* el = std::get_if<Ellipse>(&g)) {
+      const double r = el->rotation_deg * kDeg;
+      ConjugateEllipse ce{el->center, {el->rx * std::cos(r), el->rx * std::sin(r)},
+                          {-el->ry * std::sin(r), el->ry * std::cos(r)}};
+      lines.push_back(sample_ellipse(ce, 0, 360, 128));
+    } else if (auto* a = std::get_if<Arc>(&g)) {
+      const double r = a->rotation_deg * kDeg;
+      ConjugateEllipse ce{a->center, {a->rx * std::cos(r), a->rx * std::sin(r)}, {-a->ry * std::sin(r), a->ry * std::cos(r)}};
+      lines.push_back(sample_ellipse(ce, a->start_deg, a->end_deg, 64));
+    } else if (auto* bz = std::get_if<Bezier>(&g)) {
+      std::vector<Point> pts;
+      for (int k = 0; k <= 64; ++k) pts.push_back(bezier_at(*bz, k / 64.0));
+      lines.push_back(pts);
+    } else if (auto* p = std::get_if<Plot>(&g)) {
+      lines.push_back(p->points);
+    }
+  }
+  named_paths_[collapse_spaces(ps.s.name_path)] = std::move(lines);
+}
+
+void PictureLowerer::name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e) {
+  std::string of, prefix = "intersection";
+  std::vector<std::string> by;
+  for (const auto& it : tex::split_options(spec)) {
+    const std::string k = tex::normalise_key(it.key);
+    if (k == "of") of = it.value;
+    else if (k == "name") prefix = collapse_spaces(it.value);
+    else if (k == "by") {
+      for (const auto& n : tex::split_options(it.value)) {
+        std::string name = n.key;
+        if (!name.empty() && name.front() == '[') name = name.substr(std::min(name.size(), name.find(']') + 1));
+        by.push_back(collapse_spaces(name));
+      }
+    }
+  }
+  std::size_t andp = of.find(" and ");
+  if (andp == std::string::npos) {
+    problem("unsupported-key", "name intersections needs 'of=A and B'", b, e, &ps);
+    return;
+  }
+  const std::string a = collapse_spaces(of.substr(0, andp)), c = collapse_spaces(of.substr(andp + 5));
+  auto fa = named_paths_.find(a), fc = named_paths_.find(c);
+  if (fa == named_paths_.end() || fc == named_paths_.end()) {
+    problem("unsupported-coordinate", "no path named '" + (fa == named_paths_.end() ? a : c) + "'", b, e, &ps);
+    return;
+  }
+  std::vector<Point> hits;
+  for (const auto& la : fa->second) {
+    for (std::size_t i = 0; i + 1 < la.size(); ++i) {
+      for (const auto& lc : fc->second) {
+        for (std::size_t j = 0; j + 1 < lc.size(); ++j) {
+          const Point p = la[i], r = la[i + 1] - la[i], q = lc[j], sv = lc[j + 1] - lc[j];
+          const double den = r.x * sv.y - r.y * sv.x;
+          if (std::abs(den) < 1e-12) continue;
+          const double t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
+          const double u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
+          if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) continue;
+          Point x = p + t * r;
+          bool dup = false;
+          for (Point h : hits) dup = dup || length(h - x) < 1e-3;
+          if (!dup) hits.push_back(x);
+        }
+      }
+    }
+  }
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    NodeRecord rec;
+    rec.g.shape = NodeShape::coordinate;
+    rec.center = hits[k];
+    rec.is_point = true;
+    named_[prefix + "-" + std::to_string(k + 1)] = rec;
+    if (k < by.size() && !by[k].empty()) {
+      named_[by[k]] = rec;
+      d_.coordinates.push_back({by[k], hits[k], stmt_ ? stmt_->prov : Provenance{}});
+    }
+  }
 }
 
 // A small square (or its L) at a corner is a right-angle mark (issue 4 item 2):

@@ -377,3 +377,19 @@ TEST_CASE("provenance and path ids") {
   CHECK(d.elements[2].path_id != d.elements[0].path_id);
   CHECK(d.elements[0].prov.range.begin == 1000);
 }
+
+TEST_CASE("intersections library: name path and name intersections") {
+  Pic p;
+  p.path("\\draw[name path=c] (0,0) circle (1);");
+  p.path("\\draw[name path=l] (-2,0) -- (2,0);");
+  p.path("\\path[name intersections={of=c and l, by={P}}];");
+  p.path("\\draw (intersection-1) -- (intersection-2);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const auto& s = geom<ir::Segment>(d, 2);
+  CHECK(std::abs(s.a.x) == doctest::Approx(kCm).epsilon(1e-3));
+  CHECK(std::abs(s.b.x) == doctest::Approx(kCm).epsilon(1e-3));
+  CHECK(s.a.x * s.b.x < 0);
+  REQUIRE(d.coordinates.size() == 1);
+  CHECK(d.coordinates[0].name == "P");
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Issue 4 measurement (b): the pgfmanual's own examples, one file per codeexample block.
+
+Extracts every `\\begin{codeexample}[...]` block from the pgfmanual sources (Debian package
+texlive-pictures-doc: /usr/share/texlive/texmf-dist/doc/generic/pgf/pgfmanual-en-*.tex[.gz]),
+skips `code only` blocks (not typeset by the manual either), wraps each in a standalone
+document with the block's `preamble=` and runs `tikzlint check --format jsonl` on it.
+
+Reports, over the examples that contain a TikZ picture (tikzpicture environment or \\tikz):
+  - hard failures: crash (exit status other than 0/1, no output) or timeout  (target 0)
+  - share with any unsupported-* diagnostic                                   (target < 20%)
+  - the most frequent unsupported keys / operations / constructs.
+
+usage: bench/coverage/pgfmanual_coverage.py [--tikzlint build/tikzlint] [--out /tmp/pgfmanual-examples]
+                                            [--manual DIR] [--jobs N] [--list RULE]
+"""
+import argparse
+import collections
+import concurrent.futures
+import gzip
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+MANUAL = "/usr/share/texlive/texmf-dist/doc/generic/pgf"
+
+
+def read(path):
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    return data.decode("utf-8", errors="replace")
+
+
+def balanced(text, i, open_ch, close_ch):
+    """text[i] == open_ch: return the index after the matching close_ch."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def option_value(opts, key):
+    m = re.search(r"(?:^|,)\s*" + re.escape(key) + r"\s*=\s*", opts)
+    if not m:
+        return None
+    i = m.end()
+    if i < len(opts) and opts[i] == "{":
+        j = balanced(opts, i, "{", "}")
+        return opts[i + 1:j - 1]
+    j = opts.find(",", i)
+    return opts[i:] if j < 0 else opts[i:j]
+
+
+def examples(manual_dir):
+    files = sorted(pathlib.Path(manual_dir).glob("pgfmanual-en-*.tex*"))
+    for f in files:
+        text = read(f)
+        pos = 0
+        n = 0
+        while True:
+            b = text.find("\\begin{codeexample}", pos)
+            if b < 0:
+                break
+            i = b + len("\\begin{codeexample}")
+            opts = ""
+            if i < len(text) and text[i] == "[":
+                j = balanced(text, i, "[", "]")
+                opts = text[i + 1:j - 1]
+                i = j
+            e = text.find("\\end{codeexample}", i)
+            if e < 0:
+                break
+            body = text[i:e]
+            pos = e + 1
+            n += 1
+            name = re.sub(r"\.tex(\.gz)?$", "", f.name).replace("pgfmanual-en-", "")
+            yield f"{name}-{n:03d}", opts, body
+
+
+def standalone(opts, body):
+    pre = option_value(opts, "preamble") or ""
+    setup = option_value(opts, "setup code") or ""
+    pre_code = option_value(opts, "pre") or ""
+    libs = ("arrows.meta,calc,positioning,intersections,angles,quotes,shapes,shapes.geometric,backgrounds,"
+            "decorations.pathmorphing,patterns,3d,through,topaths,fit,matrix,trees,automata,petri")
+    return ("\\documentclass{standalone}\n\\usepackage{tikz}\n\\usetikzlibrary{" + libs + "}\n" + pre + "\n" +
+            setup + "\n\\begin{document}\n" + pre_code + "\n" + body + "\n\\end{document}\n")
+
+
+def run_one(tikzlint, path, timeout):
+    try:
+        p = subprocess.run([tikzlint, "check", "--format", "jsonl", str(path)], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return path, "timeout", None
+    if p.returncode not in (0, 1) or not p.stdout.strip():
+        return path, f"crash (exit {p.returncode}): {p.stderr.strip()[-200:]}", None
+    try:
+        return path, None, json.loads(p.stdout.strip().splitlines()[-1])
+    except json.JSONDecodeError:
+        return path, "unparsable output", None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tikzlint", default="build/tikzlint")
+    ap.add_argument("--manual", default=MANUAL)
+    ap.add_argument("--out", default="/tmp/pgfmanual-examples")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--list", default="", help="print the files with a diagnostic of this rule")
+    args = ap.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.tex"):
+        old.unlink()
+    total = code_only = no_picture = 0
+    paths = []
+    for name, opts, body in examples(args.manual):
+        total += 1
+        if re.search(r"(^|,)\s*code only", opts):
+            code_only += 1
+            continue
+        if "tikzpicture" not in body and "\\tikz" not in body:
+            no_picture += 1
+            continue
+        p = out / f"{name}.tex"
+        p.write_text(standalone(opts, body))
+        paths.append(p)
+    print(f"codeexample blocks: {total}; code only: {code_only}; without a TikZ picture: {no_picture}; "
+          f"measured: {len(paths)}")
+    hard, unsupported, syntax = [], [], []
+    by_rule = collections.Counter()
+    by_what = collections.Counter()
+    listing = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for path, failure, rec in pool.map(lambda p: run_one(args.tikzlint, p, args.timeout), paths):
+            if failure:
+                hard.append((path.name, failure))
+                continue
+            diags = rec.get("diagnostics", [])
+            unsup = [d for d in diags if d["rule"].startswith("unsupported")]
+            if any(d["rule"] == "syntax-error" for d in diags):
+                syntax.append(path.name)
+            if unsup:
+                unsupported.append(path.name)
+                seen = set()
+                for d in unsup:
+                    what = re.sub(r"\(.*", "(...)", d["message"])
+                    what = re.sub(r"'[^']*\\[^']*'", "'<macro>'", what)
+                    if (d["rule"], what) in seen:
+                        continue
+                    seen.add((d["rule"], what))
+                    by_rule[d["rule"]] += 1
+                    by_what[what] += 1
+            if args.list and any(d["rule"] == args.list for d in diags):
+                listing.append((path.name, [d["message"] for d in diags if d["rule"] == args.list]))
+    n = len(paths)
+    print(f"hard failures (crash/timeout): {len(hard)}")
+    for name, why in hard[:20]:
+        print(f"  {name}: {why}")
+    print(f"examples with an unsupported construct: {len(unsupported)}/{n} = {100.0 * len(unsupported) / max(1, n):.1f}%")
+    print(f"examples with a syntax-error diagnostic: {len(syntax)}/{n}")
+    print("examples per unsupported rule:", dict(by_rule.most_common()))
+    print("top unsupported constructs (examples):")
+    for what, c in by_what.most_common(40):
+        print(f"  {c:4d}  {what}")
+    for name, msgs in listing:
+        print(name, msgs[:3])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
