@@ -155,3 +155,12 @@ TEST_CASE("\\sffamily switches Latin Modern to its sans for the rest of the grou
   lmss.family = "lmss";
   CHECK(measure_text("Sans label", lmss).width == doctest::Approx(sans.width));
 }
+
+TEST_CASE("a space after a colon or full stop gets the font's extra space (\\nonfrenchspacing)") {
+  // lualatex: "Scale Factor: 1.5" in Open Sans at 12pt is 86.531pt wide
+  CHECK(measure_text("Scale Factor: 1.5", opensans()).width == doctest::Approx(86.531).epsilon(kTeX / 86.5));
+  double plain = measure_text("a b", lmr()).width;
+  CHECK(measure_text("a: b", lmr()).width - measure_text("a:b", lmr()).width == doctest::Approx(plain - measure_text("ab", lmr()).width + 1.11).epsilon(0.01));
+  // an uppercase letter before the period keeps the normal space
+  CHECK(measure_text("A. b", lmr()).width - measure_text("A.b", lmr()).width == doctest::Approx(3.33).epsilon(0.01));
+}

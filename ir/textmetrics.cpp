@@ -386,6 +386,7 @@ class Typesetter {
   // Typeset text-mode material until end of input or an unmatched '}'.
   void text_list(Lexer& lx, TextState st, std::vector<Item>& out) {
     char32_t prev = 0;
+    space_factor_ = 1000;
     const FontMetrics* prev_font = nullptr;
     auto add_box = [&](const HBox& b) {
       out.push_back(Item{b.w, b.h, b.d, false, false});
@@ -431,6 +432,7 @@ class Typesetter {
         }
         double kern = (prev && prev_font == f.m) ? find_kern(*f.m, prev, c) * f.em() : 0;
         out.push_back(Item{g->w * f.em() + kern, g->h * f.em(), g->d * f.em(), false, false, g->ic * f.em()});
+        set_space_factor(c);
         prev = c;
         prev_font = f.m;
         continue;
@@ -515,9 +517,28 @@ class Typesetter {
   }
 
  private:
+  // LaTeX's \nonfrenchspacing \sfcode table: a space after . ? ! : (space factor >= 2000)
+  // gets the font's extra space (\fontdimen7); an uppercase letter before the period cancels it.
+  void set_space_factor(char32_t c) {
+    struct Sf {
+      char32_t ch;
+      int sf;
+    };
+    static constexpr Sf kSfcodes[] = {{U'.', 3000}, {U'?', 3000}, {U'!', 3000}, {U':', 2000},
+                                      {U';', 1500}, {U',', 1250}, {U')', 0},    {U']', 0},
+                                      {U'\'', 0},  {0x2019, 0}};
+    int f = (c >= U'A' && c <= U'Z') ? 999 : 1000;
+    for (const auto& e : kSfcodes)
+      if (e.ch == c) f = e.sf;
+    if (f == 0) return;  // unchanged
+    space_factor_ = (f > 1000 && space_factor_ < 1000) ? 1000 : f;
+  }
+
   void add_space(const TextState& st, std::vector<Item>& out, bool force = false) {
     Font f = text_font(st);
     double w = f.m ? f.param(2) : 0.333 * f.em();
+    if (!force && space_factor_ >= 2000 && f.m) w += f.param(7);
+    space_factor_ = 1000;
     if (!force && !out.empty() && out.back().glue) return;
     out.push_back(Item{w, 0, 0, !force, false});
   }
@@ -1351,6 +1372,7 @@ class Typesetter {
   const FamilyConfig& fam_;
   double base_;
   double uncertainty_ = 0;
+  int space_factor_ = 1000;
 };
 
 }  // namespace
