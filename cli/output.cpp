@@ -177,7 +177,8 @@ std::string text_diagnostic(const FileReport& r, const Diagnostic& d) {
   Location loc = locate(r, d.range);
   std::string out = location_prefix(loc) + to_string(d.severity) + ": " + d.message + " [" + d.rule + "]\n";
   out += source_snippet(r, d.range, loc);
-  std::string ev = evidence_text(d.evidence);
+  // A finding's evidence is what makes it auditable; a note's is only detail (see jsonl).
+  std::string ev = d.severity == Severity::note ? "" : evidence_text(d.evidence);
   if (!ev.empty()) out += location_prefix(loc) + "note: evidence: " + ev + "\n";
   for (const auto& n : d.notes) {
     Location nl = locate(r, n.range);
