@@ -1,0 +1,118 @@
+// bench/stress/stage_times.cpp: time each pipeline stage on one file (the CLI reports only the
+// total elapsed_us). Built by bench/stress/run against a Release build's libraries.
+// Prints one JSON object: read, expand, lower, each rule (summed over the file's pictures),
+// all in microseconds, best of REPEAT runs, plus element counts.
+//   usage: stage_times FILE [--include-dir DIR]... [--repeat N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checks/check.hpp"
+#include "ir/ir.hpp"
+#include "support/source.hpp"
+#include "tex/tex.hpp"
+
+using namespace tikzlint;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double us_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string path;
+  tex::FrontendOptions opts;
+  int repeat = 3;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--include-dir" && i + 1 < argc) opts.include_dirs.push_back(argv[++i]);
+    else if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, std::stoi(argv[++i]));
+    else path = a;
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "usage: stage_times FILE [--include-dir DIR]... [--repeat N]\n");
+    return 2;
+  }
+  std::map<std::string, double> best;  // stage -> best time (us)
+  auto keep = [&](const std::string& k, double us) {
+    auto [it, fresh] = best.emplace(k, us);
+    if (!fresh) it->second = std::min(it->second, us);
+  };
+  nlohmann::ordered_json counts;
+  for (int run = 0; run < repeat; ++run) {
+    opts.cache = tex::make_expansion_cache();  // a cold file each time, like the first of a batch
+    auto t = Clock::now();
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    SourceManager sm;
+    FileId id = sm.add(path, ss.str());
+    keep("read", us_since(t));
+
+    t = Clock::now();
+    tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
+    keep("expand", us_since(t));
+
+    t = Clock::now();
+    std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+    keep("lower", us_since(t));
+
+    checks::Config config;
+    double all_rules = 0;
+    for (const auto& rule : checks::registry()) {
+      double sum = 0;
+      for (const auto& d : diagrams) {
+        t = Clock::now();
+        auto res = rule.run(d, config);
+        sum += us_since(t);
+        if (run == 0) counts["findings_" + rule.doc->name] = counts.value("findings_" + rule.doc->name, 0) + res.findings.size();
+      }
+      keep("rule_" + rule.doc->name, sum);
+      all_rules += sum;
+    }
+    keep("rules_total", all_rules);
+    if (run == 0) {
+      std::size_t statements = 0, elements = 0, nodes = 0;
+      for (const auto& p : doc.pictures) statements += p.statements.size();
+      for (const auto& d : diagrams) {
+        elements += d.elements.size();
+        nodes += d.nodes.size();
+      }
+      counts["bytes"] = sm.get(id).text().size();
+      counts["statements"] = statements;
+      counts["elements"] = elements;
+      counts["nodes"] = nodes;
+      counts["diagnostics"] = doc.diagnostics.size();
+      std::size_t errors = 0;
+      for (const auto& dg : doc.diagnostics) errors += dg.severity == Severity::error;
+      for (const auto& d : diagrams)
+        for (const auto& dg : d.diagnostics) errors += dg.severity == Severity::error;
+      counts["errors"] = errors;
+      if (errors) {
+        for (const auto& dg : doc.diagnostics)
+          if (dg.severity == Severity::error) {
+            counts["first_error"] = dg.rule + ": " + dg.message;
+            break;
+          }
+      }
+    }
+  }
+  nlohmann::ordered_json out;
+  out["file"] = path;
+  out["counts"] = counts;
+  for (const auto& [k, v] : best) out["us"][k] = v;
+  std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  return 0;
+}
