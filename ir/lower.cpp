@@ -243,6 +243,10 @@ class PictureLowerer {
   std::uint32_t next_path_id_ = 1;
   const tex::Statement* stmt_ = nullptr;
   std::vector<bool> scope_is_3d_;
+  bool axis_lowered_ = false;  // the axis' data coordinates are mapped (lower_axis_begin)
+  std::optional<std::pair<double, double>> axis_domain_;
+  bool begin_axis(const tex::Statement& st);
+  void lower_addplot(const tex::Statement& st);
 };
 
 // ---------------------------------------------------------------- diagnostics
@@ -257,7 +261,7 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   dg.range = range(b, e);
   if (ps && incomplete) ps->incomplete = true;
   // inside a pgfplots axis (axis cs:, \addplot...) the one axis diagnostic covers everything
-  if (pic_.is_axis && starts_with(code, "unsupported")) return;
+  if (pic_.is_axis && !axis_lowered_ && starts_with(code, "unsupported")) return;
   d_.diagnostics.push_back(dg);
   if (starts_with(code, "unsupported")) d_.unsupported.push_back({msg, dg.range});
 }
@@ -513,6 +517,19 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       if (f == kv.end()) return MathValue{0, false};
       return math(ps, f->second, s, b, e);
     };
+    if (system == "axis" && axis_lowered_) {
+      // pgfplots' axis cs: positional data coordinates in the axis frame
+      auto items = tex::split_options(raw.substr(cs + 3));
+      Point p{0, 0};
+      const Point* vecs[3] = {&s.xvec, &s.yvec, &s.zvec};
+      for (std::size_t k = 0; k < items.size() && k < 3; ++k) {
+        auto v = math(ps, items[k].has_value ? items[k].value : items[k].key, s, b, e);
+        if (!v) return std::nullopt;
+        p = p + v->value * *vecs[k];
+      }
+      out.local = p;
+      return out;
+    }
     if (system == "canvas") {
       auto x = get("x"), y = get("y");
       if (!x || !y) return std::nullopt;
@@ -2101,7 +2118,20 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       return;
     }
     case tex::StatementKind::Other: {
-      if (pic_.is_axis) return;  // reported once for the whole axis
+      if (pic_.is_axis) {
+        std::string t(trim(st.text));
+        if (starts_with(t, "\\begin{axis}")) {
+          begin_axis(st);
+        } else if (starts_with(t, "\\end{axis}")) {
+          if (axis_lowered_ && stack_.size() > 1) {
+            stack_.pop_back();
+            styles_.pop();
+          }
+        } else if (starts_with(t, "\\addplot") && axis_lowered_) {
+          lower_addplot(st);
+        }
+        return;  // anything else in an axis is covered by the axis diagnostic
+      }
       std::string t(trim(st.text));
       std::size_t j = 1;
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
@@ -2159,6 +2189,123 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
   }
   for (const auto& gs : parsed.statements) lower_path(gs);
+}
+
+// pgfplots axis (pgfplots manual 4.10): with compat >= 1.11 plain coordinates inside the axis
+// are data coordinates. The axis box starts at the picture origin (anchor south west) and is
+// width/height minus 45pt for the labels unless `scale only axis` (pgfplots.scaling.code.tex).
+bool PictureLowerer::begin_axis(const tex::Statement& st) {
+  std::string t(trim(st.text));
+  std::string opts;
+  std::size_t open = t.find('[');
+  if (open != std::string::npos && t.back() == ']') opts = t.substr(open + 1, t.size() - open - 2);
+  std::map<std::string, std::string> kv;
+  bool scale_only = false, middle = false;
+  for (const auto& it : tex::split_options(opts)) {
+    const std::string k = tex::normalise_key(it.key);
+    if (k == "scale only axis") scale_only = true;
+    if (k == "axis lines" && trim(it.value) == "middle") middle = true;
+    if (it.has_value) kv[k] = it.value;
+  }
+  std::string err;
+  auto num = [&](const char* k) -> std::optional<double> {
+    auto f = kv.find(k);
+    if (f == kv.end()) return std::nullopt;
+    auto v = eval_math(f->second, stack_.back().font_size, &err);
+    if (!v) return std::nullopt;
+    return v->value;
+  };
+  auto xmin = num("xmin"), xmax = num("xmax"), ymin = num("ymin"), ymax = num("ymax");
+  if (!xmin || !xmax || !ymin || !ymax || *xmax <= *xmin || *ymax <= *ymin) return false;
+  double width = num("width").value_or(240), height = num("height").value_or(207);
+  if (!scale_only) {
+    width = std::max(1.0, width - 45);
+    height = std::max(1.0, height - 45);
+  }
+  Settings s = stack_.back();
+  const double sx = width / (*xmax - *xmin), sy = height / (*ymax - *ymin);
+  s.xvec = {sx, 0};
+  s.yvec = {0, sy};
+  s.ctm = s.ctm.then_local(Transform::shift(-*xmin * sx, -*ymin * sy));
+  if (auto d = kv.find("domain"); d != kv.end()) {
+    auto colon = d->second.find(':');
+    std::string e2;
+    auto a = eval_math(d->second.substr(0, colon), 10, &e2);
+    auto b = colon == std::string::npos ? std::nullopt : eval_math(d->second.substr(colon + 1), 10, &e2);
+    if (a && b) axis_domain_ = std::make_pair(a->value, b->value);
+  }
+  stack_.push_back(s);
+  styles_.push();
+  axis_lowered_ = true;
+  // the axis box (or its middle lines), and pgfplots' default clip to the box
+  Point lo = s.ctm.apply({*xmin * sx, *ymin * sy}), hi = s.ctm.apply({*xmax * sx, *ymax * sy});
+  PathState ps;
+  ps.path_id = next_path_id_++;
+  Style st2;
+  st2.draw = true;
+  if (middle) {
+    const double x0 = std::clamp(0.0, *xmin, *xmax), y0 = std::clamp(0.0, *ymin, *ymax);
+    Point ox = s.ctm.apply({x0 * sx, 0}), oy = s.ctm.apply({0, y0 * sy});
+    add_element(ps, Segment{{lo.x, oy.y}, {hi.x, oy.y}}, st2);
+    add_element(ps, Segment{{ox.x, lo.y}, {ox.x, hi.y}}, st2);
+  } else {
+    Rectangle r;
+    r.corners = {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}};
+    add_element(ps, r, st2);
+  }
+  ClipRegion cr;
+  cr.polygon = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+  cr.is_rectangle = true;
+  cr.bounds = {lo.x, lo.y, hi.x, hi.y};
+  cr.prov = st.prov;
+  d_.clips.push_back(cr);
+  bbox_.add(Box{lo.x, lo.y, hi.x, hi.y});
+  Diagnostic dg;
+  dg.rule = "approximate-axis";
+  dg.severity = Severity::note;
+  dg.message = "pgfplots axis lowered approximately: data coordinates mapped, tick labels not modelled";
+  dg.range = st.prov.range;
+  d_.diagnostics.push_back(dg);
+  return true;
+}
+
+// \addplot[opts] coordinates {...}; and \addplot[opts] {expr}; as TikZ plots in the axis frame.
+void PictureLowerer::lower_addplot(const tex::Statement& st) {
+  std::string t(trim(st.text));
+  std::size_t i = std::string("\\addplot").size();
+  while (i < t.size() && (t[i] == '+' || t[i] == '3' || t[i] == ' ')) ++i;
+  std::string opts;
+  if (i < t.size() && t[i] == '[') {
+    int d = 0;
+    std::size_t j = i;
+    for (; j < t.size(); ++j) {
+      if (t[j] == '[' || t[j] == '{') ++d;
+      if ((t[j] == ']' || t[j] == '}') && --d == 0) break;
+    }
+    opts = t.substr(i + 1, j - i - 1);
+    i = j + 1;
+  }
+  std::string rest(trim(std::string_view(t).substr(std::min(i, t.size()))));
+  if (!rest.empty() && rest.back() == ';') rest.pop_back();
+  std::string synth;
+  if (starts_with(rest, "coordinates")) {
+    synth = "\\draw[" + opts + "] plot " + rest + ";";
+  } else if (!rest.empty() && rest.front() == '{') {
+    const auto dom = axis_domain_.value_or(std::make_pair(-5.0, 5.0));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "domain=%.10g:%.10g, ", dom.first, dom.second);
+    synth = "\\draw[" + std::string(buf) + opts + "] plot (\\x, " + rest + ");";
+  } else {
+    problem("unsupported-construct", "\\addplot form is not lowered", 0, static_cast<std::uint32_t>(st.text.size()),
+            nullptr);
+    return;
+  }
+  tex::Statement copy = st;
+  copy.kind = tex::StatementKind::Path;
+  copy.text = synth;
+  copy.origin.assign(synth.size(), st.origin.empty() ? st.prov.range.begin : st.origin.front());
+  lower_statement(copy);
+  stmt_ = &st;
 }
 
 // intersections library (pgfmanual 13.3.2): `name path` keeps the path's geometry as canvas
@@ -2361,7 +2508,9 @@ Diagram PictureLowerer::run() {
   }
   for (const auto& p : probs) problem(p.code, p.message, 0, 0, nullptr, p.makes_incomplete);
   probs.clear();
-  if (pic_.is_axis) {
+  axis_lowered_ = false;
+  for (const auto& st : pic_.statements) lower_statement(st);
+  if (pic_.is_axis && !axis_lowered_) {
     Diagnostic dg;
     dg.rule = "unsupported-construct";
     dg.severity = Severity::warning;
@@ -2369,8 +2518,9 @@ Diagram PictureLowerer::run() {
     dg.range = pic_.range;
     d_.diagnostics.push_back(dg);
     d_.unsupported.push_back({"pgfplots axis", pic_.range});
+    for (auto& el : d_.elements) el.incomplete = true;
+    for (auto& n : d_.nodes) n.incomplete = true;
   }
-  for (const auto& st : pic_.statements) lower_statement(st);
   stmt_ = nullptr;
   detect_right_angle_marks();
   if (bbox_.any) {
