@@ -160,7 +160,11 @@ def main():
                 seen = set()
                 for d in unsup:
                     what = re.sub(r"\(.*", "(...)", d["message"])
-                    what = re.sub(r"'[^']*\\[^']*'", "'<macro>'", what)
+                    m = re.match(r"unsupported statement '(\\[A-Za-z@]+|[^ ']*)", what)
+                    if m:
+                        what = f"unsupported statement '{m.group(1)}...'"
+                    else:
+                        what = re.sub(r"'[^']*\\[^']*'", "'<macro>'", what)
                     if (d["rule"], what) in seen:
                         continue
                     seen.add((d["rule"], what))
