@@ -57,7 +57,7 @@ TEST_CASE("text: clang-style header, source line, caret and tilde under the rang
   CHECK(header == "dir/a,b:c.tex:2:9: warning: label 'A' is 50% outside: see x,y [in_frame]");
   CHECK(source == "\t\\node {\xC3\xA9" "AB};");
   CHECK(caret == "\t       ^~");  // the tab is kept so the caret lines up
-  CHECK(evidence == "dir/a,b:c.tex:2:9: note: evidence: measured=41.25, limit=12, unit=pt");
+  CHECK(evidence == "dir/a,b:c.tex:2:9: note: evidence: limit=12, measured=41.25, unit=pt");
   CHECK(note == "dir/a,b:c.tex: note: the frame is the clip");
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("github: % CR LF escaped in data; also : and , in properties") {
   auto r = sample_report();
   CHECK(github_annotation(r, r.diagnostics[0]) ==
         "::warning file=dir/a%2Cb%3Ac.tex,line=2,col=9,endLine=2,endColumn=11,title=in_frame::"
-        "label 'A' is 50%25 outside: see x,y%0Aevidence: measured=41.25, limit=12, unit=pt%0Anote: the frame is the clip\n");
+        "label 'A' is 50%25 outside: see x,y%0Aevidence: limit=12, measured=41.25, unit=pt%0Anote: the frame is the clip\n");
 }
 
 TEST_CASE("sarif: uris are percent-encoded; absolute paths become file uris") {

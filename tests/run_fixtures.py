@@ -160,6 +160,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
+    a.tikzlint = os.path.abspath(a.tikzlint)  # fixtures with args run in their own folder
 
     fixtures = [Fixture(p).parse() for p in find_fixtures(a.paths) if a.filter in str(p)]
     if not fixtures:

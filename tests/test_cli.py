@@ -36,14 +36,14 @@ GOOD = r"""\documentclass{article}
 \end{document}
 """
 
-# A label far outside the clip: in_frame fails on line 7.
+# A line running out of the clip: in_frame fails on line 7.
 BAD = r"""\documentclass{article}
 \usepackage{tikz}
 \begin{document}
 \begin{tikzpicture}[x=1cm,y=1cm]
   \clip (0,0) rectangle (3,2);
   \draw (0.5,0.5) -- (2.5,0.5);
-  \node at (6,1) {$P$};
+  \draw (0.5,1) -- (5,1);
 \end{tikzpicture}
 \end{document}
 """
@@ -442,7 +442,7 @@ class Pipeline(Base):
         recs = {Path(r["file"]).name: r for r in jsonl(out)}
         self.assertNotIn("fail", recs["right-triangle.tex"]["verdicts"].values())
         self.assertNotIn("fail", recs["suppressed.tex"]["verdicts"].values())
-        self.assertEqual(recs["label-outside-clip.tex"]["verdicts"]["in_frame"], "fail")
+        self.assertEqual(recs["cut-by-clip.tex"]["verdicts"]["in_frame"], "fail")
         self.assertEqual(recs["wrong-angle.tex"]["verdicts"]["angle_labels"], "fail")
 
 
