@@ -1779,6 +1779,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         // every edge = draw (pgfmanual 17.12); the edge is its own path
         es = s;
         es.style.draw = true;
+        es.style.invisible = false;
         std::vector<LowerProblem> probs;
         keys_.apply(es, expand("every edge", b, &ps), KeyTarget::op, b, probs);
         if (op.options)

@@ -190,6 +190,7 @@ TEST_CASE("paths: edges all start at the coordinate before the first edge") {
   CHECK_PT(geom<ir::Segment>(d, 1).a, 0, 0);
   CHECK_PT(geom<ir::Segment>(d, 1).b, 0, kCm);
   CHECK(d.elements[0].style.draw);
+  CHECK(!d.elements[0].style.invisible);
 }
 
 TEST_CASE("paths: parabola and sine are sampled") {
