@@ -175,7 +175,9 @@ LabelText read_label(std::string_view tex) {
   }
 
   // A short identifier: vertex, side or angle name ("A", "B'", "h1", "AB", "θ").
-  static const std::regex identifier(R"(^(?:[A-Za-z][A-Za-z0-9']{0,3}|α|β|γ|θ|φ|δ|∠ ?[A-Z]{1,3})$)");
+  // Words ("Cube", "Left") are captions, not names.
+  static const std::regex identifier(
+      R"(^(?:[A-Za-z]'{0,2}|[A-Za-z][0-9]{1,2}'?|[A-Z]{2,3}'?|α|β|γ|θ|φ|δ|∠ ?[A-Z]{1,3})$)");
   if (std::regex_match(s, identifier)) {
     bool greek = s.rfind("α", 0) == 0 || s.rfind("β", 0) == 0 || s.rfind("γ", 0) == 0 ||
                  s.rfind("θ", 0) == 0 || s.rfind("φ", 0) == 0 || s.rfind("δ", 0) == 0 ||

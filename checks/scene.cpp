@@ -111,25 +111,28 @@ Scene::Scene(const ir::Diagram& d) : d_(&d) {
 
   // Vertices: ends of straight strokes merged on a 0.5pt lattice, plus vertex dots.
   std::map<std::pair<long long, long long>, std::size_t> lattice;
-  auto add_vertex = [&](Point p, int degree) {
+  auto add_vertex = [&](Point p, int degree, bool dot, double reach) {
     auto key = std::make_pair(std::llround(p.x * 2), std::llround(p.y * 2));
     auto it = lattice.find(key);
     if (it == lattice.end()) {
       lattice.emplace(key, vertices_.size());
-      vertices_.push_back({p, degree});
+      vertices_.push_back({p, degree, dot, reach});
     } else {
-      vertices_[it->second].degree += degree;
+      Vertex& v = vertices_[it->second];
+      v.degree += degree;
+      v.dot = v.dot || dot;
+      v.reach = std::max(v.reach, reach);
     }
   };
   for (const Stroke& s : strokes_)
     if (s.kind == StrokeKind::straight && s.drawn) {
-      add_vertex(s.pts.front(), 1);
-      add_vertex(s.pts.back(), 1);
+      add_vertex(s.pts.front(), 1, false, s.length);
+      add_vertex(s.pts.back(), 1, false, s.length);
     }
   for (std::size_t ni = 0; ni < d.nodes.size(); ++ni) {
     const ir::Node& n = d.nodes[ni];
     if (!geo::finite(n.center)) continue;
-    if (is_vertex_dot(n)) add_vertex(n.center, 0);
+    if (is_vertex_dot(n)) add_vertex(n.center, 0, true, 0);
     if (has_text(n)) {
       Label l{ni, read_label(n.text), n.box, geo::glyph_box(n), n.center};
       labels_.push_back(std::move(l));
@@ -139,10 +142,19 @@ Scene::Scene(const ir::Diagram& d) : d_(&d) {
   }
   // Owners of label= / pin= labels mark the point they name.
   for (const ir::Node& n : d.nodes)
-    if (n.label_of && *n.label_of < d.nodes.size()) add_vertex(d.nodes[*n.label_of].center, 0);
+    if (n.label_of && *n.label_of < d.nodes.size()) add_vertex(d.nodes[*n.label_of].center, 0, true, 0);
   for (std::size_t i = 0; i < vertices_.size(); ++i) vertex_index_.insert({vertices_[i].p.x, vertices_[i].p.y, vertices_[i].p.x, vertices_[i].p.y}, i);
   if (!extent_pts.empty()) extent_ = geo::bounds_of(extent_pts);
+  for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+    const ir::Element& e = d.elements[ei];
+    if (!visible(e)) continue;
+    if (auto region = geo::element_region(e)) {
+      if (std::all_of(region->begin(), region->end(), geo::finite)) region_index_.insert(geo::bounds_of(*region), ei);
+    }
+  }
 }
+
+std::vector<std::size_t> Scene::regions_near(const ir::Box& b) const { return region_index_.query(b); }
 
 std::vector<std::size_t> Scene::strokes_near(const ir::Box& b, double radius) const {
   return stroke_index_.query(geo::inflate(b, radius));
@@ -179,100 +191,179 @@ std::vector<Scene::Ray> Scene::rays_at(Point p, double tol, std::optional<std::s
   return rays;
 }
 
-Association Scene::associate(const Label& l, double radius) const {
-  Association out;
-  std::vector<Target> cands;
-  LabelKind k = l.text.kind;
-  const ir::Node& node = d_->nodes[l.node];
+namespace {
 
-  auto stroke_ok = [&](const Stroke& s) {
-    if (s.kind == StrokeKind::grid) return false;
-    switch (k) {
-      case LabelKind::angle: return s.kind == StrokeKind::arc || s.kind == StrokeKind::mark;
-      case LabelKind::length: return s.kind == StrokeKind::straight || s.kind == StrokeKind::curve || s.kind == StrokeKind::arc || s.kind == StrokeKind::round;
-      case LabelKind::area: return false;
-      default: return true;
-    }
+// Where the label's centre projects on a straight stroke: 0..1 within it.
+double projection(Point c, const Stroke& s) {
+  Point a = s.pts.front(), b = s.pts.back();
+  double len2 = geo::dot(b - a, b - a);
+  return len2 > 0 ? geo::dot(c - a, b - a) / len2 : 0.5;
+}
+
+// Two straight strokes on one line, overlapping or touching: one line to a reader.
+bool same_line(const Stroke& a, const Stroke& b) {
+  Point da = a.pts.back() - a.pts.front(), db = b.pts.back() - b.pts.front();
+  double dev = geo::angle_between_deg(da, db);
+  if (dev > 2 && dev < 178) return false;
+  auto off = [&](Point p) {
+    double len = geo::norm(da);
+    return len > 0 ? std::abs(geo::cross(da, p - a.pts.front())) / len : geo::dist(p, a.pts.front());
   };
-  for (std::size_t i : strokes_near(l.box, radius)) {
-    const Stroke& s = strokes_[i];
-    if (!stroke_ok(s)) continue;
-    double g = gap(l, s);
-    if (g > radius) continue;
-    cands.push_back({TargetKind::stroke, i, g, center_gap(l, s)});
+  return off(b.pts.front()) < 1.0 && off(b.pts.back()) < 1.0;
+}
+
+}  // namespace
+
+Association Scene::associate(const Label& l, double attach) const {
+  Association out;
+  const LabelKind k = l.text.kind;
+  const ir::Node& node = d_->nodes[l.node];
+  const double search = 3 * attach;
+  const double glyph_h = std::max(4.0, l.glyphs.height());
+
+  // label= / pin=: attached to its owner by construction.
+  if (node.label_of && *node.label_of < d_->nodes.size()) {
+    const ir::Node& owner = d_->nodes[*node.label_of];
+    out.best = Target{TargetKind::owner, *node.label_of, box_point_gap(l.box, owner.center), geo::dist(l.center, owner.center)};
+    return out;
   }
-  // Angles are also read at a corner where two lines meet; names at vertices and dots.
-  if (k == LabelKind::angle || k == LabelKind::name || k == LabelKind::text) {
-    for (std::size_t i : vertices_near(l.box, radius)) {
+
+  std::vector<Target> beside, strokes, vertices, regions;
+  for (std::size_t i : strokes_near(l.box, search)) {
+    const Stroke& s = strokes_[i];
+    if (s.kind == StrokeKind::grid) continue;
+    double g = gap(l, s);
+    if (g > search) continue;
+    Target t{TargetKind::stroke, i, g, center_gap(l, s)};
+    // A label placed on a path (midway, pos=) sits on that path by construction.
+    if (node.on_path && d_->elements[s.element].path_id == *node.on_path) t.gap = std::min(t.gap, attach);
+    if (k == LabelKind::angle && s.kind != StrokeKind::arc && s.kind != StrokeKind::mark) continue;
+    strokes.push_back(t);
+    if (s.kind == StrokeKind::straight) {
+      double tp = projection(l.center, s);
+      double slack = glyph_h / std::max(1.0, s.length);
+      if (tp >= -slack && tp <= 1 + slack) beside.push_back(t);
+    }
+  }
+  if (k == LabelKind::angle || k == LabelKind::name) {
+    for (std::size_t i : vertices_near(l.box, search)) {
       const Vertex& v = vertices_[i];
+      bool salient = v.dot || (v.degree >= 2 && v.reach > 12);
+      if (!salient) continue;
       if (k == LabelKind::angle && v.degree < 2) continue;
       double g = box_point_gap(l.box, v.p);
-      if (g > radius) continue;
-      cands.push_back({TargetKind::vertex, i, g, geo::dist(l.center, v.p)});
+      if (g > search) continue;
+      vertices.push_back({TargetKind::vertex, i, g, geo::dist(l.center, v.p)});
     }
   }
-  // Areas and names may sit inside the closed shape they name.
-  if (k == LabelKind::area || k == LabelKind::name || k == LabelKind::text || k == LabelKind::length) {
-    for (std::size_t ei = 0; ei < d_->elements.size(); ++ei) {
-      const ir::Element& e = d_->elements[ei];
-      if (!visible(e)) continue;
-      if (k != LabelKind::area && std::holds_alternative<ir::Grid>(e.geom)) continue;
-      auto region = geo::element_region(e);
-      if (!region) continue;
-      ir::Box rb = geo::bounds_of(*region);
-      if (!geo::boxes_overlap(rb, l.box)) continue;
-      if (!point_in_ring(l.center, *region)) continue;
-      if (k == LabelKind::length) continue;  // lengths never name a region
-      cands.push_back({TargetKind::region, ei, 0, 0});
-    }
+  for (std::size_t ei : regions_near(l.box)) {
+    const ir::Element& e = d_->elements[ei];
+    if (std::holds_alternative<ir::Grid>(e.geom)) continue;
+    auto region = geo::element_region(e);
+    if (region && point_in_ring(l.center, *region)) regions.push_back({TargetKind::region, ei, 0, 0});
   }
-  // A label placed on a path (midway, pos=) or attached by label= belongs there by construction.
-  if (node.on_path) {
-    for (Target& t : cands)
-      if (t.kind == TargetKind::stroke && d_->elements[strokes_[t.index].element].path_id == *node.on_path)
-        t.center_gap = std::min(t.center_gap, 0.0), t.gap = std::min(t.gap, 0.0);
-  }
-  if (cands.empty()) return out;
+  auto by_center = [](const Target& a, const Target& b) { return a.center_gap < b.center_gap; };
+  std::stable_sort(beside.begin(), beside.end(), by_center);
+  std::stable_sort(strokes.begin(), strokes.end(), by_center);
+  std::stable_sort(vertices.begin(), vertices.end(), by_center);
 
-  // Rank: names prefer vertices, then regions; everything else by distance from the centre.
-  auto rank = [&](const Target& t) {
-    int pri = 0;
-    if (k == LabelKind::name) pri = t.kind == TargetKind::vertex ? 0 : 1;
-    if (k == LabelKind::angle) pri = t.kind == TargetKind::stroke ? 0 : 1;
-    return std::make_pair(pri, t.center_gap);
-  };
-  std::stable_sort(cands.begin(), cands.end(), [&](const Target& a, const Target& b) { return rank(a) < rank(b); });
-  // Names are associated to the nearest vertex when close; otherwise to any nearest element.
-  if (k == LabelKind::name && cands.front().kind == TargetKind::vertex && cands.front().gap > 0.5 * radius) {
-    std::stable_sort(cands.begin(), cands.end(), [](const Target& a, const Target& b) { return a.center_gap < b.center_gap; });
-  }
-  out.best = cands.front();
-
-  // The rival: the nearest candidate that means something else (a stroke of another length for
-  // lengths, an arc of another sweep for angles, another vertex for names).
-  const Target& b = *out.best;
-  for (std::size_t i = 1; i < cands.size(); ++i) {
-    const Target& c = cands[i];
-    if (c.kind != b.kind) continue;
-    if (c.kind == TargetKind::stroke) {
-      const Stroke& sb = strokes_[b.index];
-      const Stroke& sc = strokes_[c.index];
-      if (sb.element == sc.element && sb.piece == sc.piece) continue;
-      if (k == LabelKind::length) {
-        if (sc.kind != StrokeKind::straight || sb.kind != StrokeKind::straight) continue;
-        // Two strokes of (nearly) the same length give the label the same meaning (a side and
-        // its dimension line).
-        if (std::abs(sb.length - sc.length) <= 0.1 * std::max(sb.length, sc.length)) continue;
-      } else if (k == LabelKind::angle) {
-        if (sc.kind != StrokeKind::arc && sc.kind != StrokeKind::mark) continue;
-      } else {
-        continue;  // names and text: strokes do not compete with one another
+  switch (k) {
+    case LabelKind::length: {
+      std::vector<Target> near;
+      for (const Target& t : beside)
+        if (t.gap <= attach) near.push_back(t);
+      if (!near.empty()) {
+        out.best = near.front();
+        const Stroke& sb = strokes_[near.front().index];
+        // A bare number with lines on opposite sides of it, about as near, sits inside a cell
+        // of the figure and numbers or measures that cell, not a side.
+        if (l.text.unit.empty()) {
+          for (std::size_t i = 1; i < near.size(); ++i) {
+            const Stroke& sc = strokes_[near[i].index];
+            if (near[i].center_gap - near.front().center_gap > glyph_h) break;
+            Point db = sb.pts.back() - sb.pts.front(), dc = sc.pts.back() - sc.pts.front();
+            double side_b = geo::cross(db, l.center - sb.pts.front());
+            double side_c = geo::cross(dc, l.center - sc.pts.front()) * (geo::dot(db, dc) < 0 ? -1 : 1);
+            double dev = geo::angle_between_deg(db, dc);
+            if ((dev < 10 || dev > 170) && side_b * side_c < 0) {
+              out.enclosed = true;
+              return out;
+            }
+          }
+        }
+        for (std::size_t i = 1; i < near.size(); ++i) {
+          const Stroke& sc = strokes_[near[i].index];
+          if (sc.kind != StrokeKind::straight || sb.kind != StrokeKind::straight) continue;
+          if (same_line(sb, sc)) continue;
+          // Lengths within 20% (length_proportions' tolerance) give the label one reading
+          // (a side and its dimension line, parallel edges of a solid).
+          if (std::abs(sb.length - sc.length) <= 0.2 * std::max(sb.length, sc.length)) continue;
+          out.rival = near[i];
+          break;
+        }
+      } else if (!regions.empty()) {
+        out.best = regions.front();
+      } else if (!beside.empty()) {
+        out.best = beside.front();
+      } else if (!strokes.empty()) {
+        out.best = strokes.front();
       }
-    } else if (c.kind == TargetKind::region) {
-      continue;
+      break;
     }
-    out.rival = c;
-    break;
+    case LabelKind::area:
+      if (!regions.empty()) out.best = regions.front();
+      else out.caption = true;
+      break;
+    case LabelKind::angle: {
+      std::optional<Target> arc, corner;
+      if (!strokes.empty()) arc = strokes.front();
+      if (!vertices.empty()) corner = vertices.front();
+      if (arc && (arc->gap <= attach || !corner)) {
+        out.best = arc;
+        for (std::size_t i = 1; i < strokes.size(); ++i) {
+          const Stroke& a = strokes_[arc->index];
+          const Stroke& b = strokes_[strokes[i].index];
+          if (a.element == b.element || b.kind != a.kind) continue;
+          // Concentric arcs of one angle (double arcs) mean the same angle.
+          const auto* aa = std::get_if<ir::Arc>(&d_->elements[a.element].geom);
+          const auto* ab = std::get_if<ir::Arc>(&d_->elements[b.element].geom);
+          if (aa && ab && geo::dist(aa->center, ab->center) < glyph_h &&
+              std::abs(std::abs(aa->sweep_deg()) - std::abs(ab->sweep_deg())) < 1)
+            continue;
+          out.rival = strokes[i];
+          break;
+        }
+      } else if (corner) {
+        out.best = corner;
+      }
+      break;
+    }
+    case LabelKind::name:
+    case LabelKind::text: {
+      std::vector<Target> all = vertices;
+      all.insert(all.end(), strokes.begin(), strokes.end());
+      all.insert(all.end(), regions.begin(), regions.end());
+      if (all.empty()) break;
+      // Names prefer a vertex when one is about as near as the nearest line.
+      std::stable_sort(all.begin(), all.end(), [&](const Target& a, const Target& b) {
+        double ga = a.center_gap - (a.kind == TargetKind::vertex ? glyph_h / 2 : 0);
+        double gb = b.center_gap - (b.kind == TargetKind::vertex ? glyph_h / 2 : 0);
+        return ga < gb;
+      });
+      out.best = all.front();
+      if (out.best->kind == TargetKind::vertex) {
+        Point pb = vertices_[out.best->index].p;
+        for (const Target& t : vertices) {
+          if (t.index == out.best->index) continue;
+          // Vertices closer together than a text height are one place to a reader.
+          if (geo::dist(vertices_[t.index].p, pb) <= glyph_h) continue;
+          if (t.gap > attach) break;
+          out.rival = t;
+          break;
+        }
+      }
+      break;
+    }
   }
   return out;
 }

@@ -46,13 +46,15 @@ struct Label {
 // A vertex: where straight strokes end or meet, or a vertex dot (a small node without text).
 struct Vertex {
   geo::Point p;
-  int degree = 0;  // number of straight stroke ends at it
+  int degree = 0;        // number of straight stroke ends at it
+  bool dot = false;      // a vertex dot or the owner of a label= label
+  double reach = 0;      // length of the longest straight stroke ending at it
 };
 
-enum class TargetKind { stroke, vertex, region };
+enum class TargetKind { stroke, vertex, region, owner };
 struct Target {
   TargetKind kind = TargetKind::stroke;
-  std::size_t index = 0;  // stroke, vertex or element index
+  std::size_t index = 0;  // stroke, vertex, element or (owner) node index
   double gap = 0;         // pt between the label's box and the target (0: touching or inside)
   double center_gap = 0;  // pt from the label's centre to the target
 };
@@ -60,6 +62,8 @@ struct Target {
 struct Association {
   std::optional<Target> best;
   std::optional<Target> rival;  // the nearest candidate of a different meaning, if any
+  bool caption = false;         // an area statement outside every shape: a caption
+  bool enclosed = false;        // a bare number between opposite lines: it numbers a cell
 };
 
 class Scene {
@@ -78,14 +82,22 @@ class Scene {
   // Strokes whose bounds come within `radius` of box `b` (STRtree query).
   std::vector<std::size_t> strokes_near(const ir::Box& b, double radius) const;
   std::vector<std::size_t> vertices_near(const ir::Box& b, double radius) const;
+  // Visible closed shapes (element indices) whose bounds meet box `b`.
+  std::vector<std::size_t> regions_near(const ir::Box& b) const;
   // Gap in pt between a label's box and a stroke, and from the label's centre.
   double gap(const Label& l, const Stroke& s) const;
   double center_gap(const Label& l, const Stroke& s) const;
 
-  // The element a label most plausibly belongs to, searching `radius` pt around it, with
-  // candidates chosen by the label's kind (angles: arcs, marks and corners; lengths: straight
-  // strokes; areas: enclosing regions; names: vertices first, then any stroke or region).
-  Association associate(const Label& l, double radius) const;
+  // The element a label most plausibly belongs to, with candidates chosen by the label's kind:
+  // - angles: arcs and right-angle marks, then corners where lines meet;
+  // - lengths: straight strokes the label lies beside (its centre projects inside the stroke),
+  //   then, for a number inside a closed shape away from its sides, the shape (an area or a
+  //   count), then any stroke;
+  // - areas: the closed shape that contains them (outside every shape they are captions);
+  // - names: the nearest of a salient vertex (dot, label owner, corner), a line or a shape.
+  // A label given by label= or pin= belongs to its owner. `attach` is the distance within which
+  // a label reads as attached; candidates are searched three times as far.
+  Association associate(const Label& l, double attach) const;
 
   // Straight drawn strokes meeting a point (an end or an interior point within `tol`), as
   // rays pointing away from it; used for angles at a vertex. Strokes of element `skip` (e.g.
@@ -105,6 +117,7 @@ class Scene {
   std::optional<ir::Box> extent_;
   geo::SpatialIndex stroke_index_;
   geo::SpatialIndex vertex_index_;
+  geo::SpatialIndex region_index_;
 };
 
 // True when the element is painted (drawn or filled, not an invisible \path).

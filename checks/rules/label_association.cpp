@@ -58,7 +58,8 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     if (l.text.kind == LabelKind::text) continue;
     const ir::Node& n = d.nodes[l.node];
     ++checked;
-    Association a = scene.associate(l, 3 * orphan);
+    Association a = scene.associate(l, orphan);
+    if (a.caption) continue;  // an area stated outside every shape captions the figure
     std::string what = to_string(l.text.kind);
     if (!a.best || a.best->gap > orphan) {
       if (incomplete || n.incomplete) continue;  // the element it names may be the missing one
@@ -77,6 +78,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     if (a.rival && a.rival->gap <= orphan && a.rival->center_gap - a.best->center_gap < margin) {
       double diff = a.rival->center_gap - a.best->center_gap;
       auto describe = [&](const Target& t) -> std::string {
+        if (t.kind == TargetKind::owner || t.kind == TargetKind::region) return "shape";
         if (t.kind == TargetKind::vertex) {
           const auto& v = scene.vertices()[t.index];
           return "vertex at (" + num(v.p.x) + "pt, " + num(v.p.y) + "pt)";

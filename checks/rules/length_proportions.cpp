@@ -81,7 +81,7 @@ RuleResult check_length_proportions(const ir::Diagram& d, const Config& cfg) {
     if (!l.text.value || *l.text.value <= 0) continue;
     if (l.text.kind == LabelKind::length) {
       Association a = scene.associate(l, radius);
-      if (!a.best || a.best->kind != TargetKind::stroke) continue;
+      if (a.enclosed || !a.best || a.best->kind != TargetKind::stroke) continue;
       const Stroke& s = scene.strokes()[a.best->index];
       if (s.kind != StrokeKind::straight || s.length <= 0) continue;
       Measured m{&l, common_value(l.text), s.length, -1, false, a.best->index};
