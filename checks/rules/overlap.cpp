@@ -18,7 +18,8 @@ const RuleDoc overlap_doc = {
     "- two text labels whose glyph boxes (border box minus inner sep) overlap by more than a\n"
     "  fraction of the smaller one;\n"
     "- a drawn line (segment, edge, arc, curve) that runs through a label's glyphs: its length\n"
-    "  inside the glyph box, shrunk by a small inset, exceeds a minimum. A label with an opaque\n"
+    "  inside the glyph box (shrunk by a small inset, without the descender depth below the\n"
+    "  baseline) exceeds a minimum. A label with an opaque\n"
     "  background drawn after the line hides it and is not reported. Grid lines are background\n"
     "  and do not count;\n"
     "- an opaque fill painted after a label, covering the label's centre;\n"
@@ -178,7 +179,12 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   // 2. Lines through text, and 3. opaque fills painted over text.
   for (const Label& l : labels) {
     const ir::Node& n = d.nodes[l.node];
+    // The ink of a line of text lies between its baseline and its height; descenders (g, p, y)
+    // are thin tails, so the core leaves out the depth below the baseline.
     ir::Box core = geo::inflate(l.glyphs, -inset);
+    if (std::abs(n.rotation_deg) < 1e-9 && n.text_depth > 0 && n.text_height > 0 &&
+        l.glyphs.height() <= n.text_height + n.text_depth + 1.0)
+      core.ymin = std::min(core.ymax, l.glyphs.ymin + n.text_depth);
     if (core.width() <= 0 || core.height() <= 0) continue;
     geo::Shape core_shape = geo::Shape::box(core);
     double worst = 0;
