@@ -1,9 +1,9 @@
-// bench/stress/stage_times.cpp: time each pipeline stage on one file (the CLI reports only the
+// bench/stress/stage_times.cpp: time each pipeline stage per file (the CLI reports only the
 // total elapsed_us). Built by bench/stress/run against a Release build's libraries.
-// Prints one JSON object: read, expand, lower, each rule (summed over the file's pictures),
+// Prints one JSON line per file: read, expand, lower, each rule (summed over the file's pictures),
 // all in microseconds of this thread's CPU time (robust on a loaded machine), best of REPEAT
-// runs, plus element counts.
-//   usage: stage_times FILE [--include-dir DIR]... [--repeat N]
+// runs, plus element counts. The files of one run share the class cache, like a CLI batch.
+//   usage: stage_times FILE... [--include-dir DIR]... [--repeat N]
 #include <time.h>
 
 #include <algorithm>
@@ -41,89 +41,90 @@ double us_since(Clock::time_point t) { return Clock::now() - t; }
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path;
+  std::vector<std::string> paths;
   tex::FrontendOptions opts;
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--include-dir" && i + 1 < argc) opts.include_dirs.push_back(argv[++i]);
     else if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, std::stoi(argv[++i]));
-    else path = a;
+    else paths.push_back(a);
   }
-  if (path.empty()) {
+  if (paths.empty()) {
     std::fprintf(stderr, "usage: stage_times FILE [--include-dir DIR]... [--repeat N]\n");
     return 2;
   }
-  std::map<std::string, double> best;  // stage -> best time (us)
-  auto keep = [&](const std::string& k, double us) {
-    auto [it, fresh] = best.emplace(k, us);
-    if (!fresh) it->second = std::min(it->second, us);
-  };
-  nlohmann::ordered_json counts;
-  std::map<std::string, std::size_t> findings;  // rule -> findings on the first run
+  std::vector<std::map<std::string, double>> best_of(paths.size());
+  std::vector<nlohmann::ordered_json> counts_of(paths.size());
+  std::vector<std::map<std::string, std::size_t>> findings_of(paths.size());
   for (int run = 0; run < repeat; ++run) {
-    opts.cache = tex::make_expansion_cache();  // a cold file each time, like the first of a batch
-    auto t = Clock::now();
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    SourceManager sm;
-    FileId id = sm.add(path, ss.str());
-    keep("read", us_since(t));
+    opts.cache = tex::make_expansion_cache();  // shared by this run's files, like one CLI batch
+    for (std::size_t fi = 0; fi < paths.size(); ++fi) {
+      const std::string& path = paths[fi];
+      auto& best = best_of[fi];
+      auto& counts = counts_of[fi];
+      auto& findings = findings_of[fi];
+      auto keep = [&](const std::string& k, double us) {
+        auto [it, fresh] = best.emplace(k, us);
+        if (!fresh) it->second = std::min(it->second, us);
+      };
+      auto t = Clock::now();
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      SourceManager sm;
+      FileId id = sm.add(path, ss.str());
+      keep("read", us_since(t));
 
-    t = Clock::now();
-    tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
-    keep("expand", us_since(t));
+      t = Clock::now();
+      tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
+      keep("expand", us_since(t));
 
-    t = Clock::now();
-    std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
-    keep("lower", us_since(t));
+      t = Clock::now();
+      std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+      keep("lower", us_since(t));
 
-    checks::Config config;
-    double all_rules = 0;
-    for (const auto& rule : checks::registry()) {
-      double sum = 0;
-      for (const auto& d : diagrams) {
-        t = Clock::now();
-        auto res = rule.run(d, config);
-        sum += us_since(t);
-        if (run == 0) findings[rule.doc->name] += res.findings.size();
+      checks::Config config;
+      double all_rules = 0;
+      for (const auto& rule : checks::registry()) {
+        double sum = 0;
+        for (const auto& d : diagrams) {
+          t = Clock::now();
+          auto res = rule.run(d, config);
+          sum += us_since(t);
+          if (run == 0) findings[rule.doc->name] += res.findings.size();
+        }
+        keep("rule_" + rule.doc->name, sum);
+        all_rules += sum;
       }
-      keep("rule_" + rule.doc->name, sum);
-      all_rules += sum;
-    }
-    keep("rules_total", all_rules);
-    if (run == 0) {
-      std::size_t statements = 0, elements = 0, nodes = 0;
-      for (const auto& p : doc.pictures) statements += p.statements.size();
-      for (const auto& d : diagrams) {
-        elements += d.elements.size();
-        nodes += d.nodes.size();
-      }
-      counts["bytes"] = sm.get(id).text().size();
-      counts["statements"] = statements;
-      counts["elements"] = elements;
-      counts["nodes"] = nodes;
-      counts["diagnostics"] = doc.diagnostics.size();
-      std::size_t errors = 0;
-      for (const auto& dg : doc.diagnostics) errors += dg.severity == Severity::error;
-      for (const auto& d : diagrams)
-        for (const auto& dg : d.diagnostics) errors += dg.severity == Severity::error;
-      counts["errors"] = errors;
-      if (errors) {
-        for (const auto& dg : doc.diagnostics)
-          if (dg.severity == Severity::error) {
-            counts["first_error"] = dg.rule + ": " + dg.message;
-            break;
-          }
+      keep("rules_total", all_rules);
+      if (run == 0) {
+        std::size_t statements = 0, elements = 0, nodes = 0, errors = 0;
+        for (const auto& p : doc.pictures) statements += p.statements.size();
+        for (const auto& d : diagrams) {
+          elements += d.elements.size();
+          nodes += d.nodes.size();
+          for (const auto& dg : d.diagnostics) errors += dg.severity == Severity::error;
+        }
+        for (const auto& dg : doc.diagnostics) {
+          if (dg.severity != Severity::error) continue;
+          if (errors++ == 0) counts["first_error"] = dg.rule + ": " + dg.message;
+        }
+        counts["bytes"] = sm.get(id).text().size();
+        counts["statements"] = statements;
+        counts["elements"] = elements;
+        counts["nodes"] = nodes;
+        counts["errors"] = errors;
       }
     }
   }
-  nlohmann::ordered_json out;
-  out["file"] = path;
-  out["counts"] = counts;
-  out["findings"] = findings;
-  for (const auto& [k, v] : best) out["us"][k] = v;
-  std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  for (std::size_t fi = 0; fi < paths.size(); ++fi) {
+    nlohmann::ordered_json out;
+    out["file"] = paths[fi];
+    out["counts"] = counts_of[fi];
+    out["findings"] = findings_of[fi];
+    for (const auto& [k, v] : best_of[fi]) out["us"][k] = v;
+    std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  }
   return 0;
 }
