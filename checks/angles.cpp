@@ -39,6 +39,15 @@ std::optional<RightAngleReading> read_mark(const Scene& s, std::size_t element, 
   const Scene::Ray* ra = match_leg(rays, leg_a, ratio * size, 45);
   const Scene::Ray* rb = match_leg(rays, leg_b, ratio * size, 45);
   if (!ra || !rb || ra == rb) return std::nullopt;
+  // A mark stands free inside its angle: no other line passes through its outer corner. (The
+  // corner of a square in a tiling of unit squares or cube faces touches its neighbours.)
+  Point outer = corner + leg_a + leg_b;
+  for (std::size_t i : s.strokes_near({outer.x, outer.y, outer.x, outer.y}, tol)) {
+    const Stroke& st = s.strokes()[i];
+    if (st.element == element || !st.drawn || st.kind == StrokeKind::grid) continue;
+    for (std::size_t k = 1; k < st.pts.size(); ++k)
+      if (geo::point_segment_distance(outer, st.pts[k - 1], st.pts[k]) <= tol) return std::nullopt;
+  }
   if (geo::angle_between_deg(ra->dir, rb->dir) < 1) return std::nullopt;
   return RightAngleReading{element, corner, size, geo::angle_between_deg(ra->dir, rb->dir)};
 }
@@ -57,9 +66,8 @@ std::vector<RightAngleReading> right_angle_marks(const Scene& s, double max_side
         reading = read_mark(s, ei, c[i], c[(i + 1) % 4] - c[i], c[(i + 3) % 4] - c[i], max_side, ratio);
     };
     if (const auto* m = std::get_if<ir::RightAngleMark>(&e.geom)) {
-      // A mark the lowering recognised: read it even when no line is long enough to match.
-      reading = read_mark(s, ei, m->corner, m->leg_a - m->corner, m->leg_b - m->corner, INFINITY, 1.0);
-      if (!reading) reading = RightAngleReading{ei, m->corner, m->size, 90};
+      // The lowering's marks pass the same test: a small square in the corner of two lines.
+      reading = read_mark(s, ei, m->corner, m->leg_a - m->corner, m->leg_b - m->corner, max_side, ratio);
     } else if (const auto* r = std::get_if<ir::Rectangle>(&e.geom)) {
       if (!e.style.fill) try_square(r->corners);
     } else if (const auto* p = std::get_if<ir::Polyline>(&e.geom)) {

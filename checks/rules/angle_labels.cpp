@@ -31,8 +31,9 @@ const RuleDoc angle_labels_doc = {
          "readers estimate drawn angles to within about 5 degrees; a larger difference is visible"},
         {"association_pt", 24.0, "pt",
          "an angle label is read as naming an arc or corner within two text lines (24pt at 12pt)"},
-        {"max_mark_pt", 12.0, "pt",
-         "right-angle marks are drawn a few millimetres wide; a square wider than 12pt (4.2mm) is a shape"},
+        {"max_mark_pt", 18.0, "pt",
+         "right-angle marks are drawn a few millimetres wide, at most about a quarter inch (18pt); a\n"
+         "wider square is a shape"},
         {"mark_line_ratio", 2.0, "ratio",
          "a mark is small beside the lines it marks: both lines are at least twice its leg"},
     },

@@ -35,8 +35,9 @@ const RuleDoc core_math_doc = {
          "mark contradicts the picture"},
         {"equal_length_tolerance", 0.1, "ratio",
          "sides claimed equal but differing by more than 10% are visibly unequal"},
-        {"max_mark_pt", 12.0, "pt",
-         "right-angle marks and tick marks are a few millimetres long; longer strokes are lines"},
+        {"max_mark_pt", 18.0, "pt",
+         "right-angle marks and tick marks are a few millimetres long, at most about a quarter inch\n"
+         "(18pt); longer strokes are lines"},
     },
 };
 
