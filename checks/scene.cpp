@@ -273,6 +273,20 @@ Association Scene::associate(const Label& l, double attach) const {
       for (const Target& t : beside)
         if (t.gap <= attach) near.push_back(t);
       if (!near.empty()) {
+        // A dimension line (arrowed, often broken around its label) stands for the side it
+        // dimensions: when that parallel side is also beside the label, the side is measured.
+        if (strokes_[near.front().index].arrow) {
+          const Stroke& arrow = strokes_[near.front().index];
+          for (const Target& t : near) {
+            const Stroke& side = strokes_[t.index];
+            if (side.arrow || side.kind != StrokeKind::straight) continue;
+            double dev = geo::angle_between_deg(arrow.pts.back() - arrow.pts.front(), side.pts.back() - side.pts.front());
+            if (dev < 3 || dev > 177) {
+              std::rotate(near.begin(), std::find_if(near.begin(), near.end(), [&](const Target& x) { return x.index == t.index; }), near.end());
+              break;
+            }
+          }
+        }
         out.best = near.front();
         const Stroke& sb = strokes_[near.front().index];
         // A bare number with lines on opposite sides of it, about as near, sits inside a cell

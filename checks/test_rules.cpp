@@ -366,3 +366,19 @@ TEST_CASE("stress: 10,000 labelled points are checked in n log n time") {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK(secs < 20);
 }
+
+TEST_CASE("length_proportions: a label on a dimension line broken around it measures the side beside it") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {200, 0}, {100, 140}}));
+  // Base dimension line drawn as two arrows pointing away from the label at x = 100.
+  ir::Element left = segment(85, -12, 0, -12, 2), right = segment(115, -12, 200, -12, 3);
+  left.style.arrow_end = right.style.arrow_end = true;
+  d.elements.push_back(left);
+  d.elements.push_back(right);
+  d.nodes.push_back(text_node("10", 100, -12, 4));
+  ir::Element height = segment(100, 140, 100, 0, 5);
+  height.style.dash = "dashed";
+  d.elements.push_back(height);
+  d.nodes.push_back(text_node("7", 112, 70, 6));
+  CHECK(run("length_proportions", d).verdict == Verdict::pass);
+}
