@@ -20,7 +20,8 @@ const RuleDoc core_math_doc = {
     "- a right-angle mark sits in an angle of 90° (within the tolerance);\n"
     "- sides labelled with the same length are drawn with equal lengths;\n"
     "- sides carrying the same number of tick marks (equal-length markers) are drawn equal.\n"
-    "Tick marks are short strokes crossing a longer straight line away from its ends.\n"
+    "Tick marks are short strokes crossing the middle of a longer straight line nearly at right\n"
+    "angles, in 2D figures (in 3D projections short edges cross long ones everywhere).\n"
     "\n"
     "Never n/a (nothing to check passes). Indeterminate when the geometry is incomplete and no\n"
     "contradiction was found.",
@@ -33,8 +34,9 @@ const RuleDoc core_math_doc = {
         {"right_angle_tolerance_deg", 10.0, "deg",
          "a corner within 10 degrees of square is drawn as a right angle in a sketch; beyond it the\n"
          "mark contradicts the picture"},
-        {"equal_length_tolerance", 0.1, "ratio",
-         "sides claimed equal but differing by more than 10% are visibly unequal"},
+        {"equal_length_tolerance", 0.2, "ratio",
+         "sides claimed equal but differing by more than 20% are visibly unequal (the same tolerance\n"
+         "as length_proportions: people compare non-aligned lengths to about 10-20%)"},
         {"max_mark_pt", 18.0, "pt",
          "right-angle marks and tick marks are a few millimetres long, at most about a quarter inch\n"
          "(18pt); longer strokes are lines"},
@@ -120,7 +122,8 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
 
   // 4. Tick marks: short strokes crossing a longer straight line away from its ends.
   std::map<std::size_t, int> ticks;  // host stroke -> tick count
-  for (std::size_t i = 0; i < strokes.size(); ++i) {
+  // In 3D projections short edges cross long ones everywhere; ticks are read in 2D figures only.
+  for (std::size_t i = 0; i < strokes.size() && !d.is_3d; ++i) {
     const Stroke& t = strokes[i];
     if (t.kind != StrokeKind::straight || !t.drawn || t.length > max_mark || t.length <= 0) continue;
     geo::Point mid = (t.pts.front() + t.pts.back()) * 0.5;
@@ -130,11 +133,11 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
       if (h.length < 3 * t.length) continue;
       geo::Point a = h.pts.front(), b = h.pts.back();
       if (geo::point_segment_distance(mid, a, b) > 0.25 * t.length) continue;
+      // Equal-length ticks are drawn across the middle of a side, near perpendicular to it.
       double along = geo::dot(mid - a, b - a) / (h.length * h.length);
-      if (along < 0.1 || along > 0.9) continue;
-      if (geo::angle_between_deg(t.pts.back() - t.pts.front(), b - a) < 45 ||
-          geo::angle_between_deg(t.pts.back() - t.pts.front(), b - a) > 135)
-        continue;
+      if (along < 0.3 || along > 0.7) continue;
+      double cross_deg = geo::angle_between_deg(t.pts.back() - t.pts.front(), b - a);
+      if (cross_deg < 60 || cross_deg > 120) continue;
       ++ticks[j];
       break;
     }
