@@ -62,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   render(cli::Format::text, r);
   render(cli::Format::sarif, r);
   for (const auto& d : r.diagrams) {
-    (void)ir::to_json(d, *r.sources).dump();
+    // As `tikzlint ir` prints it: node texts may hold invalid UTF-8, replaced on output.
+    (void)ir::to_json(d, *r.sources).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     (void)ir::to_svg(d, r.diagnostics);
   }
   return 0;
