@@ -309,6 +309,11 @@ Association Scene::associate(const Label& l, double attach) const {
           const Stroke& sc = strokes_[near[i].index];
           if (sc.kind != StrokeKind::straight || sb.kind != StrokeKind::straight) continue;
           if (same_line(sb, sc)) continue;
+          // The side's own dimension line (arrowed, parallel) is not a competitor.
+          if (sc.arrow || sb.arrow) {
+            double dev = geo::angle_between_deg(sb.pts.back() - sb.pts.front(), sc.pts.back() - sc.pts.front());
+            if (dev < 3 || dev > 177) continue;
+          }
           // Lengths within 20% (length_proportions' tolerance) give the label one reading
           // (a side and its dimension line, parallel edges of a solid).
           if (std::abs(sb.length - sc.length) <= 0.2 * std::max(sb.length, sc.length)) continue;
