@@ -110,7 +110,7 @@ TEST_CASE("keyval: empty values and empty items") {
   CHECK(parse_keyval(" , ,\n").empty());
 }
 
-TEST_CASE("keyval: unbalanced ( and [ are plain text, braces rule") {
+TEST_CASE("keyval: unbalanced parenthesis and bracket are plain text, braces rule") {
   auto kv = parse_keyval("label=above:$[0,1)$, red");
   // "[0,1)" never closes its bracket, so the comma inside it splits as pgfkeys would.
   REQUIRE(kv.size() == 3);
