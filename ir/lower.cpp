@@ -314,7 +314,7 @@ std::string PictureLowerer::substitute_let(const PathState* ps, const std::strin
 std::optional<MathValue> PictureLowerer::math(PathState* ps, const std::string& expr, const Settings& s,
                                               std::uint32_t b, std::uint32_t e) {
   std::string err;
-  auto v = eval_math(styles_.substitute_macros(substitute_let(ps, expr)), s.font_size, &err);
+  auto v = eval_math(styles_.substitute_macros(substitute_let(ps, expr)), font_units_of(s), &err);
   if (!v) problem("math-error", err.empty() ? "cannot evaluate '" + expr + "'" : err, b, e, ps);
   return v;
 }
@@ -831,11 +831,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   // shapes of the shape libraries are NodeShape::other, sized like a rectangle (documented)
 
   // Font: font= keys, then size commands at the start of the text (\small A)
-  FontSpec font;
-  font.size_pt = ns.font_size;
-  font.family = ns.font_family;
-  font.bold = ns.bold;
-  font.italic = ns.italic;
+  FontSpec font = text_font_of(ns);
   std::string text(trim(text_in));
   while (!text.empty() && text[0] == '\\') {
     std::size_t j = 1;
@@ -852,20 +848,22 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   if (ns.text_width > 0) tb.width = std::max(tb.width, ns.text_width);
   if (ns.text_height) tb.height = *ns.text_height;
   if (ns.text_depth) tb.depth = *ns.text_depth;
-  const double em = font.size_pt;
+  // pgfmoduleshapes: inner sep and minimum sizes are evaluated outside the text box, so em is
+  // the quad of the font around the node (node font=), not of font= (tikz.code.tex \tikz@do@fig)
+  const FontUnits units = font_units_of(ns);
   NodeShapeInput in;
   in.shape = n.shape;
   in.text_width = tb.width;
   in.text_height = tb.height;
   in.text_depth = tb.depth;
   // pgfmanual 17.2.3: inner sep .3333em, outer sep .5\pgflinewidth
-  in.inner_xsep = ns.inner_xsep.value_or(0.3333 * em);
-  in.inner_ysep = ns.inner_ysep.value_or(0.3333 * em);
+  in.inner_xsep = ns.inner_xsep.value_or(0.3333 * units.em);
+  in.inner_ysep = ns.inner_ysep.value_or(0.3333 * units.em);
   in.outer_xsep = ns.outer_xsep.value_or(0.5 * ns.style.line_width);
   in.outer_ysep = ns.outer_ysep.value_or(0.5 * ns.style.line_width);
   in.minimum_width = ns.minimum_width;
   in.minimum_height = ns.minimum_height;
-  in.ex = 0.430554 * em;
+  in.ex = units.ex;  // the mid anchors' .5ex, also of the font around the node
   NodeShapeGeometry g = node_shape_geometry(in);
 
   std::optional<Point> off = anchor_offset(g, anchor.empty() ? "center" : anchor);
@@ -1018,14 +1016,14 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
         std::size_t andp = dist.find(" and ");
         std::string err;
         if (andp != std::string::npos) {
-          auto a = eval_dimension(dist.substr(0, andp), ns.font_size, &err);
-          auto c = eval_dimension(dist.substr(andp + 5), ns.font_size, &err);
+          auto a = eval_dimension(dist.substr(0, andp), font_units_of(ns), &err);
+          auto c = eval_dimension(dist.substr(andp + 5), font_units_of(ns), &err);
           if (a && c) {
             dy = *a;
             dx = *c;
           }
           single = false;
-        } else if (auto a = eval_dimension(dist, ns.font_size, &err)) {
+        } else if (auto a = eval_dimension(dist, font_units_of(ns), &err)) {
           dx = dy = *a;
           single = true;
         }
@@ -1159,7 +1157,7 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
       if (!off) border = rec.anchor_canvas(border_point(rec.g, angle));
     } else {
       std::string err;
-      auto v = eval_math(where, ns.font_size, &err);
+      auto v = eval_math(where, font_units_of(ns), &err);
       if (!v) {
         problem("unsupported-key", "cannot read the label position '" + where + "'", b, e, &ps);
         return;
@@ -1204,7 +1202,7 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
     report(probs, &ps);
     const Transform own = ls.ctm;
     ls.ctm = before_opts;
-    double dist = is_pin ? ls.pin_distance.value_or(3 * 0.430554 * ls.font_size) : ls.label_distance;
+    double dist = is_pin ? ls.pin_distance.value_or(3 * font_units_of(ls).ex) : ls.label_distance;
     std::string anchor = ls.anchor;
     if (anchor.empty()) anchor = centered ? "center" : label_anchor_for_angle(canvas_angle);
     Point p = border;
@@ -1297,7 +1295,7 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
     for (const auto& it : tex::split_options(gn.options->raw)) {
       if (tex::normalise_key(it.key) == "angle eccentricity") {
         std::string err;
-        if (auto v = eval_math(it.value, s.font_size, &err)) ecc = v->value;
+        if (auto v = eval_math(it.value, font_units_of(s), &err)) ecc = v->value;
       }
     }
   }
@@ -2212,7 +2210,7 @@ bool PictureLowerer::begin_axis(const tex::Statement& st) {
   auto num = [&](const char* k) -> std::optional<double> {
     auto f = kv.find(k);
     if (f == kv.end()) return std::nullopt;
-    auto v = eval_math(f->second, stack_.back().font_size, &err);
+    auto v = eval_math(f->second, font_units_of(stack_.back()), &err);
     if (!v) return std::nullopt;
     return v->value;
   };
@@ -2231,8 +2229,8 @@ bool PictureLowerer::begin_axis(const tex::Statement& st) {
   if (auto d = kv.find("domain"); d != kv.end()) {
     auto colon = d->second.find(':');
     std::string e2;
-    auto a = eval_math(d->second.substr(0, colon), 10, &e2);
-    auto b = colon == std::string::npos ? std::nullopt : eval_math(d->second.substr(colon + 1), 10, &e2);
+    auto a = eval_math(d->second.substr(0, colon), font_units_of(s), &e2);
+    auto b = colon == std::string::npos ? std::nullopt : eval_math(d->second.substr(colon + 1), font_units_of(s), &e2);
     if (a && b) axis_domain_ = std::make_pair(a->value, b->value);
   }
   stack_.push_back(s);
@@ -2496,8 +2494,9 @@ Diagram PictureLowerer::run() {
   d_.base_font_size_pt = doc_.base_font_size_pt;
   d_.uses_axis = pic_.is_axis;
   Settings top;
-  top.font_size = doc_.base_font_size_pt;
-  top.font_family = family_for_class(doc_.document_class);
+  top.picture_font.size_pt = doc_.base_font_size_pt;
+  top.picture_font.base_size_pt = doc_.base_font_size_pt;
+  top.picture_font.family = family_for_class(doc_.document_class);
   stack_ = {top};
   std::vector<LowerProblem> probs;
   keys_.apply(stack_.back(), expand("every picture", 0, nullptr), KeyTarget::picture, 0, probs);

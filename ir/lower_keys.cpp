@@ -137,7 +137,7 @@ const std::set<std::string>& cosmetic_set() {
   return s;
 }
 
-double em_of(const Settings& s) { return s.font_size; }
+FontUnits em_of(const Settings& s) { return font_units_of(s); }
 
 }  // namespace
 
@@ -207,11 +207,44 @@ bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
   return true;
 }
 
-std::optional<MathValue> eval_math(const std::string& expr_in, double em, std::string* error) {
+void apply_font_commands(FontSpec& font, std::string_view f) {
+  // the last size command wins; \bfseries / \itshape set the series/shape
+  std::size_t i = 0;
+  while ((i = f.find('\\', i)) != std::string_view::npos) {
+    std::size_t j = i + 1;
+    while (j < f.size() && std::isalpha(static_cast<unsigned char>(f[j]))) ++j;
+    std::string_view cs = f.substr(i, j - i);
+    const double base = font.base_size_pt > 0 ? font.base_size_pt : font.size_pt;
+    if (is_size_command(cs)) font.size_pt = font_size_for_command(cs, base);
+    if (cs == "\\bfseries" || cs == "\\bf") font.bold = true;
+    if (cs == "\\itshape" || cs == "\\it" || cs == "\\slshape") font.italic = true;
+    if ((cs == "\\sffamily" || cs == "\\sf") && font.family == "lmr") font.family = "lmss";
+    i = j;
+  }
+}
+
+FontSpec node_font_of(const Settings& s) {
+  FontSpec f = s.picture_font;
+  apply_font_commands(f, s.node_font);
+  return f;
+}
+
+FontSpec text_font_of(const Settings& s) {
+  FontSpec f = node_font_of(s);
+  apply_font_commands(f, s.text_font);
+  return f;
+}
+
+FontUnits font_units_of(const Settings& s) {
+  const FontSpec f = node_font_of(s);
+  return FontUnits{font_quad_pt(f), font_xheight_pt(f)};
+}
+
+std::optional<MathValue> eval_math(const std::string& expr_in, FontUnits units, std::string* error) {
   std::string expr = tex::strip_braces(expr_in);
   tex::pgfmath::Context ctx;
-  ctx.em_pt = em;
-  ctx.ex_pt = em * 0.430554;
+  ctx.em_pt = units.em;
+  ctx.ex_pt = units.ex;
   auto r = tex::pgfmath::evaluate(expr, ctx);
   if (!r) {
     if (error) *error = r.error ? r.error->message : "cannot evaluate '" + expr + "'";
@@ -224,8 +257,8 @@ std::optional<MathValue> eval_math(const std::string& expr_in, double em, std::s
   return MathValue{r.value->number, r.value->is_length};
 }
 
-std::optional<double> eval_dimension(const std::string& expr, double em, std::string* error) {
-  auto v = eval_math(expr, em, error);
+std::optional<double> eval_dimension(const std::string& expr, FontUnits units, std::string* error) {
+  auto v = eval_math(expr, units, error);
   if (!v) return std::nullopt;
   return v->value;  // a unitless value in a dimension key is pt (\pgfmathsetlength)
 }
@@ -585,20 +618,12 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.node_name = std::string(trim(v));
     return true;
   }
-  if (key == "font" || key == "node font") {
-    // the last size command wins; \bfseries / \itshape set the series/shape
-    std::string f = v;
-    std::size_t i = 0;
-    while ((i = f.find('\\', i)) != std::string::npos) {
-      std::size_t j = i + 1;
-      while (j < f.size() && std::isalpha(static_cast<unsigned char>(f[j]))) ++j;
-      std::string cs = f.substr(i, j - i);
-      if (is_size_command(cs)) s.font_size = font_size_for_command(cs, base_font_size);
-      if (cs == "\\bfseries" || cs == "\\bf") s.bold = true;
-      if (cs == "\\itshape" || cs == "\\it" || cs == "\\slshape") s.italic = true;
-      if (cs == "\\sffamily" || cs == "\\sf") s.font_family = s.font_family == "lmr" ? "lmss" : s.font_family;
-      i = j;
-    }
+  if (key == "font") {
+    s.text_font = v;
+    return true;
+  }
+  if (key == "node font") {
+    s.node_font = v;
     return true;
   }
   if (key == "text width") {

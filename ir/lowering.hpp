@@ -11,6 +11,7 @@
 #include "grammar/grammar.hpp"
 #include "ir/diagram.hpp"
 #include "ir/nodes.hpp"
+#include "ir/textmetrics.hpp"
 #include "ir/transform.hpp"
 #include "tex/styles.hpp"
 
@@ -47,9 +48,11 @@ struct Settings {
   std::string label_position = "above";
   std::vector<std::string> labels, pins;
   std::string node_name;
-  double font_size = 10;
-  std::string font_family = "lmr";
-  bool bold = false, italic = false;
+  // Fonts (tikz.code.tex \tikz@@fig@main / \tikz@do@fig): `node font=` is put in force around the
+  // node, `font=` only inside its text box; each replaces its previous value. The em and ex of
+  // keys and of the default inner sep are those of the font around the node, never of font=.
+  FontSpec picture_font;             // the document's font where the picture starts
+  std::string node_font, text_font;  // the values of node font= and font=
   double text_width = 0;
   std::optional<double> text_height, text_depth;
   bool node_drawn = false, node_filled = false;
@@ -102,13 +105,24 @@ struct KeyApplier {
                  std::vector<LowerProblem>& problems) const;
 };
 
-// Numbers and dimensions as pgfmath reads them; `em` from the current font.
+// The font around a node (picture font + node font=) and the font of its text (+ font=).
+void apply_font_commands(FontSpec& font, std::string_view commands);  // \small, \bfseries, \sffamily...
+FontSpec node_font_of(const Settings& s);
+FontSpec text_font_of(const Settings& s);
+
+// What em and ex mean in a pgfmath expression: the quad and x-height of the font in force.
+struct FontUnits {
+  double em = 10, ex = 4.30554;
+};
+FontUnits font_units_of(const Settings& s);
+
+// Numbers and dimensions as pgfmath reads them.
 struct MathValue {
   double value = 0;
   bool is_length = false;
 };
-std::optional<MathValue> eval_math(const std::string& expr, double em, std::string* error);
-std::optional<double> eval_dimension(const std::string& expr, double em, std::string* error);  // unitless = pt
+std::optional<MathValue> eval_math(const std::string& expr, FontUnits units, std::string* error);
+std::optional<double> eval_dimension(const std::string& expr, FontUnits units, std::string* error);  // unitless = pt
 
 // Known keys without a geometric effect (colors, decorations, arrows, fonts...).
 bool is_size_command(std::string_view cs);  // \\small, \\Large ...

@@ -3,6 +3,7 @@
 #include <numbers>
 
 #include "ir/nodes.hpp"
+#include "ir/textmetrics.hpp"
 #include "ir/test_lower_support.hpp"
 
 using namespace lowertest;
@@ -69,6 +70,38 @@ TEST_CASE("nodes: box at the position, default inner and outer sep") {
   CHECK(d.nodes[1].box.width() == doctest::Approx(2 * 0.3333 * 10));
   CHECK(d.nodes[1].outer_sep == doctest::Approx(0.2));
   CHECK(d.picture_bbox.xmin == doctest::Approx(-0.3333 * 10 - 0.2));
+}
+
+TEST_CASE("nodes: inner sep's em is the quad of the font around the node, not of font=") {
+  // checked with lualatex (tikz.code.tex: node font= is set around the node, font= only in its box)
+  Pic p;
+  p.path("\\node[font=\\Large] {};");
+  p.path("\\node[node font=\\Large] {};");
+  p.path("\\node[node font=\\Large, font=\\small] {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 3);
+  const double large_quad = ir::font_quad_pt(ir::FontSpec{14.4, "lmr", false, false, 10});
+  CHECK(d.nodes[0].inner_sep == doctest::Approx(0.3333 * 10));
+  CHECK(d.nodes[0].font_size_pt == doctest::Approx(14.4));
+  CHECK(d.nodes[1].inner_sep == doctest::Approx(0.3333 * large_quad));
+  CHECK(d.nodes[1].font_size_pt == doctest::Approx(14.4));
+  CHECK(d.nodes[2].inner_sep == doctest::Approx(0.3333 * large_quad));
+  CHECK(d.nodes[2].font_size_pt == doctest::Approx(9));
+  // the IM class: Open Sans at 12pt is loaded at 11.4pt, whose quad is 11.4pt
+  Pic im;
+  im.path("\\node[font=\\small] {};");
+  auto m = im.lower(12, "IM");
+  REQUIRE(m.nodes.size() == 1);
+  CHECK(m.nodes[0].inner_sep == doctest::Approx(0.3333 * 11.4));
+}
+
+TEST_CASE("nodes: font= replaces the previous font=, it does not add to it") {
+  Pic p;
+  p.options = "every node/.style={font=\\Large}";
+  p.path("\\node[font=\\bfseries] {A};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 1);
+  CHECK(d.nodes[0].font_size_pt == doctest::Approx(10));
 }
 
 TEST_CASE("nodes: anchor= and above/below/left/right with distances") {
@@ -144,7 +177,8 @@ TEST_CASE("labels: pin= uses pin distance 3ex and draws an edge") {
   p.path("\\node[" + std::string(kSquare) + ", pin=above:{}] at (0,0) {};");
   auto d = p.lower();
   REQUIRE(d.nodes.size() == 2);
-  CHECK(d.nodes[1].box.ymin == doctest::Approx(10 + 3 * 4.30554 + 0.2));
+  // 3ex of lualatex's Latin Modern (\fontdimen5 = 4.31pt)
+  CHECK(d.nodes[1].box.ymin == doctest::Approx(10 + 3 * 4.31 + 0.2));
   CHECK(d.elements.size() == 1);
 }
 
