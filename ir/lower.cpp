@@ -239,7 +239,6 @@ class PictureLowerer {
   std::map<std::string, NodeRecord> named_;
   std::map<std::string, std::vector<std::vector<Point>>> named_paths_;  // name path= (canvas polylines)
   BBoxAccumulator bbox_;
-  bool bbox_frozen_ = false;
   std::uint32_t next_path_id_ = 1;
   const tex::Statement* stmt_ = nullptr;
   std::vector<bool> scope_is_3d_;
@@ -2077,8 +2076,9 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
     d_.canvas = ps.bbox.box;
     d_.canvas_source = "use as bounding box";
   }
-  if (!s.overlay && !bbox_frozen_ && ps.bbox.any) bbox_.add(ps.bbox.box);
-  if (s.use_as_bbox) bbox_frozen_ = true;
+  // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
+  if (!s.overlay && !s.size_frozen && ps.bbox.any) bbox_.add(ps.bbox.box);
+  if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
   if (ps.incomplete) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
     for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;

@@ -27,6 +27,10 @@ struct Settings {
 
   Style style;  // draw/fill are path modes: reset at every path (pgfmanual 15.3)
   bool clip = false, use_as_bbox = false, overlay = false;
+  // pgf's \ifpgf@relevantforpicturesize turned off by a \clip or `use as bounding box`
+  // (tikz.code.tex: \aftergroup\pgf@relevantforpicturesizefalse): nothing after it in the same
+  // TeX group (scope) grows the picture's bounding box.
+  bool size_frozen = false;
 
   // nodes (pgfmanual 17)
   NodeShape shape = NodeShape::rectangle;
