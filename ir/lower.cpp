@@ -166,7 +166,8 @@ class PictureLowerer {
     bool subpath_start_set = false;
     SegmentRef last;
     std::map<std::string, std::string> let;  // "\p1" -> "(x pt,y pt)" text ...
-    BBoxAccumulator bbox;
+    BBoxAccumulator bbox;       // the path's own points (pgf's \pgf@pathminx...)
+    BBoxAccumulator node_bbox;  // its nodes, labels and pins, outer sep included
     std::vector<std::vector<Point>> clip_polygons;
     bool clip_is_rect = false;
   };
@@ -916,9 +917,9 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   if (!is_coordinate && !ns.overlay) {
     Box outer = outline(g.outer_xsep, g.outer_ysep);
     if (g.shape == NodeShape::coordinate) outer = {n.center.x, n.center.y, n.center.x, n.center.y};
-    ps.bbox.add(outer);
+    ps.node_bbox.add(outer);
   } else if (is_coordinate && !ns.overlay) {
-    ps.bbox.add(n.center);
+    ps.node_bbox.add(n.center);
   }
   NodeRecord rec;
   rec.g = g;
@@ -2072,12 +2073,22 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
       ps.elements.clear();
     }
   }
-  if (s.use_as_bbox && ps.bbox.any && !d_.canvas) {
-    d_.canvas = ps.bbox.box;
+  // pgfcorepathusage \pgfusepath: a stroked path adds half its line width on every side
+  BBoxAccumulator extent = ps.node_bbox;
+  if (ps.bbox.any) {
+    Box b = ps.bbox.box;
+    if (s.style.draw) {
+      const double h = 0.5 * s.style.line_width;
+      b = {b.xmin - h, b.ymin - h, b.xmax + h, b.ymax + h};
+    }
+    extent.add(b);
+  }
+  if (s.use_as_bbox && extent.any && !d_.canvas) {
+    d_.canvas = extent.box;
     d_.canvas_source = "use as bounding box";
   }
   // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
-  if (!s.overlay && !s.size_frozen && ps.bbox.any) bbox_.add(ps.bbox.box);
+  if (!s.overlay && !s.size_frozen && extent.any) bbox_.add(extent.box);
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
   if (ps.incomplete) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;

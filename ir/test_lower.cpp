@@ -307,21 +307,21 @@ TEST_CASE("canvas: the first top-level clip is the canvas; only the clip path co
 }
 
 TEST_CASE("bounding box: a clip in a scope stops the growth until the scope ends") {
-  // lualatex: 0 -57.105 142.464 28.453 (the stroke's half line width is not modelled yet)
+  // lualatex: 0 -57.105 142.464 28.453
   Pic p;
   p.scope("").path("\\clip (0,0) rectangle (2,1);").path("\\draw (-1,-1) -- (3,3);").end();
   p.path("\\draw (4,0) -- (5,-2);");
   auto d = p.lower();
   CHECK(d.picture_bbox.xmin == doctest::Approx(0));
-  CHECK(d.picture_bbox.ymin == doctest::Approx(-2 * kCm));
-  CHECK(d.picture_bbox.xmax == doctest::Approx(5 * kCm));
+  CHECK(d.picture_bbox.ymin == doctest::Approx(-2 * kCm - 0.2));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(5 * kCm + 0.2));
   CHECK(d.picture_bbox.ymax == doctest::Approx(kCm));
-  // the nodes on a clip path count
+  // a drawn clip keeps its stroke, and the nodes on it count
   Pic q;
   q.path("\\draw[clip] (0,0) rectangle (2,1) node[minimum size=10pt, inner sep=0pt, outer sep=0pt] {};");
   q.path("\\draw (-1,-1) -- (3,3);");
   auto e = q.lower();
-  CHECK(e.picture_bbox.xmin == doctest::Approx(0));
+  CHECK(e.picture_bbox.xmin == doctest::Approx(-0.2));
   CHECK(e.picture_bbox.xmax == doctest::Approx(2 * kCm + 5));
   CHECK(e.picture_bbox.ymax == doctest::Approx(kCm + 5));
 }
@@ -336,9 +336,10 @@ TEST_CASE("canvas: a circular clip is polygonised; a clip in a scope is not the 
   CHECK(!d.canvas.has_value());
 }
 
-TEST_CASE("bounding box: control points count, use as bounding box freezes it, overlay is excluded") {
+TEST_CASE("bounding box: control points and half the line width count, use as bounding box freezes it, overlay is excluded") {
   auto d = one("\\draw (0,0) .. controls (1,2) and (2,2) .. (3,0);");
-  CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm));
+  // a stroked path adds half its line width (0.4pt) on every side (\pgfusepath)
+  CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm + 0.2));
   Pic p;
   p.path("\\useasboundingbox (0,0) rectangle (1,1);");
   p.path("\\draw (0,0) -- (5,5);");
@@ -350,10 +351,10 @@ TEST_CASE("bounding box: control points count, use as bounding box freezes it, o
   Pic o;
   o.path("\\draw (0,0) -- (1,1);");
   o.path("\\draw[overlay] (0,0) -- (-5,-5);");
-  CHECK(o.lower().picture_bbox.xmin == doctest::Approx(0));
+  CHECK(o.lower().picture_bbox.xmin == doctest::Approx(-0.2));
   auto c = one("\\draw (0,0) circle (1);");
-  CHECK(c.picture_bbox.xmin == doctest::Approx(-kCm));
-  CHECK(c.picture_bbox.ymax == doctest::Approx(kCm));
+  CHECK(c.picture_bbox.xmin == doctest::Approx(-kCm - 0.2));
+  CHECK(c.picture_bbox.ymax == doctest::Approx(kCm + 0.2));
 }
 
 TEST_CASE("unsupported: unknown keys are located and make the element incomplete") {
