@@ -981,7 +981,10 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   // Where the anchor goes. TikZ shifts to the `at` point in the path's system and then applies
   // the node options' transformations (xshift, above=3pt, scale...) around that point.
   const Transform node_own = ps.s.ctm.inverse().then_local(ns.ctm);
-  const Point own_offset = ps.s.ctm.apply_linear(node_own.apply(Point{0, 0}));
+  // tikz.code.tex \tikz@node@transformations: without transform shape the scope's non-translations
+  // are reset before the node's own shifts, so xshift/yshift are not scaled or rotated by the scope
+  const Point own_offset = ns.transform_shape ? ps.s.ctm.apply_linear(node_own.apply(Point{0, 0}))
+                                              : node_own.apply(Point{0, 0});
   std::optional<Point> anchor_point;
   std::optional<double> tangent;
   NodePlacement placed = where;

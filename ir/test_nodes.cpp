@@ -95,6 +95,17 @@ TEST_CASE("nodes: inner sep's em is the quad of the font around the node, not of
   CHECK(m.nodes[0].inner_sep == doctest::Approx(0.3333 * 11.4));
 }
 
+TEST_CASE("nodes: a node's own yshift is not scaled by the scope (no transform shape)") {
+  // lualatex: 51.905 -15 61.905 -5
+  Pic p;
+  p.options = "scale=2";
+  p.path("\\node[minimum size=10pt, inner sep=0pt, outer sep=0pt, yshift=-10pt] at (1,0) {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 1);
+  CHECK(d.nodes[0].center.x == doctest::Approx(2 * kCm));
+  CHECK(d.nodes[0].center.y == doctest::Approx(-10));
+}
+
 TEST_CASE("nodes: font= replaces the previous font=, it does not add to it") {
   Pic p;
   p.options = "every node/.style={font=\\Large}";
