@@ -240,6 +240,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
   std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
 
   using backtranslate::Mode;
+  bool llm_unusable = false;  // --fallback=always and the model's answer could not be used
   if (opts.llm.mode == Mode::always || (opts.llm.mode == Mode::automatic && has_unsupported(diagrams))) {
     stage = "running the llm fallback";
     backtranslate::Outcome o = backtranslate::translate(sm.get(r.file).text(), r.file, opts.llm);
@@ -259,6 +260,12 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
       auto note = make_diag("llm-fallback", Severity::note, "geometry from the llm fallback, not the parser");
       note.evidence = o.stats;
       diags.push_back(std::move(note));
+    } else if (opts.llm.mode == Mode::always) {
+      // `always` judges the model's IR alone: without it there is nothing to judge.
+      llm_unusable = true;
+      for (auto& d : diagrams)
+        for (auto& dd : d.diagnostics) diags.push_back(std::move(dd));
+      diagrams.clear();
     }
   }
 
@@ -266,8 +273,8 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     for (const auto& dd : d.diagnostics) diags.push_back(dd);
 
   const auto& rules = checks::registry();
-  all_verdicts(r, Verdict::na);
-  if (diagrams.empty())
+  all_verdicts(r, llm_unusable ? Verdict::indeterminate : Verdict::na);
+  if (diagrams.empty() && !llm_unusable)
     diags.push_back(make_diag("no-picture", Severity::note, "no tikzpicture in this file; every rule is n/a"));
 
   for (const auto& diagram : diagrams) {

@@ -435,6 +435,18 @@ class Pipeline(Base):
         self.assertEqual(code, 0, err)
         self.assertEqual(jsonl(out)[0]["ir_source"], "parser")
 
+    def test_fallback_always_without_usable_answer_is_indeterminate(self):
+        # No endpoint is configured, so the model cannot answer: `always` must not fall
+        # back to the parser's verdicts.
+        f = self.write("good.tex", GOOD)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TIKZLINT_LLM_")}
+        p = subprocess.run([TIKZLINT, "check", "--fallback", "always", "--format", "jsonl", f],
+                           capture_output=True, text=True, timeout=60, env=env)
+        rec = jsonl(p.stdout)[0]
+        self.assertEqual(set(rec["verdicts"].values()), {"indeterminate"})
+        self.assertEqual(rec["ir_source"], "parser")
+        self.assertTrue(any(d["rule"].startswith("llm-") for d in rec["diagnostics"]))
+
     def test_examples(self):
         ex = Path(ROOT) / "examples"
         code, out, _ = run("check", "--format", "jsonl", str(ex))
