@@ -27,10 +27,20 @@ const RuleDoc in_frame_doc = {
     "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
     "a pgfplots axis too, which clips its plots to the axis box itself. The rule is never n/a.\n"
     "\n"
+    "The clip a pgfplots axis puts around its own plots is not the picture's canvas: curves that\n"
+    "run to the axis box end there by design, and the page still grows to fit the axis.\n"
+    "\n"
+    "An axis the lowering maps only approximately (an `approximate-axis` note: its box assumes a\n"
+    "fixed room for tick labels that pgfplots measures from the typeset labels) is geometry known\n"
+    "to within `axis_uncertainty_pt`. Against a canvas of the picture's own, the rule then decides\n"
+    "only when the evidence is clear of that uncertainty: an element sticking out by more than\n"
+    "the tolerance plus the uncertainty fails, every element inside by at least the uncertainty\n"
+    "less the tolerance passes, and anything between is indeterminate.\n"
+    "\n"
     "Indeterminate: an element or node whose geometry is incomplete, an unsupported path\n"
-    "operation, coordinate or construct, or a pgfplots axis, when no complete element sticks out\n"
-    "(a complete element that sticks out fails the diagram whatever else is missing). Unsupported\n"
-    "option keys alone (a colour, a font) leave the verdict decided.",
+    "operation, coordinate or construct, or a pgfplots axis that is not lowered, when no complete\n"
+    "element sticks out (a complete element that sticks out fails the diagram whatever else is\n"
+    "missing). Unsupported option keys alone (a colour, a font) leave the verdict decided.",
     "\\begin{tikzpicture}\n"
     "  \\clip (0,0) rectangle (3,2);\n"
     "  \\draw (0.5,0.5) -- (3.6,0.5);   % 0.6cm past the right edge\n"
@@ -41,6 +51,9 @@ const RuleDoc in_frame_doc = {
         {"tolerance_pt", 2.0, "pt",
          "an overhang under 2pt (0.7mm) is the order of a thick line's half width and is not seen as\n"
          "something cut off at print size"},
+        {"axis_uncertainty_pt", 45.0, "pt",
+         "an approximately lowered pgfplots axis reserves 45pt for tick and axis labels where pgfplots\n"
+         "measures them; the box's far edges, and the data points scaled with it, may be off by as much"},
     },
 };
 
@@ -59,6 +72,13 @@ struct Canvas {
     }
     return polygon.distance(geo::Shape::point(p));
   }
+  // Signed: the overhang outside, minus the depth to the nearest edge inside.
+  double signed_overhang(geo::Point p) const {
+    if (double o = overhang(p); o > 0) return o;
+    if (is_box) return -std::min({p.x - box.xmin, box.xmax - p.x, p.y - box.ymin, box.ymax - p.y});
+    return -boundary.distance(geo::Shape::point(p));
+  }
+  geo::Shape boundary;  // non-rectangular clips: the ring as a line
   std::string side(geo::Point p) const {
     if (!is_box) return "outside";
     if (p.x < box.xmin) return "left";
@@ -84,19 +104,40 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
       }
   }
 
+  // The clip of a lowered pgfplots axis (made by the statement its `approximate-axis` note
+  // points at) bounds the axis's plots, not the picture.
+  bool approximate_axis = false, axis_not_lowered = false;
+  std::vector<SourceRange> axis_ranges;
+  for (const Diagnostic& diag : d.diagnostics) {
+    if (diag.rule == "approximate-axis") approximate_axis = true, axis_ranges.push_back(diag.range);
+    if (diag.rule == "unsupported-construct" && diag.message.find("axis") != std::string::npos) axis_not_lowered = true;
+  }
+  auto same = [](const SourceRange& a, const SourceRange& b) {
+    return a.valid && b.valid && a.file == b.file && a.begin == b.begin && a.end == b.end;
+  };
+  const ir::ClipRegion* clip = nullptr;
+  for (const ir::ClipRegion& c : d.clips)
+    if (std::none_of(axis_ranges.begin(), axis_ranges.end(), [&](const SourceRange& r) { return same(r, c.prov.range); })) {
+      clip = &c;
+      break;
+    }
+  const double uncertainty = approximate_axis ? cfg.get(doc, "axis_uncertainty_pt") : 0.0;
+
   Canvas canvas;
   std::string canvas_name;
-  if (d.canvas_source == "clip" && !d.clips.empty() && !d.clips.front().is_rectangle &&
-      d.clips.front().polygon.size() >= 3) {
+  if (d.canvas_source == "clip" && clip && !clip->is_rectangle && clip->polygon.size() >= 3) {
     canvas.is_box = false;
-    canvas.polygon = geo::Shape::polygon(d.clips.front().polygon);
-    canvas.box = d.clips.front().bounds;
+    canvas.polygon = geo::Shape::polygon(clip->polygon);
+    std::vector<geo::Point> ring = clip->polygon;
+    ring.push_back(ring.front());
+    canvas.boundary = geo::Shape::line(ring);
+    canvas.box = clip->bounds;
     canvas_name = "clip";
   } else if (d.canvas) {
     canvas.box = *d.canvas;
     canvas_name = d.canvas_source.empty() ? "canvas" : d.canvas_source;
-  } else if (!d.clips.empty()) {
-    canvas.box = d.clips.front().bounds;
+  } else if (clip) {
+    canvas.box = clip->bounds;
     canvas_name = "clip";
   } else {
     if (!r.findings.empty()) {
@@ -110,6 +151,8 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   nlohmann::json canvas_json = {{"canvas", canvas_name},
                                 {"canvas_box", {canvas.box.xmin, canvas.box.ymin, canvas.box.xmax, canvas.box.ymax}}};
 
+  // With an approximate axis, the largest signed overhang of any element (for the undecided band).
+  double worst_signed = -INFINITY;
   for (const ir::Element& e : d.elements) {
     if (!visible(e)) continue;
     double worst = 0;
@@ -121,17 +164,19 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
         double o = canvas.overhang(p);
         if (o <= 0) partly_inside = true;
         if (o > worst) worst = o, worst_p = p;
+        if (approximate_axis) worst_signed = std::max(worst_signed, canvas.signed_overhang(p));
       }
-    if (worst > tol) {
+    if (worst > tol + uncertainty) {
       nlohmann::json ev = canvas_json;
       ev["side"] = canvas.side(worst_p);
       ev["point"] = {worst_p.x, worst_p.y};
       ev["partly_inside"] = partly_inside;
+      if (approximate_axis) ev["axis_uncertainty_pt"] = uncertainty;
       Diagnostic f = finding(doc, e.prov.range,
                              std::string(partly_inside ? "element is cut off: it extends " : "element lies outside: it extends ") +
                                  num(worst) + "pt past the " + canvas.side(worst_p) + " edge of the " + canvas_name +
-                                 "; limit " + num(tol) + "pt",
-                             worst, tol, "pt", ev);
+                                 "; limit " + num(tol + uncertainty) + "pt",
+                             worst, tol + uncertainty, "pt", ev);
       // Entirely outside, an element is invisible rather than visibly cut: a note.
       if (!partly_inside) f.severity = Severity::note;
       r.findings.push_back(std::move(f));
@@ -167,7 +212,15 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     r.verdict = Verdict::fail;
     return r;
   }
-  if (auto why = incomplete_geometry(d)) {
+  if (approximate_axis && worst_signed + uncertainty > tol) {
+    RuleResult ind = make_result(Verdict::indeterminate,
+                                 "an element comes within the approximate axis's uncertainty (" + num(uncertainty) +
+                                     "pt) of the " + canvas_name + "'s edge: " + num(worst_signed) +
+                                     "pt past it (negative: inside)");
+    ind.findings = std::move(r.findings);
+    return ind;
+  }
+  if (auto why = incomplete_geometry(d, !approximate_axis || axis_not_lowered)) {
     RuleResult ind = make_result(Verdict::indeterminate, *why);
     ind.findings = std::move(r.findings);
     return ind;
