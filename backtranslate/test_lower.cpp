@@ -185,7 +185,7 @@ TEST_CASE("transform steps apply outermost first, each key in pgf order") {
                                   {step(nullptr, nullptr, nullptr, 90, nullptr),
                                    step({1, 0}, nullptr, nullptr, nullptr, nullptr)}));
   // within one step: shift, xshift, yshift, rotate, scale.
-  a["segments"].push_back(segment({0, 0}, {1, 0}, {step({0, 1}, "1cm", "-5mm", 180, 2)}));
+  a["segments"].push_back(segment({0, 0}, {1, 0}, json::array({step({0, 1}, "1cm", "-5mm", 180, 2)})));
   REQUIRE(detail::validate(a, detail::llm_ir_schema()).empty());
   ir::Diagram d = detail::lower_llm_ir(a, "", 0);
   check_point(geom<ir::Segment>(d, 0).b, cm, cm);
@@ -215,7 +215,7 @@ TEST_CASE("picture unit vectors and scale; 3D points use the z vector") {
 
 TEST_CASE("an unreadable dimension in a valid answer is an exception for translate to catch") {
   json a = empty_answer();
-  a["segments"].push_back(segment({0, 0}, {1, 0}, {step(nullptr, "3 parsecs", nullptr, nullptr, nullptr)}));
+  a["segments"].push_back(segment({0, 0}, {1, 0}, json::array({step(nullptr, "3 parsecs", nullptr, nullptr, nullptr)})));
   REQUIRE(detail::validate(a, detail::llm_ir_schema()).empty());
   CHECK_THROWS(detail::lower_llm_ir(a, "", 0));
 }
