@@ -22,7 +22,9 @@ const RuleDoc label_association_doc = {
     "first: the reader cannot tell which one it names. Captions and other running text (titles,\n"
     "formulas, several words) describe the figure as a whole and are not checked.\n"
     "\n"
-    "n/a: the diagram has no text labels. Indeterminate: the geometry is incomplete (an\n"
+    "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
+    "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
+    "Indeterminate: the geometry is incomplete (an\n"
     "unsupported construct or an incomplete element or node) and no label is found orphaned or\n"
     "ambiguous among the complete ones; orphaned labels next to incomplete geometry are not\n"
     "reported, since the missing element may be the one they name.",
@@ -48,7 +50,10 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   Scene scene(d);
   RuleResult r;
   if (scene.labels().empty()) {
-    if (d.uses_axis) return make_result(Verdict::indeterminate, "the diagram uses a pgfplots axis, which is not lowered");
+    // pgfplots typesets its tick and axis labels itself, each at the tick or axis it names.
+    if (d.uses_axis)
+      return make_result(Verdict::pass,
+                         "the only labels are a pgfplots axis's own tick and axis labels, placed at what they name");
     return make_result(Verdict::na, "the diagram has no text labels");
   }
   auto incomplete = incomplete_geometry(d);
