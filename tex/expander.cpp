@@ -176,6 +176,8 @@ std::vector<TokenList> split_top(const TokenList& tokens, char sep) {
   return out;
 }
 
+}  // namespace
+
 TokenList trim_tokens(TokenList t) {
   while (!t.empty() && (t.front().cat == Cat::space || t.front().cat == Cat::par)) t.erase(t.begin());
   while (!t.empty() && (t.back().cat == Cat::space || t.back().cat == Cat::par)) t.pop_back();
@@ -195,8 +197,6 @@ TokenList strip_braces(TokenList t) {
   }
   return t;
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 

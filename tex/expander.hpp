@@ -16,6 +16,10 @@
 namespace tikzlint::tex {
 
 // The meaning of a control sequence defined by the document, a class or a package.
+// Token-list helpers shared by the expander and \foreach.
+TokenList trim_tokens(TokenList t);   // without leading and trailing spaces and \par
+TokenList strip_braces(TokenList t);  // `{...}` as a whole loses one pair of braces
+
 struct Meaning {
   enum class Kind { macro, dimen, count, alias };
   Kind kind = Kind::macro;

@@ -19,24 +19,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-TokenList trim_tokens(TokenList t) {
-  while (!t.empty() && (t.front().cat == Cat::space || t.front().cat == Cat::par)) t.erase(t.begin());
-  while (!t.empty() && (t.back().cat == Cat::space || t.back().cat == Cat::par)) t.pop_back();
-  return t;
-}
-
-TokenList strip_group(TokenList t) {
-  t = trim_tokens(std::move(t));
-  if (t.size() >= 2 && t.front().cat == Cat::begin_group && t.back().cat == Cat::end_group) {
-    int depth = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (t[i].cat == Cat::begin_group) ++depth;
-      if (t[i].cat == Cat::end_group && --depth == 0 && i + 1 != t.size()) return t;
-    }
-    return TokenList(t.begin() + 1, t.end() - 1);
-  }
-  return t;
-}
 
 std::vector<TokenList> split(const TokenList& tokens, char sep) {
   std::vector<TokenList> out(1);
@@ -129,7 +111,7 @@ void Expander::p_foreach(const Token& t) {
   } else if (x.cat == Cat::control) {
     const Meaning* m = env_.find(x.text);
     if (m && m->kind == Meaning::Kind::macro && m->arity == 0 && m->params.empty()) {
-      list = strip_group(instantiate(x, *m, {}, true));
+      list = strip_braces(instantiate(x, *m, {}, true));
     } else {
       diagnose("syntax-error", Severity::error, "\\foreach list \\" + x.text + " is not a defined list", x);
       return;
@@ -265,7 +247,7 @@ void Expander::p_foreach(const Token& t) {
 
   // Items: expanded, split at commas, with `...` ranges resolved.
   std::vector<TokenList> raw;
-  for (TokenList& it : split(expand_fully(std::move(list)), ',')) raw.push_back(strip_group(std::move(it)));
+  for (TokenList& it : split(expand_fully(std::move(list)), ',')) raw.push_back(strip_braces(std::move(it)));
   if (stopped_) return;
   if (!raw.empty() && raw.back().empty()) raw.pop_back();
   std::vector<TokenList> items;
@@ -342,7 +324,7 @@ void Expander::p_foreach(const Token& t) {
     std::vector<TokenList> parts = loop->vars.size() > 1 ? split(it, '/') : std::vector<TokenList>{it};
     std::vector<TokenList> values;
     for (std::size_t v = 0; v < loop->vars.size(); ++v)
-      values.push_back(strip_group(v < parts.size() ? parts[v] : parts.back()));
+      values.push_back(strip_braces(v < parts.size() ? parts[v] : parts.back()));
     loop->items.push_back(std::move(values));
   }
   if (loop->items.empty()) return;
