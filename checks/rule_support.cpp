@@ -87,4 +87,14 @@ RuleResult make_result(Verdict v, std::string reason) {
   return r;
 }
 
+RuleResult conclude(RuleResult r, const ir::Diagram& d) {
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::fail;
+    return r;
+  }
+  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
+  r.verdict = Verdict::pass;
+  return r;
+}
+
 }  // namespace tikzlint::checks

@@ -26,4 +26,8 @@ std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_c
 
 RuleResult make_result(Verdict v, std::string reason = {});
 
+// The usual ending of a rule: fail with its findings; else indeterminate when the geometry is
+// incomplete (a problem may hide in what is missing); else pass.
+RuleResult conclude(RuleResult r, const ir::Diagram& d);
+
 }  // namespace tikzlint::checks

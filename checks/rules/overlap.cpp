@@ -284,13 +284,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     }
   }
 
-  if (!r.findings.empty()) {
-    r.verdict = Verdict::fail;
-    return r;
-  }
-  if (auto why = incomplete_geometry(d)) return make_result(Verdict::indeterminate, *why);
-  r.verdict = Verdict::pass;
-  return r;
+  return conclude(std::move(r), d);
 }
 
 }  // namespace tikzlint::checks::rules
