@@ -12,6 +12,7 @@
 #include "grammar/grammar.hpp"
 #include "ir/coords.hpp"
 #include "ir/ir.hpp"
+#include "ir/library.hpp"
 #include "ir/lowering.hpp"
 #include "ir/nodes.hpp"
 #include "ir/textmetrics.hpp"
@@ -244,9 +245,15 @@ class PictureLowerer {
   const tex::Statement* stmt_ = nullptr;
   std::vector<bool> scope_is_3d_;
   bool axis_lowered_ = false;  // the axis' data coordinates are mapped (lower_axis_begin)
+  int library_depth_ = 0;      // synthetic statements emitted by a library, nested
   std::optional<std::pair<double, double>> axis_domain_;
   bool begin_axis(const tex::Statement& st);
   void lower_addplot(const tex::Statement& st);
+
+  // --- libraries rewritten into plain statements (ir/library.hpp)
+  class Host;
+  friend class Host;
+  bool lower_library(const tex::Statement& st, bool path);
 };
 
 // ---------------------------------------------------------------- diagnostics
@@ -2171,6 +2178,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
         }
       }
       if (pic_.is_axis && (cs == "\\addplot" || cs == "\\addlegendentry" || cs == "\\legend")) return;
+      if (lower_library(st, false)) return;
       problem("unsupported-construct",
               "unsupported statement '" + collapse_spaces(t.substr(0, std::min<std::size_t>(t.size(), 30))) + "'", 0,
               static_cast<std::uint32_t>(st.text.size()), nullptr);
@@ -2179,6 +2187,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     case tex::StatementKind::Path:
       break;
   }
+  if (lower_library(st, true)) return;
   {
     // path-like commands of libraries that are not lowered (pgfmanual 19, 82, 70)
     std::string t(trim(st.text));
@@ -2501,6 +2510,167 @@ void PictureLowerer::detect_right_angle_marks() {
       }
     }
   }
+}
+
+// ---------------------------------------------------------------- libraries (ir/library.hpp)
+
+class PictureLowerer::Host final : public LibraryHost {
+ public:
+  Host(PictureLowerer& L, const tex::Statement& st) : L_(L), st_(st) {}
+
+  const Settings& settings() const override { return L_.stack_.back(); }
+
+  void emit(const std::string& statement, std::uint32_t b, std::uint32_t e) override {
+    tex::Statement syn;
+    std::string t(trim(statement));
+    if (starts_with(t, "\\begin{scope}")) {
+      syn.kind = tex::StatementKind::ScopeBegin;
+      std::string rest(trim(std::string_view(t).substr(13)));
+      if (rest.size() >= 2 && rest.front() == '[' && rest.back() == ']') rest = rest.substr(1, rest.size() - 2);
+      syn.text = rest;
+    } else if (starts_with(t, "\\end{scope}")) {
+      syn.kind = tex::StatementKind::ScopeEnd;
+    } else {
+      std::size_t j = 1;
+      while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
+      static const std::set<std::string> kPath = {"\\draw", "\\path",   "\\fill",      "\\filldraw", "\\shade",
+                                                  "\\shadedraw", "\\clip", "\\node",   "\\coordinate",
+                                                  "\\pic",  "\\matrix", "\\useasboundingbox", "\\graph"};
+      syn.kind = kPath.count(t.substr(0, j)) ? tex::StatementKind::Path : tex::StatementKind::Other;
+      syn.text = t;
+    }
+    // every byte of the synthetic text stands for the construct's [b, e)
+    const std::uint32_t n = static_cast<std::uint32_t>(st_.origin.size());
+    const std::uint32_t ob = n == 0 ? st_.prov.range.begin : st_.origin[std::min(b, n - 1)];
+    const std::uint32_t oe = n == 0 ? st_.prov.range.end : st_.origin[std::min(std::max(e, b + 1) - 1, n - 1)];
+    syn.origin.assign(std::max<std::size_t>(syn.text.size(), 1), ob);
+    syn.origin.back() = std::max(ob, oe);
+    syn.prov = st_.prov;
+    const tex::Statement* saved = L_.stmt_;
+    if (++L_.library_depth_ <= kMaxLibraryDepth) {
+      L_.lower_statement(syn);
+    } else {
+      L_.stmt_ = &st_;
+      L_.problem("resource-limit", "library constructs nested too deeply", b, e, nullptr);
+    }
+    --L_.library_depth_;
+    L_.stmt_ = saved;
+  }
+
+  std::optional<NodeExtent> measure_node(const std::string& options, const std::string& text) override {
+    const std::size_t nodes = L_.d_.nodes.size(), elements = L_.d_.elements.size(),
+                      diags = L_.d_.diagnostics.size(), unsup = L_.d_.unsupported.size(),
+                      coords = L_.d_.coordinates.size();
+    const BBoxAccumulator bbox = L_.bbox_;
+    const std::uint32_t path_id = L_.next_path_id_;
+    static const std::string kName = "tikzlint@measure";
+    auto old = L_.named_.find(kName);
+    std::optional<NodeRecord> saved;
+    if (old != L_.named_.end()) saved = old->second;
+    emit("\\node[" + options + "] (" + kName + ") at (0,0) {" + text + "};", 0,
+         static_cast<std::uint32_t>(st_.text.size()));
+    std::optional<NodeExtent> out;
+    if (L_.d_.nodes.size() > nodes) {
+      const Node& nd = L_.d_.nodes[nodes];
+      const Point o = L_.stack_.back().ctm.apply(Point{0, 0});
+      NodeExtent x;
+      x.box = {nd.box.xmin - o.x, nd.box.ymin - o.y, nd.box.xmax - o.x, nd.box.ymax - o.y};
+      x.center = nd.center - o;
+      x.text_width = nd.text_width;
+      x.text_height = nd.text_height;
+      x.text_depth = nd.text_depth;
+      out = x;
+    }
+    L_.d_.nodes.resize(nodes);
+    L_.d_.elements.resize(elements);
+    L_.d_.diagnostics.resize(diags);
+    L_.d_.unsupported.resize(unsup);
+    L_.d_.coordinates.resize(coords);
+    L_.bbox_ = bbox;
+    L_.next_path_id_ = path_id;
+    if (saved) L_.named_[kName] = *saved;
+    else L_.named_.erase(kName);
+    return out;
+  }
+
+  std::optional<Point> named_center(const std::string& name) const override {
+    auto it = L_.named_.find(name);
+    if (it == L_.named_.end()) return std::nullopt;
+    return it->second.center;
+  }
+
+  std::optional<Box> named_box(const std::string& name) const override {
+    for (auto it = L_.d_.nodes.rbegin(); it != L_.d_.nodes.rend(); ++it)
+      if (it->name == name) return it->box;
+    auto c = named_center(name);
+    if (!c) return std::nullopt;
+    return Box{c->x, c->y, c->x, c->y};
+  }
+
+  std::optional<MathValue> eval(const std::string& expr, std::string* error) const override {
+    std::string err;
+    return eval_math(expr, font_units_of(L_.stack_.back()), error ? error : &err);
+  }
+
+  std::vector<tex::FlatKey> expand_keys(const std::string& options) override {
+    const tex::Statement* saved = L_.stmt_;
+    L_.stmt_ = &st_;
+    auto keys = L_.expand(options, 0, nullptr);
+    L_.stmt_ = saved;
+    return keys;
+  }
+
+  void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
+               bool incomplete) override {
+    const tex::Statement* saved = L_.stmt_;
+    L_.stmt_ = &st_;
+    L_.problem(code, message, b, e, nullptr, incomplete);
+    L_.stmt_ = saved;
+  }
+
+ private:
+  static constexpr int kMaxLibraryDepth = 16;
+  PictureLowerer& L_;
+  const tex::Statement& st_;
+};
+
+namespace {
+// `child` as a path operation (pgfmanual 21): the word, then an option list or a brace group.
+bool mentions_child_operation(const std::string& t) {
+  for (std::size_t at = t.find("child"); at != std::string::npos; at = t.find("child", at + 5)) {
+    if (at > 0 && (std::isalpha(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '\\')) continue;
+    std::size_t j = at + 5;
+    while (j < t.size() && (t[j] == ' ' || t[j] == '\n' || t[j] == '\t')) ++j;
+    if (j < t.size() && (t[j] == '{' || t[j] == '[' || t.compare(j, 7, "foreach") == 0)) return true;
+  }
+  return false;
+}
+
+std::string leading_command(const std::string& text) {
+  std::string_view t = trim(text);
+  if (t.empty() || t[0] != '\\') return "";
+  std::size_t j = 1;
+  while (j < t.size() && (std::isalpha(static_cast<unsigned char>(t[j])) || t[j] == '@')) ++j;
+  return std::string(t.substr(0, j));
+}
+}  // namespace
+
+bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
+  const std::string cs = leading_command(st.text);
+  Host host(*this, st);
+  const tex::Statement* saved = stmt_;
+  bool done = false;
+  if (path) {
+    if (cs == "\\graph") done = lower_graph(st, host);
+    else if (cs == "\\datavisualization") done = lower_datavisualization(st, host);
+    else if (cs == "\\matrix") done = lower_matrix(st, host);
+    else if (mentions_child_operation(st.text)) done = lower_tree(st, host);
+  } else {
+    if (cs == "\\calendar") done = lower_calendar(st, host);
+    else if (starts_with(cs, "\\pgf")) done = lower_pgf_basic(st, host);
+  }
+  stmt_ = saved;
+  return done;
 }
 
 Diagram PictureLowerer::run() {

@@ -1,0 +1,70 @@
+// ir/library.hpp: TikZ library constructs (\graph, \matrix, \datavisualization, \calendar,
+// child trees, pgf basic-layer commands) lowered by rewriting them into the plain TikZ
+// statements that lower.cpp already knows, the way the libraries themselves expand into
+// \node / \draw / scope code. Internal to ir/ (like lowering.hpp).
+//
+// Each construct lives in its own file (lower_graph.cpp, lower_matrix.cpp, ...) and talks to the
+// picture being lowered only through LibraryHost, so that a library never reaches into
+// PictureLowerer's state.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/lowering.hpp"
+#include "tex/tex.hpp"
+
+namespace tikzlint::ir {
+
+// The size of a node as TikZ would typeset it, relative to its anchor point (canvas pt, before
+// it is placed): the anchor's offset from the node's center is part of the answer.
+struct NodeExtent {
+  Box box;        // the border box around the anchor at (0,0)
+  Point center;   // the node's center relative to the anchor
+  double text_width = 0, text_height = 0, text_depth = 0;
+};
+
+class LibraryHost {
+ public:
+  virtual ~LibraryHost() = default;
+
+  // The settings in force where the construct stands (transform, vectors, node distance, fonts).
+  virtual const Settings& settings() const = 0;
+
+  // Lower one synthetic statement now, as if it were written where the construct stands:
+  //   "\\draw[->] (a) -- (b);"  "\\node[draw] (a) at (1cm,0) {x};"  (';'-terminated path statement)
+  //   "\\begin{scope}[xshift=1cm]"  and  "\\end{scope}"  (scope begin / end; keep them balanced)
+  // Its diagnostics and provenance point at [b, e) of the construct's statement text.
+  virtual void emit(const std::string& statement, std::uint32_t b, std::uint32_t e) = 0;
+
+  // What `\node[options] {text};` would measure if placed now; nothing is added to the picture.
+  virtual std::optional<NodeExtent> measure_node(const std::string& options, const std::string& text) = 0;
+
+  // A named node or coordinate lowered so far: its center and border box (canvas pt).
+  virtual std::optional<Point> named_center(const std::string& name) const = 0;
+  virtual std::optional<Box> named_box(const std::string& name) const = 0;
+
+  // pgfmath in the current font units: "2*3" -> 6, "1cm" -> 28.45 (is_length).
+  virtual std::optional<MathValue> eval(const std::string& expr, std::string* error = nullptr) const = 0;
+
+  // Option text through the style table (user .style keys, /.append style, every ...).
+  virtual std::vector<tex::FlatKey> expand_keys(const std::string& options) = 0;
+
+  // A problem at [b, e) of the construct's statement text. "unsupported-*" codes make the
+  // picture incomplete for the rules when `incomplete` is set.
+  virtual void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
+                       bool incomplete = true) = 0;
+};
+
+// Each returns true when it handled the statement (it has emitted what the construct draws and
+// reported anything it could not model); false leaves the statement to the caller, which
+// reports it as unsupported.
+bool lower_graph(const tex::Statement& st, LibraryHost& host);             // lower_graph.cpp   (\graph, pgfmanual 19)
+bool lower_datavisualization(const tex::Statement& st, LibraryHost& host);  // lower_dataviz.cpp (pgfmanual 80-86)
+bool lower_matrix(const tex::Statement& st, LibraryHost& host);            // lower_matrix.cpp  (\matrix, pgfmanual 20, 60)
+bool lower_calendar(const tex::Statement& st, LibraryHost& host);          // lower_calendar.cpp (pgfmanual 49)
+bool lower_tree(const tex::Statement& st, LibraryHost& host);              // lower_tree.cpp    (child, pgfmanual 21)
+bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
+
+}  // namespace tikzlint::ir

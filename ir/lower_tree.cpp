@@ -1,0 +1,9 @@
+// ir/lower_tree.cpp: child trees (pgfmanual 21), rewritten into plain statements (ir/library.hpp).
+// Not modelled yet: returning false leaves the statement to the caller, which reports it.
+#include "ir/library.hpp"
+
+namespace tikzlint::ir {
+
+bool lower_tree(const tex::Statement&, LibraryHost&) { return false; }
+
+}  // namespace tikzlint::ir
