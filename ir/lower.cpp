@@ -2191,7 +2191,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
   {
     // path-like commands of libraries that are not lowered (pgfmanual 19, 82, 70)
     std::string t(trim(st.text));
-    for (const char* cs : {"\\graph", "\\datavisualization", "\\spy", "\\pattern", "\\matrix"}) {
+    for (const char* cs : {"\\graph", "\\datavisualization", "\\spy", "\\matrix"}) {
       const std::size_t n = std::strlen(cs);
       if (t.compare(0, n, cs) == 0 && (t.size() == n || !std::isalpha(static_cast<unsigned char>(t[n])))) {
         problem("unsupported-construct", std::string(cs) + " is not lowered", 0,
@@ -2661,7 +2661,12 @@ bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
   const tex::Statement* saved = stmt_;
   bool done = false;
   if (path) {
-    if (cs == "\\graph") done = lower_graph(st, host);
+    // tikz.code.tex: \def\pattern{\path[pattern]}
+    if (cs == "\\pattern") {
+      host.emit("\\path[pattern]" + std::string(trim(st.text)).substr(cs.size()), 0,
+                static_cast<std::uint32_t>(st.text.size()));
+      done = true;
+    } else if (cs == "\\graph") done = lower_graph(st, host);
     else if (cs == "\\datavisualization") done = lower_datavisualization(st, host);
     else if (cs == "\\matrix") done = lower_matrix(st, host);
     else if (mentions_child_operation(st.text)) done = lower_tree(st, host);

@@ -435,3 +435,15 @@ TEST_CASE("pgfplots axis: data coordinates map onto the axis box (width - 45pt)"
   CHECK_PT(geom<ir::Segment>(d, 3).a, 10, 10);
   CHECK(d.clips.size() == 1);
 }
+
+TEST_CASE("pattern command is a path with the pattern fill (tikz.code.tex: \\pattern = \\path[pattern])") {
+  Pic p;
+  p.path("\\pattern[pattern=north east lines] (0,0) rectangle (1,2);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.elements.size() == 1);
+  CHECK(d.elements[0].style.fill);
+  CHECK(!d.elements[0].style.draw);
+  CHECK(d.picture_bbox.xmax == doctest::Approx(kCm));
+  CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm));
+}
