@@ -11,6 +11,7 @@
 
 #include "grammar/grammar.hpp"
 #include "ir/coords.hpp"
+#include "ir/decorations.hpp"
 #include "ir/ir.hpp"
 #include "ir/library.hpp"
 #include "ir/lowering.hpp"
@@ -228,6 +229,7 @@ class PictureLowerer {
   }
   std::vector<tex::FlatKey> expand(const std::string& opts, std::uint32_t base, PathState* ps);
 
+  void apply_decorations(PathState& ps, const grammar::Statement& gs);
   void detect_right_angle_marks();
   void remember_path(const PathState& ps);
   void name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e);
@@ -2002,6 +2004,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
   s.name_path.clear();
   s.labels.clear();
   s.pins.clear();
+  s.decorating_actions.clear();
   const std::string& cmd = gs.command;
   if (cmd == "draw" || cmd == "filldraw" || cmd == "shadedraw") s.style.draw = true;
   if (cmd == "fill" || cmd == "filldraw" || cmd == "shade" || cmd == "shadedraw") s.style.fill = true;
@@ -2050,6 +2053,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
 
 void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   flush_run(ps, false, false);
+  if (ps.s.decorate || !ps.s.decorating_actions.empty()) apply_decorations(ps, gs);
   const Settings& s = ps.s;
   if (!s.name_path.empty()) remember_path(ps);
   if (s.clip) {
@@ -2103,6 +2107,48 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   if (ps.incomplete) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
     for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;
+  }
+}
+
+// pgfmanual 24.2: `decorate` replaces the path by its decoration; a pre/postaction that
+// decorates draws the decoration beside the path. Morphing decorations stay within their
+// amplitude of the path, so its geometry stands for them; a brace is drawn as pgf shapes it.
+void PictureLowerer::apply_decorations(PathState& ps, const grammar::Statement& gs) {
+  const std::uint32_t b = gs.options ? gs.options->span.begin : gs.span.begin;
+  const std::uint32_t e = gs.options ? gs.options->span.end : gs.span.end;
+  std::vector<std::string> specs;
+  if (ps.s.decorate) specs.push_back(ps.s.decoration);
+  for (const std::string& own : ps.s.decorating_actions) specs.push_back(ps.s.decoration + own);
+  const std::vector<std::size_t> base = ps.elements;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const DecorationEffect fx = classify_decoration(specs[i], font_units_of(ps.s));
+    if (fx.kind == DecorationEffect::Kind::unsupported) {
+      problem("unsupported-key", fx.reason, b, e, &ps);
+      continue;
+    }
+    if (fx.kind != DecorationEffect::Kind::brace) continue;
+    const bool replaces = ps.s.decorate && i == 0;
+    for (std::size_t idx : base) {
+      Element& el = d_.elements[idx];
+      std::optional<std::pair<Point, Point>> ends;
+      if (const auto* sg = std::get_if<Segment>(&el.geom)) ends = {sg->a, sg->b};
+      if (const auto* pl = std::get_if<Polyline>(&el.geom); pl && pl->points.size() == 2 && !pl->closed)
+        ends = {pl->points[0], pl->points[1]};
+      if (!ends) {
+        problem("unsupported-key", "a brace along a curved or multi-segment path is not lowered", b, e, &ps);
+        continue;
+      }
+      Plot brace{brace_polyline(ends->first, ends->second, fx)};
+      for (Point p : brace.points) add_bbox(ps, p);
+      if (replaces) {
+        el.geom = brace;
+      } else {
+        Element copy = el;
+        copy.geom = brace;
+        ps.elements.push_back(d_.elements.size());
+        d_.elements.push_back(std::move(copy));
+      }
+    }
   }
 }
 

@@ -53,7 +53,7 @@ constexpr const char* kCosmetic[] = {
     "blend mode", "transparency group", "path fading", "fit fading", "fading angle", "fading transform",
     "scope fading", "double", "double distance", "double equal sign distance", "line cap", "line join",
     "miter limit", "cap", "join", "dash phase", "dash", "solid", "dash pattern", "rounded corners",
-    "sharp corners", "help lines", "every path", "preaction", "postaction", "decorate", "decoration",
+    "sharp corners", "help lines", "every path", "preaction", "postaction",
     "on layer", "behind path", "in front of path", "draw none", "shade", "general shadow", "drop shadow",
     "copy shadow", "double copy shadow", "circular drop shadow", "circular glow", "shadow xshift",
     "shadow yshift", "shadow scale", "color model", "fill none",
@@ -291,6 +291,29 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return d->value;
   };
   auto transform = [&](const Transform& t) { s.ctm = s.ctm.then_local(t); };
+
+  // --- decorations (pgfmanual 24.2): what they draw is judged when the path ends (decorations.cpp)
+  if (key == "decorate") {
+    s.decorate = !(k.has_value && trim(v) == "false");
+    return true;
+  }
+  if (key == "decoration") {
+    // /pgf/decoration= sets keys in the decoration family; later ones add to earlier ones
+    s.decoration += (s.decoration.empty() ? "" : ",") + std::string(trim(tex::strip_braces(v)));
+    return true;
+  }
+  if ((key == "postaction" || key == "preaction") && k.has_value) {
+    // the action repeats the path with its own options: a decorating action decorates it
+    bool decorates = false;
+    std::string own;
+    for (const auto& it : tex::split_options(tex::strip_braces(v))) {
+      const std::string ik = tex::normalise_key(it.key);
+      if (ik == "decorate") decorates = !(it.has_value && trim(it.value) == "false");
+      if (ik == "decoration") own += "," + std::string(trim(tex::strip_braces(it.value)));
+    }
+    if (decorates) s.decorating_actions.push_back(own);  // joined to the path's decoration= at its end
+    return true;
+  }
 
   // --- line widths, dashes, positions, colors (tables)
   for (const auto& w : kLineWidths) {

@@ -81,6 +81,11 @@ struct Settings {
   std::vector<std::string> insert_paths;
   std::string name_path;
   std::string name_intersections;
+  // decorations (pgfmanual 24): `decorate` on the path, the decoration= keys in force, and the
+  // decoration specs of pre/postactions that decorate
+  bool decorate = false;
+  std::string decoration;
+  std::vector<std::string> decorating_actions;
 };
 
 // What a key list is being applied for: decides where transforms and shape keys go.

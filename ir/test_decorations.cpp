@@ -1,0 +1,54 @@
+// Decorated paths (pgfmanual 24, 50): what lowering keeps of them.
+#include "ir/decorations.hpp"
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+TEST_CASE("brace decoration: the brace pgf draws, bulging its amplitude to the left") {
+  Pic p;
+  p.path("\\draw[decorate, decoration={brace, amplitude=10pt}] (0,0) -- (2,0);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const auto& pl = geom<ir::Plot>(d, 0);
+  REQUIRE(pl.points.size() == 7);
+  CHECK_PT(pl.points.front(), 0, 0);
+  CHECK_PT(pl.points[3], kCm, 10);  // the tip at the middle, one amplitude up
+  CHECK_PT(pl.points.back(), 2 * kCm, 0);
+  CHECK(d.picture_bbox.ymax >= 10);
+}
+
+TEST_CASE("mirrored brace bulges to the right of the path") {
+  Pic p;
+  p.path("\\draw[decorate, decoration={brace, mirror, amplitude=4pt}] (0,0) -- (0,2);");
+  auto d = p.lower();
+  const auto& pl = geom<ir::Plot>(d, 0);
+  CHECK_PT(pl.points[3], 4, kCm);  // going up, the right side is +x
+}
+
+TEST_CASE("morphing decorations and arrow markings keep the path's geometry") {
+  Pic p;
+  p.path("\\draw[decorate, decoration=zigzag] (0,0) -- (2,0);");
+  p.path("\\draw[postaction={decorate}, decoration={markings, mark=at position .5 with {\\arrow{>}}}] (0,1) -- (2,1);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  CHECK(d.elements.size() == 2);
+}
+
+TEST_CASE("decorations that draw text or nodes are reported unsupported") {
+  Pic p;
+  p.path("\\draw[postaction={decorate}, decoration={markings, mark=at position .5 with {\\node {x};}}] (0,0) -- (2,0);");
+  p.path("\\draw[decorate, decoration={text along path, text={abc}}] (0,1) -- (2,1);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 2);
+  for (const auto& el : d.elements) CHECK(el.incomplete);
+}
+
+TEST_CASE("classify_decoration reads name, amplitude and mirror") {
+  auto e = ir::classify_decoration("brace,amplitude=3pt,mirror,raise=2pt", {});
+  CHECK(e.kind == ir::DecorationEffect::Kind::brace);
+  CHECK(e.amplitude == doctest::Approx(3));
+  CHECK(e.raise == doctest::Approx(2));
+  CHECK(e.mirror);
+  CHECK(ir::classify_decoration("", {}).kind == ir::DecorationEffect::Kind::within_amplitude);
+  CHECK(ir::classify_decoration("name=koch snowflake", {}).kind == ir::DecorationEffect::Kind::unsupported);
+}
