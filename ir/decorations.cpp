@@ -11,6 +11,9 @@ namespace tikzlint::ir {
 
 namespace {
 
+// pgflibrarydecorations.shapes.code.tex: shape start/end width/height=2.5pt
+constexpr double kDefaultDecorationShapeSize = 2.5;
+
 std::string trimmed(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -46,6 +49,7 @@ bool code_only_arrows(const std::string& code) {
 DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
   DecorationEffect e;
   std::string err;
+  double shape_size = kDefaultDecorationShapeSize;
   for (const auto& it : tex::split_options(spec)) {
     const std::string key = tex::normalise_key(it.key);
     const std::string value = trimmed(tex::strip_braces(it.value));
@@ -64,6 +68,10 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
     else if (key == "aspect") e.aspect = dim(e.aspect);
     else if (key == "raise") e.raise = dim(e.raise);
     else if (key == "mirror") e.mirror = value != "false";
+    else if (key == "shape size" || key == "shape width" || key == "shape height" || key == "shape start size" ||
+             key == "shape end size" || key == "shape start width" || key == "shape end width" ||
+             key == "shape start height" || key == "shape end height")
+      shape_size = std::max(shape_size, dim(shape_size));
     else if (key == "mark") {
       // mark=at position <p> with {<code>} / mark=between positions a and b step s with {<code>}
       const std::size_t with = value.find(" with");
@@ -81,6 +89,13 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
   if (e.name.empty() || stays_within_amplitude(e.name)) {
     e.kind = DecorationEffect::Kind::within_amplitude;
     if (e.name.empty()) e.name = "lineto";
+  } else if (e.name == "Koch curve type 1" || e.name == "Koch curve type 2" || e.name == "Koch snowflake" ||
+             e.name == "Cantor set") {
+    e.kind = DecorationEffect::Kind::fractal;
+  } else if (e.name == "shape backgrounds") {
+    // shapes centered on the path, at most `shape ... width/height` across (decorations.shapes)
+    e.kind = DecorationEffect::Kind::within_amplitude;
+    e.amplitude = shape_size;
   } else if (e.name == "brace") {
     e.kind = DecorationEffect::Kind::brace;
   } else if (e.name == "markings") {
@@ -107,6 +122,40 @@ std::vector<Point> brace_polyline(Point a, Point b, const DecorationEffect& e) {
   };
   return {at(0, 0), at(yc, 0.5 * amp), at(tip - yc, 0.5 * amp), at(tip, amp),
           at(tip + xc, 0.5 * amp), at(L - xc, 0.5 * amp), at(L, 0)};
+}
+
+std::vector<std::vector<Point>> fractal_pieces(const std::vector<Point>& pts, const std::string& name) {
+  // the generators, in units of the input segment's length (x along it, y to its left)
+  struct G {
+    double x, y;
+    bool move;  // \pgfpathmoveto: a gap before this point
+  };
+  std::vector<G> gen;
+  if (name == "Koch curve type 1")
+    gen = {{1.0 / 3, 0, false}, {1.0 / 3, 1.0 / 3, false}, {2.0 / 3, 1.0 / 3, false}, {2.0 / 3, 0, false}, {1, 0, false}};
+  else if (name == "Koch curve type 2")
+    gen = {{.25, 0, false}, {.25, .25, false}, {.5, .25, false}, {.5, 0, false},
+           {.5, -.25, false}, {.75, -.25, false}, {.75, 0, false}, {1, 0, false}};
+  else if (name == "Koch snowflake")
+    gen = {{1.0 / 3, 0, false}, {.5, 0.2886751347, false}, {2.0 / 3, 0, false}, {1, 0, false}};
+  else if (name == "Cantor set")
+    gen = {{1.0 / 3, 0, false}, {2.0 / 3, 0, true}, {1, 0, false}};
+  else
+    return {pts};
+  std::vector<std::vector<Point>> out;
+  if (pts.empty()) return out;
+  out.push_back({pts.front()});
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const Point a = pts[i - 1], b = pts[i];
+    const Point d{b.x - a.x, b.y - a.y};
+    const Point n{-d.y, d.x};  // left, scaled by the segment's length like d
+    for (const G& g : gen) {
+      const Point p{a.x + d.x * g.x + n.x * g.y, a.y + d.y * g.x + n.y * g.y};
+      if (g.move) out.push_back({});
+      out.back().push_back(p);
+    }
+  }
+  return out;
 }
 
 }  // namespace tikzlint::ir

@@ -230,6 +230,9 @@ class PictureLowerer {
   std::vector<tex::FlatKey> expand(const std::string& opts, std::uint32_t base, PathState* ps);
 
   void apply_decorations(PathState& ps, const grammar::Statement& gs);
+  void decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
+                         bool replaces, std::uint32_t b, std::uint32_t e);
+  bool lower_decorate_op(PathState& ps, const PathOp& op);
   void detect_right_angle_marks();
   void remember_path(const PathState& ps);
   void name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e);
@@ -1982,6 +1985,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       lower_pic(ps, op);
       return;
     case OpKind::Unknown: {
+      if (lower_decorate_op(ps, op)) return;
       std::string what = collapse_spaces(op.raw.substr(0, std::min<std::size_t>(op.raw.size(), 40)));
       problem("unsupported-path-operation", "unsupported path operation '" + what + "'", b, e, &ps);
       return;
@@ -2116,40 +2120,120 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
 void PictureLowerer::apply_decorations(PathState& ps, const grammar::Statement& gs) {
   const std::uint32_t b = gs.options ? gs.options->span.begin : gs.span.begin;
   const std::uint32_t e = gs.options ? gs.options->span.end : gs.span.end;
-  std::vector<std::string> specs;
-  if (ps.s.decorate) specs.push_back(ps.s.decoration);
-  for (const std::string& own : ps.s.decorating_actions) specs.push_back(ps.s.decoration + own);
   const std::vector<std::size_t> base = ps.elements;
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    const DecorationEffect fx = classify_decoration(specs[i], font_units_of(ps.s));
-    if (fx.kind == DecorationEffect::Kind::unsupported) {
-      problem("unsupported-key", fx.reason, b, e, &ps);
-      continue;
-    }
-    if (fx.kind != DecorationEffect::Kind::brace) continue;
-    const bool replaces = ps.s.decorate && i == 0;
-    for (std::size_t idx : base) {
-      Element& el = d_.elements[idx];
-      std::optional<std::pair<Point, Point>> ends;
-      if (const auto* sg = std::get_if<Segment>(&el.geom)) ends = {sg->a, sg->b};
-      if (const auto* pl = std::get_if<Polyline>(&el.geom); pl && pl->points.size() == 2 && !pl->closed)
-        ends = {pl->points[0], pl->points[1]};
-      if (!ends) {
-        problem("unsupported-key", "a brace along a curved or multi-segment path is not lowered", b, e, &ps);
+  if (ps.s.decorate) decorate_elements(ps, ps.s.decoration, base, true, b, e);
+  for (const std::string& own : ps.s.decorating_actions)
+    decorate_elements(ps, ps.s.decoration + own, base, false, b, e);
+}
+
+void PictureLowerer::decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
+                                       bool replaces, std::uint32_t b, std::uint32_t e) {
+  const DecorationEffect fx = classify_decoration(spec, font_units_of(ps.s));
+  if (fx.kind == DecorationEffect::Kind::unsupported) {
+    problem("unsupported-key", fx.reason, b, e, &ps);
+    return;
+  }
+  if (fx.kind == DecorationEffect::Kind::fractal) {
+    for (std::size_t idx : which) {
+      std::vector<Point> pts;
+      const Element& el = d_.elements[idx];
+      if (const auto* sg = std::get_if<Segment>(&el.geom)) pts = {sg->a, sg->b};
+      if (const auto* pl = std::get_if<Polyline>(&el.geom)) {
+        pts = pl->points;
+        if (pl->closed && !pts.empty()) pts.push_back(pts.front());
+      }
+      if (const auto* pt = std::get_if<Plot>(&el.geom)) pts = pt->points;
+      if (pts.size() < 2) {
+        problem("unsupported-key", "decoration '" + fx.name + "' on a curved path is not lowered", b, e, &ps);
         continue;
       }
-      Plot brace{brace_polyline(ends->first, ends->second, fx)};
-      for (Point p : brace.points) add_bbox(ps, p);
-      if (replaces) {
-        el.geom = brace;
-      } else {
-        Element copy = el;
-        copy.geom = brace;
-        ps.elements.push_back(d_.elements.size());
-        d_.elements.push_back(std::move(copy));
+      auto pieces = fractal_pieces(pts, fx.name);
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        for (Point p : pieces[k]) add_bbox(ps, p);
+        if (k == 0 && replaces) {
+          d_.elements[idx].geom = Plot{pieces[k]};
+        } else {
+          Element copy = d_.elements[idx];
+          copy.geom = Plot{pieces[k]};
+          ps.elements.push_back(d_.elements.size());
+          d_.elements.push_back(std::move(copy));
+        }
       }
     }
+    return;
   }
+  if (fx.kind != DecorationEffect::Kind::brace) return;
+  for (std::size_t idx : which) {
+    Element& el = d_.elements[idx];
+    std::optional<std::pair<Point, Point>> ends;
+    if (const auto* sg = std::get_if<Segment>(&el.geom)) ends = {sg->a, sg->b};
+    if (const auto* pl = std::get_if<Polyline>(&el.geom); pl && pl->points.size() == 2 && !pl->closed)
+      ends = {pl->points[0], pl->points[1]};
+    if (!ends) {
+      problem("unsupported-key", "a brace along a curved or multi-segment path is not lowered", b, e, &ps);
+      continue;
+    }
+    Plot brace{brace_polyline(ends->first, ends->second, fx)};
+    for (Point p : brace.points) add_bbox(ps, p);
+    if (replaces) {
+      el.geom = brace;
+    } else {
+      Element copy = el;
+      copy.geom = brace;
+      ps.elements.push_back(d_.elements.size());
+      d_.elements.push_back(std::move(copy));
+    }
+  }
+}
+
+// The `decorate [options] {subpath}` path operation (pgfmanual 24.2): the subpath is part of the
+// path, decorated with the decoration in force plus the operation's own decoration= keys.
+bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
+  std::string_view t = trim(op.raw);
+  if (!starts_with(t, "decorate")) return false;
+  std::size_t i = 8;
+  auto skip_space = [&] {
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  };
+  auto group = [&](char open, char close) -> std::optional<std::string> {
+    skip_space();
+    if (i >= t.size() || t[i] != open) return std::nullopt;
+    int depth = 0;
+    for (std::size_t j = i; j < t.size(); ++j) {
+      if (t[j] == '\\') {
+        ++j;
+        continue;
+      }
+      if (t[j] == open) ++depth;
+      if (t[j] == close && --depth == 0) {
+        std::string inner(t.substr(i + 1, j - i - 1));
+        i = j + 1;
+        return inner;
+      }
+    }
+    return std::nullopt;
+  };
+  std::string own;
+  if (auto opts = group('[', ']')) {
+    for (const auto& it : tex::split_options(*opts))
+      if (tex::normalise_key(it.key) == "decoration") own += "," + tex::strip_braces(it.value);
+  }
+  auto body = group('{', '}');
+  skip_space();
+  if (!body || i != t.size()) return false;
+  auto parsed = grammar::parse("\\path " + *body + ";");
+  if (!parsed.errors.empty() || parsed.statements.empty()) return false;
+  flush_run(ps, false, false);
+  const std::size_t first = ps.elements.size();
+  for (PathOp inner : parsed.statements[0].ops) {
+    inner.span = op.span;  // spans point into the body's own text: locate them at the operation
+    for (auto& c : inner.coords) c.span = op.span;
+    lower_op(ps, inner);
+  }
+  flush_run(ps, false, false);
+  std::vector<std::size_t> made(ps.elements.begin() + static_cast<std::ptrdiff_t>(first), ps.elements.end());
+  decorate_elements(ps, ps.s.decoration + own, made, true, op.span.begin, op.span.end);
+  return true;
 }
 
 void PictureLowerer::lower_statement(const tex::Statement& st) {

@@ -52,3 +52,29 @@ TEST_CASE("classify_decoration reads name, amplitude and mirror") {
   CHECK(ir::classify_decoration("", {}).kind == ir::DecorationEffect::Kind::within_amplitude);
   CHECK(ir::classify_decoration("name=koch snowflake", {}).kind == ir::DecorationEffect::Kind::unsupported);
 }
+
+TEST_CASE("decorate path operation: the subpath is lowered with the decoration in force") {
+  Pic p;
+  p.path("\\draw (0,1) decorate[decoration={brace,amplitude=6pt}] { -- (2,1) };");
+  p.path("\\draw[decoration=zigzag] decorate { decorate { (0,2) -- (3,2) } };");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.elements.size() == 2);
+  const auto& brace = geom<ir::Plot>(d, 0);
+  CHECK_PT(brace.points[3], kCm, kCm + 6);
+  CHECK(d.picture_bbox.xmax == doctest::Approx(3 * kCm + 0.2));
+}
+
+TEST_CASE("fractal decorations replace each segment by their generator, nested ones compose") {
+  Pic p;
+  p.path("\\draw decorate[decoration=Koch snowflake] { (0,0) -- (3,0) };");
+  p.path("\\draw decorate[decoration=Cantor set] { decorate[decoration=Cantor set] { (0,-1) -- (9,-1) } };");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const auto& koch = geom<ir::Plot>(d, 0);
+  REQUIRE(koch.points.size() == 5);
+  CHECK_PT(koch.points[2], 1.5 * kCm, 0.2886751347 * 3 * kCm);  // the peak, to the left of travel
+  std::size_t cantor = 0;
+  for (const auto& el : d.elements) cantor += el.path_id == 2;
+  CHECK(cantor == 4);  // two levels of middle thirds removed
+}
