@@ -382,3 +382,116 @@ TEST_CASE("length_proportions: a label on a dimension line broken around it meas
   d.nodes.push_back(text_node("7", 112, 70, 6));
   CHECK(run("length_proportions", d).verdict == Verdict::pass);
 }
+
+TEST_CASE("label_association: a length label alongside one side and past the end of another names the first") {
+  // The base of a prism drawn in oblique projection; '3 cm' below right of the receding side's
+  // middle. The base's back side ends at a corner about as near to the label's centre (18.6pt
+  // against 16.2pt), but the label lies past that side's end.
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {17.5, -1.5}, {49.8, 19.7}, {32.3, 21.2}}));
+  ir::Node n = text_node("3 cm", 50.75, 0.1);
+  n.box = {34.2, -7.9, 67.3, 8.1};
+  n.corners = {{{34.2, -7.9}, {67.3, -7.9}, {67.3, 8.1}, {34.2, 8.1}}};
+  d.nodes.push_back(n);
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::pass);
+  CHECK(r.findings.empty());
+}
+
+TEST_CASE("label_association: two different lengths on the same stretch of one side conflict") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {3 * cm, 0}, {3 * cm, 4 * cm}, {0, 4 * cm}}));
+  d.nodes.push_back(text_node("4 cm", -20, 2 * cm, 2));
+  d.nodes.push_back(text_node("2 cm", 20, 2 * cm, 3));  // inside, against the same side
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].evidence["problem"] == "conflicting");
+
+  // Near miss: two lengths below different parts of one drawn line.
+  ir::Diagram parts;
+  parts.elements.push_back(polygon({{0, 0}, {8 * cm, 0}, {3 * cm, 4 * cm}}));
+  parts.nodes.push_back(text_node("3 cm", 1.5 * cm, -12, 2));
+  parts.nodes.push_back(text_node("5 cm", 5.5 * cm, -12, 3));
+  CHECK(run("label_association", parts).verdict == Verdict::pass);
+  // "4 cm" and "40 mm" are one length, not a conflict.
+  ir::Diagram units = d;
+  units.nodes[1] = text_node("40 mm", 20, 2 * cm, 3);
+  CHECK(run("label_association", units).verdict == Verdict::pass);
+}
+
+TEST_CASE("label_association: a tick mark that crosses nothing marks nothing") {
+  ir::Diagram d;
+  d.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 3 * cm}}));
+  d.nodes.push_back(text_node("$A$", -8, -8, 2));
+  // Across the middle of the left side, perpendicular to it: a tick mark.
+  d.elements.push_back(segment(0.85 * cm, 1.6 * cm, 1.15 * cm, 1.4 * cm, 3));
+  CHECK(run("label_association", d).verdict == Verdict::pass);
+  // Meant for the right side but stopping 3.5pt short of it.
+  d.elements.push_back(segment(2.6 * cm, 1.23 * cm, 2.9 * cm, 1.43 * cm, 4));
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].evidence["problem"] == "orphaned mark");
+  CHECK(r.findings[0].range.begin == at_line(4).begin);
+
+  // Near miss: a line drawn dash by dash beside the base is no set of marks.
+  ir::Diagram dashes;
+  dashes.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 3 * cm}}));
+  dashes.nodes.push_back(text_node("$A$", -8, -8, 2));
+  for (int i = 0; i < 10; ++i) dashes.elements.push_back(segment(6.0 * i, -8, 6.0 * i + 3, -8, 3));
+  CHECK(run("label_association", dashes).verdict == Verdict::pass);
+}
+
+TEST_CASE("label_association: an approximately lowered axis decides labels attached by construction") {
+  // The axis box and clip come from the \begin{axis} statement an approximate-axis note points at.
+  ir::Diagram d;
+  d.uses_axis = true;
+  const SourceRange axis_stmt = at_line(1);
+  Diagnostic note;
+  note.rule = "approximate-axis";
+  note.severity = Severity::note;
+  note.message = "pgfplots axis lowered approximately: data coordinates mapped, tick labels not modelled";
+  note.range = axis_stmt;
+  d.diagnostics.push_back(note);
+  ir::Element box = drawn(ir::Rectangle{{{{0, 0}, {190, 0}, {190, 190}, {0, 190}}}}, 1);
+  d.elements.push_back(box);
+  ir::ClipRegion clip;
+  clip.polygon = {{0, 0}, {190, 0}, {190, 190}, {0, 190}};
+  clip.is_rectangle = true;
+  clip.bounds = {0, 0, 190, 190};
+  clip.prov.range = axis_stmt;
+  d.clips.push_back(clip);
+  d.elements.push_back(polygon({{38, 38}, {114, 38}, {76, 114}}, true, 2));
+  // Vertex dots named with label=.
+  const ir::Point corners[] = {{38, 38}, {114, 38}, {76, 114}};
+  const char* names[] = {"$R$", "$S$", "$T$"};
+  for (int i = 0; i < 3; ++i) {
+    ir::Node dot;
+    dot.center = corners[i];
+    dot.box = {corners[i].x - 2, corners[i].y - 2, corners[i].x + 2, corners[i].y + 2};
+    dot.corners = {{{dot.box.xmin, dot.box.ymin}, {dot.box.xmax, dot.box.ymin}, {dot.box.xmax, dot.box.ymax}, {dot.box.xmin, dot.box.ymax}}};
+    dot.filled = true;
+    dot.prov.range = at_line(3 + i);
+    d.nodes.push_back(dot);
+    ir::Node label = text_node(names[i], corners[i].x - 10, corners[i].y + (i == 2 ? 12 : -12), 3 + i);
+    label.label_of = static_cast<std::uint32_t>(d.nodes.size() - 1);
+    d.nodes.push_back(label);
+  }
+  RuleResult r = run("label_association", d);
+  CHECK(r.verdict == Verdict::pass);
+
+  // A bare number read against the axis box (no element of the author's near it) stays open.
+  ir::Diagram open = d;
+  open.nodes.push_back(text_node("4", 160, 14, 9));
+  CHECK(run("label_association", open).verdict == Verdict::indeterminate);
+  // An axis that was not lowered at all leaves everything open, as before.
+  ir::Diagram unlowered = d;
+  Diagnostic skipped;
+  skipped.rule = "unsupported-construct";
+  skipped.severity = Severity::warning;
+  skipped.message = "pgfplots axis is not lowered";
+  skipped.range = axis_stmt;
+  unlowered.diagnostics.push_back(skipped);
+  CHECK(run("label_association", unlowered).verdict == Verdict::indeterminate);
+}

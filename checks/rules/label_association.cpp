@@ -1,5 +1,6 @@
 // label_association: each label sits by an element of the right kind, without ambiguity.
 #include <algorithm>
+#include <cmath>
 
 #include "checks/rule_support.hpp"
 #include "checks/rules/rules.hpp"
@@ -22,16 +23,44 @@ const RuleDoc label_association_doc = {
     "first: the reader cannot tell which one it names. Captions and other running text (titles,\n"
     "formulas, several words) describe the figure as a whole and are not checked.\n"
     "\n"
+    "A length label runs along the side it names. When its centre projects inside one segment\n"
+    "and past the end of another (the difference between how far inside the one and how far\n"
+    "past the other exceeding the ambiguity margin), the second only ends at a corner near the\n"
+    "label and does not compete, however close its end. A label sitting at a corner, inside or\n"
+    "past the ends of both sides alike, stays ambiguous.\n"
+    "\n"
+    "Two length labels with different values (\"2 cm\" and \"4 cm\"; \"3 cm\" and \"30 mm\" are one\n"
+    "value) attached to the same stretch of one segment (their text boxes overlapping along it)\n"
+    "contradict each other: at least one of them is on the wrong element. Labels beside\n"
+    "different parts of one drawn line (their boxes apart along it, as for a side divided by a\n"
+    "point) are not in conflict.\n"
+    "\n"
+    "Tick marks are labels too: a short stroke drawn on its own (at most `mark_length_pt` long,\n"
+    "no arrow tip) marks the side or arc it crosses. One that lies beside an element (within the\n"
+    "orphan distance) but crosses and touches nothing (no stroke within `mark_touch_pt`) marks\n"
+    "nothing: it is reported as an orphaned mark. Short strokes continuing one another along one\n"
+    "line are the dashes of a line drawn piece by piece, not marks.\n"
+    "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
+    "An axis the lowering maps only approximately (an `approximate-axis` note: its box assumes a\n"
+    "fixed room for tick labels, so data coordinates are scaled by a factor known only to within\n"
+    "`axis_uncertainty_pt` over the box's size) does not by itself leave the verdict open. A label\n"
+    "attached by construction (label=, pin=) keeps its owner whatever the scale. Any other label\n"
+    "is decided only when the evidence is clear of that uncertainty: its distances, scaled by up\n"
+    "to the relative uncertainty, must stay on the same side of the orphan distance and of the\n"
+    "ambiguity margin, and neither of its candidates may be the axis's own box or lines, or the\n"
+    "area inside them (pgfplots draws them where the lowering only estimates them, with tick labels\n"
+    "beside them). Otherwise the verdict is indeterminate unless another label fails.\n"
     "Indeterminate: the geometry is incomplete (an\n"
     "unsupported construct or an incomplete element or node) and no label is found orphaned or\n"
-    "ambiguous among the complete ones; orphaned labels next to incomplete geometry are not\n"
-    "reported, since the missing element may be the one they name.",
+    "ambiguous among the complete ones; orphaned labels and marks next to incomplete geometry are\n"
+    "not reported, since the missing element may be the one they name.",
     "\\draw (0,0) -- (3,0) -- (0,4) -- cycle;\n"
     "\\node[right] at (3,2) {5 cm};   % the hypotenuse runs from (3,0) to (0,4): 1.2cm away",
     "Place the label next to its element: use `node[midway, above]` on the path that draws the\n"
-    "side, `label=` on the vertex node, or a node at the arc's mid-angle for an angle.",
+    "side, `label=` on the vertex node, or a node at the arc's mid-angle for an angle. Draw tick\n"
+    "marks across the side or arc they mark.",
     {
         {"orphan_distance_pt", 18.0, "pt",
          "a quarter inch, about one and a half text lines at 12pt: TikZ places attached labels within\n"
@@ -40,13 +69,148 @@ const RuleDoc label_association_doc = {
         {"ambiguity_margin_pt", 3.0, "pt",
          "two candidates whose distances from the label's centre differ by less than 3pt (about a\n"
          "quarter of a 12pt glyph) look equally close to a reader"},
+        {"axis_uncertainty_pt", 45.0, "pt",
+         "an approximately lowered pgfplots axis reserves 45pt for tick and axis labels where pgfplots\n"
+         "measures them; the box's size, and the distances between data points scaled with it, may be\n"
+         "off by as much (the same figure as in_frame's)"},
+        {"mark_length_pt", 18.0, "pt",
+         "tick marks are a few millimetres long, at most about a quarter inch (18pt, core_math's\n"
+         "max_mark_pt); a longer stroke is a line of its own"},
+        {"mark_touch_pt", 1.0, "pt",
+         "a mark drawn across its element has no gap to it; a gap over 1pt (0.35mm, more than twice\n"
+         "a thin 0.4pt line's width) is visible at print size"},
     },
 };
+
+namespace {
+
+using geo::Point;
+
+bool same_range(const SourceRange& a, const SourceRange& b) {
+  return a.valid && b.valid && a.file == b.file && a.begin == b.begin && a.end == b.end;
+}
+
+// Two straight strokes on one line, overlapping or touching: one line to a reader (as the
+// scene reads them).
+bool same_line(const Stroke& a, const Stroke& b) {
+  Point da = a.pts.back() - a.pts.front(), db = b.pts.back() - b.pts.front();
+  double dev = geo::angle_between_deg(da, db);
+  if (dev > 2 && dev < 178) return false;
+  auto off = [&](Point p) {
+    double len = geo::norm(da);
+    return len > 0 ? std::abs(geo::cross(da, p - a.pts.front())) / len : geo::dist(p, a.pts.front());
+  };
+  return off(b.pts.front()) < 1.0 && off(b.pts.back()) < 1.0;
+}
+
+// How far (pt) the label's centre projects inside a straight stroke, measured from the nearer
+// end: positive alongside the stroke, negative past one of its ends.
+double depth_inside(Point c, const Stroke& s) {
+  Point a = s.pts.front(), b = s.pts.back();
+  double len = geo::dist(a, b);
+  if (len <= 0) return -geo::dist(c, a);
+  double u = geo::dot(c - a, b - a) / len;
+  return std::min(u, len - u);
+}
+
+// The extent [lo, hi] (pt along the stroke from its first point) of a label's box projected
+// onto a straight stroke's direction.
+std::pair<double, double> extent_along(const ir::Node& n, const Stroke& s) {
+  Point a = s.pts.front(), b = s.pts.back();
+  double len = geo::dist(a, b);
+  Point u = len > 0 ? (b - a) * (1 / len) : Point{1, 0};
+  double lo = INFINITY, hi = -INFINITY;
+  for (const Point& p : geo::node_ring(n)) {
+    double t = geo::dot(p - a, u);
+    lo = std::min(lo, t), hi = std::max(hi, t);
+  }
+  return {lo, hi};
+}
+
+// The rival of a length label's best stroke: Scene::associate's choice among the strokes the
+// label lies beside within `attach`, except that a stroke the label lies past the end of does
+// not compete with a best stroke it lies alongside (by more than `margin` in depth).
+std::optional<Target> length_rival(const Scene& scene, const Label& l, const Target& best, double attach,
+                                   double margin) {
+  const ir::Diagram& d = scene.diagram();
+  const ir::Node& node = d.nodes[l.node];
+  const Stroke& sb = scene.strokes()[best.index];
+  const double glyph_h = std::max(4.0, l.glyphs.height());
+  const double best_depth = depth_inside(l.center, sb);
+  std::vector<Target> near;
+  for (std::size_t i : scene.strokes_near(l.box, 3 * attach)) {
+    if (i == best.index) continue;
+    const Stroke& s = scene.strokes()[i];
+    if (s.kind != StrokeKind::straight) continue;
+    double g = scene.gap(l, s);
+    if (node.on_path && d.elements[s.element].path_id == *node.on_path) g = std::min(g, attach);
+    if (g > attach) continue;
+    double len2 = geo::dot(s.pts.back() - s.pts.front(), s.pts.back() - s.pts.front());
+    double tp = len2 > 0 ? geo::dot(l.center - s.pts.front(), s.pts.back() - s.pts.front()) / len2 : 0.5;
+    double slack = glyph_h / std::max(1.0, s.length);
+    if (tp < -slack || tp > 1 + slack) continue;
+    near.push_back({TargetKind::stroke, i, g, scene.center_gap(l, s)});
+  }
+  std::stable_sort(near.begin(), near.end(), [](const Target& a, const Target& b) { return a.center_gap < b.center_gap; });
+  for (const Target& t : near) {
+    const Stroke& sc = scene.strokes()[t.index];
+    if (same_line(sb, sc)) continue;
+    // The side's own dimension line (arrowed, parallel) is not a competitor.
+    if (sc.arrow || sb.arrow) {
+      double dev = geo::angle_between_deg(sb.pts.back() - sb.pts.front(), sc.pts.back() - sc.pts.front());
+      if (dev < 3 || dev > 177) continue;
+    }
+    // Lengths within 20% give the label one reading (as the scene reads them).
+    if (std::abs(sb.length - sc.length) <= 0.2 * std::max(sb.length, sc.length)) continue;
+    // Alongside one side and past the end of the other: the other ends at a corner.
+    double depth = depth_inside(l.center, sc);
+    if (best_depth >= 0 && depth < 0 && best_depth - depth > margin) continue;
+    return t;
+  }
+  return std::nullopt;
+}
+
+// The value of a length label in metres when its unit is physical, else as written.
+struct Measure {
+  double value = 0;
+  bool metres = false;
+};
+bool same_value(const Measure& a, const Measure& b) {
+  if (a.metres != b.metres) return std::abs(a.value - b.value) <= 1e-9 * std::max(1.0, std::abs(a.value));
+  return std::abs(a.value - b.value) <= 1e-6 * std::max({1e-12, std::abs(a.value), std::abs(b.value)});
+}
+
+// A pgfplots axis lowered approximately (`approximate-axis` notes point at its statement).
+struct AxisApproximation {
+  std::vector<SourceRange> ranges;  // the \begin{axis} statements: their elements are the axis's
+  bool not_lowered = false;         // some axis was not lowered at all
+  double relative = 0;              // uncertainty over the smallest axis box side
+};
+
+AxisApproximation axis_approximation(const ir::Diagram& d, double uncertainty) {
+  AxisApproximation ax;
+  for (const Diagnostic& diag : d.diagnostics) {
+    if (diag.rule == "approximate-axis") ax.ranges.push_back(diag.range);
+    if (diag.rule == "unsupported-construct" && diag.message.find("axis") != std::string::npos) ax.not_lowered = true;
+  }
+  if (ax.ranges.empty()) return ax;
+  double side = INFINITY;
+  for (const ir::ClipRegion& c : d.clips)
+    for (const SourceRange& r : ax.ranges)
+      if (same_range(r, c.prov.range)) side = std::min({side, c.bounds.width(), c.bounds.height()});
+  // Without the box (no clip recorded) nothing bounds the scale error: every distance is open.
+  ax.relative = std::isfinite(side) && side > 0 ? uncertainty / side : INFINITY;
+  return ax;
+}
+
+}  // namespace
 
 RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   const RuleDoc& doc = label_association_doc;
   const double orphan = cfg.get(doc, "orphan_distance_pt");
   const double margin = cfg.get(doc, "ambiguity_margin_pt");
+  const double mark_len = cfg.get(doc, "mark_length_pt");
+  const double touch = cfg.get(doc, "mark_touch_pt");
   Scene scene(d);
   RuleResult r;
   if (scene.labels().empty()) {
@@ -56,18 +220,51 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
                          "the only labels are a pgfplots axis's own tick and axis labels, placed at what they name");
     return make_result(Verdict::na, "the diagram has no text labels");
   }
-  auto incomplete = incomplete_geometry(d);
+  const AxisApproximation axis = axis_approximation(d, cfg.get(doc, "axis_uncertainty_pt"));
+  const bool approximate = !axis.ranges.empty();
+  // An approximately lowered axis is geometry known to within its scale: decided per label below.
+  auto incomplete = incomplete_geometry(d, !approximate || axis.not_lowered);
+  // The axis's own box or lines (a stroke of them, or the region they enclose).
+  auto is_axis_part = [&](const Target& t) {
+    if (t.kind != TargetKind::stroke && t.kind != TargetKind::region) return false;
+    std::size_t ei = t.kind == TargetKind::stroke ? scene.strokes()[t.index].element : t.index;
+    const SourceRange& r0 = d.elements[ei].prov.range;
+    return std::any_of(axis.ranges.begin(), axis.ranges.end(), [&](const SourceRange& x) { return same_range(x, r0); });
+  };
+  std::optional<std::string> undecided;  // a label the approximate axis leaves open
+
+  struct Claim {  // a length label attached to one straight stroke
+    std::size_t label;
+    std::size_t stroke;
+    Measure value;
+  };
+  std::vector<Claim> claims;
 
   std::size_t checked = 0;
-  for (const Label& l : scene.labels()) {
+  for (std::size_t li = 0; li < scene.labels().size(); ++li) {
+    const Label& l = scene.labels()[li];
     if (l.text.kind == LabelKind::text) continue;
     const ir::Node& n = d.nodes[l.node];
     ++checked;
     Association a = scene.associate(l, orphan);
     if (a.caption) continue;  // an area stated outside every shape captions the figure
+    if (l.text.kind == LabelKind::length && a.rival && a.best && a.best->kind == TargetKind::stroke &&
+        scene.strokes()[a.best->index].kind == StrokeKind::straight)
+      a.rival = length_rival(scene, l, *a.best, orphan, margin);
+    // Inside an approximate axis, only a label attached by construction is free of the scale.
+    const bool by_construction = a.best && a.best->kind == TargetKind::owner;
+    const double eps = approximate && !by_construction ? axis.relative : 0.0;
+    if (eps > 0 && ((a.best && is_axis_part(*a.best)) || (a.rival && is_axis_part(*a.rival)))) {
+      undecided = "label " + quoted(l.text.plain) + " is read against the approximately lowered axis's own box";
+      continue;
+    }
     std::string what = to_string(l.text.kind);
     if (!a.best || a.best->gap > orphan) {
       if (incomplete || n.incomplete) continue;  // the element it names may be the missing one
+      if (a.best && a.best->gap * (1 - eps) <= orphan) {
+        undecided = "label " + quoted(l.text.plain) + " is orphaned only within the approximate axis's uncertainty";
+        continue;
+      }
       double measured = a.best ? a.best->gap : 3 * orphan;
       std::string dist = a.best ? num(measured) + "pt" : "more than " + num(measured) + "pt";
       std::string target = l.text.kind == LabelKind::angle    ? "arc, right-angle mark or corner"
@@ -80,36 +277,119 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
                                    measured, orphan, "pt", {{"label", l.text.plain}, {"kind", what}, {"problem", "orphaned"}}));
       continue;
     }
-    if (a.rival && a.rival->gap <= orphan && a.rival->center_gap - a.best->center_gap < margin) {
+    if (eps > 0 && a.best->gap * (1 + eps) > orphan) {
+      undecided = "label " + quoted(l.text.plain) + " is attached only within the approximate axis's uncertainty";
+      continue;
+    }
+    if (a.rival && a.rival->gap <= orphan) {
       double diff = a.rival->center_gap - a.best->center_gap;
-      auto describe = [&](const Target& t) -> std::string {
-        if (t.kind == TargetKind::owner || t.kind == TargetKind::region) return "shape";
-        if (t.kind == TargetKind::vertex) {
-          const auto& v = scene.vertices()[t.index];
-          return "vertex at (" + num(v.p.x) + "pt, " + num(v.p.y) + "pt)";
-        }
-        const Stroke& s = scene.strokes()[t.index];
-        return std::string(to_string(s.kind)) + " of length " + num(s.length) + "pt";
-      };
-      Diagnostic f = finding(doc, n.prov.range,
-                             what + " label " + quoted(l.text.plain) + " is ambiguous: " + describe(*a.best) + " at " +
-                                 num(a.best->center_gap) + "pt and " + describe(*a.rival) + " at " +
-                                 num(a.rival->center_gap) + "pt; margin " + num(margin) + "pt",
-                             diff, margin, "pt",
-                             {{"label", l.text.plain},
-                              {"kind", what},
-                              {"problem", "ambiguous"},
-                              {"candidates", {a.best->center_gap, a.rival->center_gap}}});
-      if (a.rival->kind == TargetKind::stroke)
-        f.notes.push_back({"the other candidate", d.elements[scene.strokes()[a.rival->index].element].prov.range});
-      r.findings.push_back(std::move(f));
+      double spread = eps * (a.rival->center_gap + a.best->center_gap);
+      if (eps > 0 && std::abs(diff - margin) < spread) {
+        undecided = "label " + quoted(l.text.plain) + " is ambiguous only within the approximate axis's uncertainty";
+        continue;
+      }
+      if (diff < margin) {
+        auto describe = [&](const Target& t) -> std::string {
+          if (t.kind == TargetKind::owner || t.kind == TargetKind::region) return "shape";
+          if (t.kind == TargetKind::vertex) {
+            const auto& v = scene.vertices()[t.index];
+            return "vertex at (" + num(v.p.x) + "pt, " + num(v.p.y) + "pt)";
+          }
+          const Stroke& s = scene.strokes()[t.index];
+          return std::string(to_string(s.kind)) + " of length " + num(s.length) + "pt";
+        };
+        Diagnostic f = finding(doc, n.prov.range,
+                               what + " label " + quoted(l.text.plain) + " is ambiguous: " + describe(*a.best) +
+                                   " at " + num(a.best->center_gap) + "pt and " + describe(*a.rival) + " at " +
+                                   num(a.rival->center_gap) + "pt; margin " + num(margin) + "pt",
+                               diff, margin, "pt",
+                               {{"label", l.text.plain},
+                                {"kind", what},
+                                {"problem", "ambiguous"},
+                                {"candidates", {a.best->center_gap, a.rival->center_gap}}});
+        if (a.rival->kind == TargetKind::stroke)
+          f.notes.push_back({"the other candidate", d.elements[scene.strokes()[a.rival->index].element].prov.range});
+        r.findings.push_back(std::move(f));
+        continue;
+      }
+    }
+    // An unambiguous length label on a side: remembered for the conflict check.
+    if (l.text.kind == LabelKind::length && !a.enclosed && l.text.value && a.best->kind == TargetKind::stroke &&
+        scene.strokes()[a.best->index].kind == StrokeKind::straight) {
+      Measure m{*l.text.value, false};
+      if (l.text.unit_in_m > 0) m = {*l.text.value * l.text.unit_in_m, true};
+      claims.push_back({li, a.best->index, m});
     }
   }
+
+  // Two different lengths on the same stretch of one segment (or of a segment drawn twice).
+  for (std::size_t i = 0; i < claims.size(); ++i)
+    for (std::size_t j = i + 1; j < claims.size(); ++j) {
+      const Claim &ci = claims[i], &cj = claims[j];
+      if (same_value(ci.value, cj.value)) continue;
+      const Stroke& si = scene.strokes()[ci.stroke];
+      const Stroke& sj = scene.strokes()[cj.stroke];
+      if (ci.stroke != cj.stroke) {
+        if (!same_line(si, sj)) continue;
+        auto [a0, a1] = std::minmax(0.0, si.length);
+        double b0 = geo::dot(sj.pts.front() - si.pts.front(), si.pts.back() - si.pts.front()) / std::max(1e-9, si.length);
+        double b1 = geo::dot(sj.pts.back() - si.pts.front(), si.pts.back() - si.pts.front()) / std::max(1e-9, si.length);
+        if (std::max(b0, b1) <= a0 || std::min(b0, b1) >= a1) continue;  // collinear but apart
+      }
+      const Label& li = scene.labels()[ci.label];
+      const Label& lj = scene.labels()[cj.label];
+      auto [i0, i1] = extent_along(d.nodes[li.node], si);
+      auto [j0, j1] = extent_along(d.nodes[lj.node], si);
+      double shared = std::min(i1, j1) - std::max(i0, j0);
+      if (shared <= 0) continue;  // different parts of the line
+      const ir::Node& nj = d.nodes[lj.node];
+      Diagnostic f = finding(doc, nj.prov.range,
+                             "length labels " + quoted(li.text.plain) + " and " + quoted(lj.text.plain) +
+                                 " name the same stretch of one " + num(si.length) + "pt segment (" + num(shared) +
+                                 "pt side by side along it): one of them is on the wrong element",
+                             shared, 0, "pt",
+                             {{"label", lj.text.plain}, {"other_label", li.text.plain}, {"kind", "length"},
+                              {"problem", "conflicting"}});
+      f.notes.push_back({"the other label", d.nodes[li.node].prov.range});
+      r.findings.push_back(std::move(f));
+    }
+
+  // Tick marks: a short stroke drawn on its own must cross (or touch) what it marks.
+  if (!incomplete)
+    for (std::size_t i = 0; i < scene.strokes().size(); ++i) {
+      const Stroke& t = scene.strokes()[i];
+      const ir::Element& e = d.elements[t.element];
+      if (t.kind != StrokeKind::straight || !t.drawn || t.arrow || t.length <= 0 || t.length > mark_len) continue;
+      if (e.incomplete) continue;
+      bool lone = std::holds_alternative<ir::Segment>(e.geom) ||
+                  (std::holds_alternative<ir::Polyline>(e.geom) && std::get<ir::Polyline>(e.geom).points.size() == 2 &&
+                   !std::get<ir::Polyline>(e.geom).closed);
+      if (!lone) continue;
+      geo::Shape mark = geo::Shape::line(t.pts);
+      double nearest = INFINITY;
+      bool dash = false;  // one of the dashes of a line drawn piece by piece
+      for (std::size_t j : scene.strokes_near(t.bounds, orphan)) {
+        const Stroke& o = scene.strokes()[j];
+        if (o.element == t.element || o.kind == StrokeKind::grid) continue;
+        if (o.kind == StrokeKind::straight && same_line(t, o)) {
+          dash = true;
+          break;
+        }
+        nearest = std::min(nearest, mark.distance(geo::Shape::line(o.pts)));
+      }
+      if (dash || nearest <= touch || nearest > orphan) continue;  // crosses something, or is no mark
+      r.findings.push_back(finding(doc, e.prov.range,
+                                   "tick mark (" + num(t.length) + "pt stroke) crosses nothing: the nearest element is " +
+                                       num(nearest) + "pt away; limit " + num(touch) + "pt",
+                                   nearest, touch, "pt", {{"kind", "mark"}, {"problem", "orphaned mark"}}));
+    }
+
   if (!r.findings.empty()) {
     r.verdict = Verdict::fail;
     return r;
   }
   if (incomplete) return make_result(Verdict::indeterminate, *incomplete);
+  if (undecided) return make_result(Verdict::indeterminate, *undecided);
   r.verdict = Verdict::pass;
   if (checked == 0) r.reason = "only captions: nothing to associate";
   return r;
