@@ -44,6 +44,9 @@ class LibraryHost {
   // A named node or coordinate lowered so far: its center and border box (canvas pt).
   virtual std::optional<Point> named_center(const std::string& name) const = 0;
   virtual std::optional<Box> named_box(const std::string& name) const = 0;
+  // A node's anchor ("north", "south west", "30", "center", ...) as `(name.anchor)` would give it
+  // (canvas pt); nullopt for an unknown node or anchor.
+  virtual std::optional<Point> named_anchor(const std::string&, const std::string&) const { return std::nullopt; }
 
   // pgfmath in the current font units: "2*3" -> 6, "1cm" -> 28.45 (is_length).
   virtual std::optional<MathValue> eval(const std::string& expr, std::string* error = nullptr) const = 0;

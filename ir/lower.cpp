@@ -2293,11 +2293,19 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
                                         "\\pgfdeclarelayer", "\\colorlet",             "\\definecolor",
                                         "\\relax",           "\\pgfkeys",              "\\pgfmathsetlengthmacro",
                                         "\\setlength",       "\\newlength",            "\\begin",
-                                        "\\end",             "\\pgfsetlinewidth",      "\\tikzset",
+                                        "\\end",             "\\tikzset",
                                         "\\global",          "\\edef",                 "\\xdef",
                                         "\\gdef",            "\\pgfmathsetseed",       "\\centering",
                                         "\\small",           "\\large",                "\\footnotesize"};
       if (t.empty()) return;
+      // pgfcorescopes {pgfscope}: a TeX group around graphic state and transformations
+      if (t == "\\begin{pgfscope}" || t == "\\end{pgfscope}") {
+        tex::Statement syn = st;
+        syn.kind = t == "\\end{pgfscope}" ? tex::StatementKind::ScopeEnd : tex::StatementKind::ScopeBegin;
+        syn.text.clear();
+        lower_statement(syn);
+        return;
+      }
       for (const char* h : kHarmless) {
         if (cs == h) {
           if (cs == "\\begin" || cs == "\\end") {
@@ -2660,6 +2668,10 @@ class PictureLowerer::Host final : public LibraryHost {
       syn.text = rest;
     } else if (starts_with(t, "\\end{scope}")) {
       syn.kind = tex::StatementKind::ScopeEnd;
+    } else if (starts_with(t, "\\tikzset{") && t.back() == '}') {
+      // settings that last to the end of the enclosing scope, like a \tikzset in the picture
+      syn.kind = tex::StatementKind::StyleDef;
+      syn.text = t.substr(9, t.size() - 10);
     } else {
       std::size_t j = 1;
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
@@ -2737,6 +2749,14 @@ class PictureLowerer::Host final : public LibraryHost {
     return Box{c->x, c->y, c->x, c->y};
   }
 
+  std::optional<Point> named_anchor(const std::string& name, const std::string& anchor) const override {
+    auto it = L_.named_.find(name);
+    if (it == L_.named_.end()) return std::nullopt;
+    auto off = anchor_offset(it->second.g, collapse_spaces(anchor));
+    if (!off) return std::nullopt;
+    return it->second.anchor_canvas(*off);
+  }
+
   std::optional<MathValue> eval(const std::string& expr, std::string* error) const override {
     std::string err;
     return eval_math(expr, font_units_of(L_.stack_.back()), error ? error : &err);
@@ -2802,7 +2822,7 @@ bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
     else if (mentions_child_operation(st.text)) done = lower_tree(st, host);
   } else {
     if (cs == "\\calendar") done = lower_calendar(st, host);
-    else if (starts_with(cs, "\\pgf")) done = lower_pgf_basic(st, host);
+    else if (starts_with(cs, "\\pgf") || cs == "\\color") done = lower_pgf_basic(st, host);
   }
   stmt_ = saved;
   return done;
