@@ -1,0 +1,85 @@
+// ir/test_dataviz.cpp: \datavisualization lowered into axes, ticks, tick labels and data lines
+// (ir/lower_dataviz.cpp). Expected positions are those lualatex gives for the same input
+// (pgf 3.1, tldiffhook node centres), 1cm = 28.452756pt.
+#include <algorithm>
+
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+namespace {
+
+const ir::Node* node_with(const ir::Diagram& d, const std::string& text) {
+  for (const auto& n : d.nodes)
+    if (n.text == text) return &n;
+  return nullptr;
+}
+
+ir::Diagram one(const std::string& path) {
+  Pic p;
+  p.path(path);
+  return p.lower();
+}
+
+#define CHECK_NEAR(a, b, tol) CHECK(std::abs((a) - (b)) <= (tol))
+
+}  // namespace
+
+TEST_CASE("dataviz: scientific axes=clean with a sampled function, tick labels where pgf puts them") {
+  auto d = one(
+      "\\datavisualization [scientific axes=clean, x axis={length=3cm, ticks=few}, visualize as smooth line]"
+      " data [format=function] { var x : interval [-1.5:1.5] samples 7; func y = \\value x*\\value x; };");
+  CHECK(count_unsupported(d) == 0);
+  // x ticks few: step 1 over [-1.5,1.5], at -1, 0, 1; 3cm wide, so -1 sits at 1.5/3*3cm
+  const ir::Node* m1 = node_with(d, "$-1$");
+  const ir::Node* z = nullptr;
+  for (const auto& n : d.nodes)
+    if (n.text == "$0$" && n.center.y < -5) z = &n;
+  REQUIRE(m1 != nullptr);
+  REQUIRE(z != nullptr);
+  CHECK_NEAR(m1->center.x, 14.2263, 0.05);
+  CHECK_NEAR(m1->center.y, -12.66, 0.6);
+  CHECK_NEAR(z->center.x, 42.6789, 0.05);
+  CHECK_NEAR(z->center.y, -12.2437, 0.3);
+  // y ticks some: step 0.5 over [0,2.25]; the 0.5 label left of the axis at padded min (-.5em)
+  const ir::Node* half = node_with(d, "$0.5$");
+  REQUIRE(half != nullptr);
+  CHECK_NEAR(half->center.y, 19.5375, 0.05);
+  CHECK_NEAR(half->box.xmax, -7 - 1.666, 0.3);
+  REQUIRE(d.has_picture_bbox);
+  CHECK_NEAR(d.picture_bbox.ymax, 88.2185, 0.5);
+  CHECK_NEAR(d.picture_bbox.xmax, 85.6578, 0.5);
+}
+
+TEST_CASE("dataviz: school book axes meet at the origin, one unit per cm, arrows past the data") {
+  auto d = one(
+      "\\datavisualization [school book axes, visualize as line]"
+      " data { x, y\n -1, 1\n 2, 3\n };");
+  CHECK(count_unsupported(d) == 0);
+  // x ticks at -1, 1, 2 (0 has no text); y's 0 sits at the origin, anchor north east
+  CHECK(node_with(d, "$-1$") != nullptr);
+  CHECK(node_with(d, "$2$") != nullptr);
+  const ir::Node* three = node_with(d, "$3$");
+  REQUIRE(three != nullptr);
+  CHECK_NEAR(three->center.y, 3 * kCm, 0.05);
+  CHECK(three->center.x < -2);
+  // the x axis runs from -1cm - .75em to 2cm + .75em on y = 0
+  bool found = false;
+  for (const auto& el : d.elements)
+    if (const auto* s = std::get_if<ir::Segment>(&el.geom))
+      if (std::abs(s->a.y) < 1e-6 && std::abs(s->b.y) < 1e-6 && std::abs(s->a.x + kCm + 7.5) < 0.01 &&
+          std::abs(s->b.x - 2 * kCm - 7.5) < 0.01)
+        found = true;
+  CHECK(found);
+}
+
+TEST_CASE("dataviz: what is not modelled stays unsupported") {
+  auto d = one(
+      "\\datavisualization [school book axes, visualize as line=a, a={label in legend={text=A}}]"
+      " data [set=a] { x, y\n 0, 0\n 1, 1\n } info { \\draw (visualization cs: x=0, y=1) circle [radius=1pt]; };");
+  CHECK(count_unsupported(d) >= 2);
+  auto e = one("\\datavisualization [scientific polar axes, visualize as line] data { x, y\n 0, 0\n };");
+  CHECK(count_unsupported(e) >= 1);
+  auto f = one("\\datavisualization [school book axes, visualize as line] data [read from file=foo.csv];");
+  CHECK(count_unsupported(f) >= 1);
+}
