@@ -41,6 +41,12 @@ class LibraryHost {
   // What `\node[options] {text};` would measure if placed now; nothing is added to the picture.
   virtual std::optional<NodeExtent> measure_node(const std::string& options, const std::string& text) = 0;
 
+  // Lower `statements` (as emit() would, in order) as a trial: the picture-size box (canvas pt) of
+  // what they add, as pgf's \pgf@picminx.. would grow; nothing is kept. nullopt when they add nothing.
+  virtual std::optional<Box> measure_statements(const std::vector<std::string>& statements) = 0;
+  // The same trial, then where `coordinate` ("(a.north)", "(1,2)") lies (canvas pt).
+  virtual std::optional<Point> locate(const std::vector<std::string>& statements, const std::string& coordinate) = 0;
+
   // A named node or coordinate lowered so far: its center and border box (canvas pt).
   virtual std::optional<Point> named_center(const std::string& name) const = 0;
   virtual std::optional<Box> named_box(const std::string& name) const = 0;

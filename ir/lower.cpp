@@ -2735,6 +2735,26 @@ class PictureLowerer::Host final : public LibraryHost {
     return out;
   }
 
+  std::optional<Box> measure_statements(const std::vector<std::string>& statements) override {
+    std::optional<Box> out;
+    trial([&] {
+      for (const auto& s : statements) emit(s, 0, static_cast<std::uint32_t>(st_.text.size()));
+      if (L_.bbox_.any) out = L_.bbox_.box;
+    });
+    return out;
+  }
+
+  std::optional<Point> locate(const std::vector<std::string>& statements, const std::string& coordinate) override {
+    std::optional<Point> out;
+    trial([&] {
+      for (const auto& s : statements) emit(s, 0, static_cast<std::uint32_t>(st_.text.size()));
+      static const std::string kProbe = "tikzlint@probe";
+      emit("\\coordinate (" + kProbe + ") at " + coordinate + ";", 0, static_cast<std::uint32_t>(st_.text.size()));
+      if (auto it = L_.named_.find(kProbe); it != L_.named_.end()) out = it->second.center;
+    });
+    return out;
+  }
+
   std::optional<Point> named_center(const std::string& name) const override {
     auto it = L_.named_.find(name);
     if (it == L_.named_.end()) return std::nullopt;
@@ -2779,6 +2799,34 @@ class PictureLowerer::Host final : public LibraryHost {
   }
 
  private:
+  // Run `body` (which emits statements) with a fresh picture-size box, then drop everything it
+  // added: elements, nodes, names, diagnostics, scopes left open.
+  template <class Body>
+  void trial(Body&& body) {
+    const std::size_t nodes = L_.d_.nodes.size(), elements = L_.d_.elements.size(),
+                      diags = L_.d_.diagnostics.size(), unsup = L_.d_.unsupported.size(),
+                      coords = L_.d_.coordinates.size(), depth = L_.stack_.size();
+    const BBoxAccumulator bbox = L_.bbox_;
+    const std::uint32_t path_id = L_.next_path_id_;
+    const auto named = L_.named_;
+    const auto named_paths = L_.named_paths_;
+    const bool frozen = L_.stack_.back().size_frozen;
+    L_.bbox_ = BBoxAccumulator{};
+    L_.stack_.back().size_frozen = false;
+    body();
+    while (L_.stack_.size() > depth) emit("\\end{scope}", 0, 0);
+    L_.stack_.back().size_frozen = frozen;
+    L_.d_.nodes.resize(nodes);
+    L_.d_.elements.resize(elements);
+    L_.d_.diagnostics.resize(diags);
+    L_.d_.unsupported.resize(unsup);
+    L_.d_.coordinates.resize(coords);
+    L_.bbox_ = bbox;
+    L_.next_path_id_ = path_id;
+    L_.named_ = named;
+    L_.named_paths_ = named_paths;
+  }
+
   static constexpr int kMaxLibraryDepth = 16;
   PictureLowerer& L_;
   const tex::Statement& st_;
