@@ -74,6 +74,9 @@ bool lower_datavisualization(const tex::Statement& st, LibraryHost& host);  // l
 bool lower_matrix(const tex::Statement& st, LibraryHost& host);            // lower_matrix.cpp  (\matrix, pgfmanual 20, 60)
 bool lower_calendar(const tex::Statement& st, LibraryHost& host);          // lower_calendar.cpp (pgfmanual 49)
 bool lower_tree(const tex::Statement& st, LibraryHost& host);              // lower_tree.cpp    (child, pgfmanual 21)
+// Picture and scope options: the tree keys among them (level distance, grow, concept color...), which
+// the key applier does not model, kept in the current style scope for lower_tree (lower_tree.cpp).
+void remember_tree_options(tex::StyleTable& styles, const std::string& options);
 bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
 
 }  // namespace tikzlint::ir

@@ -2249,6 +2249,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       keys_.apply(s, expand("every scope", 0, nullptr), KeyTarget::scope, 0, probs);
       // the option text is the statement text
       keys_.apply(s, expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
+      remember_tree_options(styles_, st.text);
       report(probs, nullptr);
       return;
     }
@@ -2833,13 +2834,16 @@ class PictureLowerer::Host final : public LibraryHost {
 };
 
 namespace {
-// `child` as a path operation (pgfmanual 21): the word, then an option list or a brace group.
+// `child` as a path operation (pgfmanual 21): the word, then an option list, a brace group, another
+// child or the end of the path.
 bool mentions_child_operation(const std::string& t) {
   for (std::size_t at = t.find("child"); at != std::string::npos; at = t.find("child", at + 5)) {
     if (at > 0 && (std::isalpha(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '\\')) continue;
     std::size_t j = at + 5;
     while (j < t.size() && (t[j] == ' ' || t[j] == '\n' || t[j] == '\t')) ++j;
-    if (j < t.size() && (t[j] == '{' || t[j] == '[' || t.compare(j, 7, "foreach") == 0)) return true;
+    if (j < t.size() && (t[j] == '{' || t[j] == '[' || t[j] == ';' || t.compare(j, 7, "foreach") == 0 ||
+                         t.compare(j, 5, "child") == 0))  // `child child;` (bare children)
+      return true;
   }
   return false;
 }
@@ -2890,6 +2894,7 @@ Diagram PictureLowerer::run() {
   if (!pic_.options.empty()) {
     std::vector<tex::StyleProblem> sp;
     auto keys = styles_.expand(pic_.options, &sp);
+    remember_tree_options(styles_, pic_.options);
     for (const auto& p : sp) problem(p.code, p.message, 0, 0, nullptr);
     keys_.apply(stack_.back(), keys, KeyTarget::picture, 0, probs);
   }
