@@ -946,7 +946,8 @@ class PgfLowerer {
     }
     std::string anchor = v.empty() && h.empty() ? "center" : v.empty() ? h : h.empty() ? v : v + " " + h;
     const double rot = std::atan2(local.b, local.a) / kDeg;
-    std::string o = "inner sep=0pt, outer sep=0pt, anchor=" + anchor;
+    // the box goes through the whole current transformation (pgfcorescopes \pgfqboxsynced)
+    std::string o = "inner sep=0pt, outer sep=0pt, transform shape, anchor=" + anchor;
     if (std::abs(rot) > 1e-9) o += ", rotate=" + fmt(rot);
     emit("\\node[" + o + "] at " + coord({local.e, local.f}) + " {" + std::string(t_.substr(body.b, body.e - body.b)) +
              "};",
@@ -955,7 +956,9 @@ class PgfLowerer {
 
   // \pgfnode{shape}{anchor}{text}{name}{path usage} (pgfmoduleshapes)
   void node(Range shape, Range anchor, Range body, Range name, Range usage, Range r) {
-    std::string u = text(usage), opts = "shape=" + text(shape) + ", anchor=" + text(anchor);
+    // pgfmoduleshapes: the node is placed at the origin and transformed by the whole current
+    // transformation, like TikZ's `transform shape`
+    std::string u = text(usage), opts = "shape=" + text(shape) + ", anchor=" + text(anchor) + ", transform shape";
     bool draw = false, fill = false;
     if (u.find("\\pgfusepathqfillstroke") != std::string::npos) draw = fill = true;
     else if (u.find("\\pgfusepathqstroke") != std::string::npos) draw = true;
