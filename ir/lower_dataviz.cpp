@@ -736,8 +736,31 @@ void DataViz::data_block(const std::string& opts, const std::string* body, const
   else unsupported("unsupported-construct", "data format '" + format + "' is not lowered", sp);
 }
 
-std::vector<std::string> lines_of(const std::string& body) {
+std::vector<std::string> lines_of(const std::string& body, const std::string& sep = ",") {
   std::vector<std::string> out;
+  // The expander joins the lines of a statement with spaces: a line break is then a space
+  // inside a field (between two fields that have no spaces of their own: numbers, names).
+  if (body.find('\n') == std::string::npos && sep != " ") {
+    std::string cur;
+    std::size_t a = 0;
+    while (a <= body.size()) {
+      const std::size_t b = std::min(body.find(sep, a), body.size());
+      std::string field = trim(body.substr(a, b - a));
+      std::size_t sp;
+      while ((sp = field.find_first_of(" \t")) != std::string::npos &&
+             field.find('{') == std::string::npos) {
+        cur += field.substr(0, sp);
+        out.push_back(cur);
+        cur.clear();
+        field = trim(field.substr(sp));
+      }
+      cur += field;
+      if (b < body.size()) cur += sep;
+      a = b + sep.size();
+    }
+    out.push_back(cur);
+    return out;
+  }
   std::string cur;
   for (char c : body) {
     if (c == '\n') {
@@ -778,7 +801,7 @@ void DataViz::read_table(const std::string& body, const DataPoint& base, const s
     return out;
   };
   if (!head.empty()) names = cells(head);
-  for (const auto& raw : lines_of(body)) {
+  for (const auto& raw : lines_of(body, sep)) {
     std::string line = raw;
     const std::size_t pc = line.find('%');
     if (pc != std::string::npos) line = line.substr(0, pc);

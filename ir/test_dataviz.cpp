@@ -83,3 +83,15 @@ TEST_CASE("dataviz: what is not modelled stays unsupported") {
   auto f = one("\\datavisualization [school book axes, visualize as line] data [read from file=foo.csv];");
   CHECK(count_unsupported(f) >= 1);
 }
+
+TEST_CASE("dataviz: table rows joined by the expander into one line are split again") {
+  // dv-main-001: the same data with and without its line breaks give the same curve
+  auto a = one("\\datavisualization [school book axes, visualize as line] data { x, y\n -1, 1\n 0, 0\n 1, 1\n };");
+  auto b = one("\\datavisualization [school book axes, visualize as line] data { x, y -1, 1 0, 0 1, 1 };");
+  CHECK(count_unsupported(b) == 0);
+  REQUIRE(a.has_picture_bbox);
+  REQUIRE(b.has_picture_bbox);
+  CHECK(b.picture_bbox.xmin == doctest::Approx(a.picture_bbox.xmin));
+  CHECK(b.picture_bbox.ymax == doctest::Approx(a.picture_bbox.ymax));
+  CHECK(a.picture_bbox.ymax > kCm);
+}
