@@ -94,6 +94,10 @@ constexpr const char* kCosmetic[] = {
     "starburst points", "starburst point height", "random starburst",
     // trees, graphs and matrices (their own statements are reported separately)
     "level distance", "sibling distance", "grow", "grow'", "level", "edge from parent",
+    // trees and mindmap libraries: modelled by lower_tree (remember_tree_options)
+    "growth parent anchor", "missing", "grow via three points", "grow cyclic", "sibling angle", "clockwise from",
+    "counterclockwise from", "grow siblings on line", "concept color", "edge from parent fork down",
+    "edge from parent fork up", "edge from parent fork left", "edge from parent fork right",
     "edge from parent path", "child anchor", "parent anchor", "row sep", "column sep", "matrix of nodes",
     "matrix of math nodes", "nodes", "cells", "ampersand replacement",
     // angles library (geometry handled in the pic)
