@@ -969,7 +969,10 @@ void TreeLowerer::lower_children(const std::vector<Item>& kids, const std::strin
     const Transform frame = origin.then_local(child_t).then_local(grow(c, n, i, level));
     const Point at = ctm_inv_.apply(frame.apply({0, 0}));
     ChildNode cn = parse_child_node(ch.body);
-    const std::string name = cn.present && !cn.name.empty() ? cn.name : parent + "-" + std::to_string(i);
+    // tikzlibrarytrees.code.tex \tikz@grow@three decrements \tikznumberofcurrentchild before the
+    // name <parent>-<number> is made: its children are named from <parent>-0
+    const int number = c.growth == Growth::three_points ? i - 1 : i;
+    const std::string name = cn.present && !cn.name.empty() ? cn.name : parent + "-" + std::to_string(number);
     // \node[name=<parent>-<i>, style=every child node] <node spec>
     std::vector<std::string> node_opts = c.pass;
     {
