@@ -191,7 +191,7 @@ void PictureReader::statements(Mode mode, const Token& begin) {
       std::string name = env_name(t);
       TokenList opts;
       bool present = false;
-      if (name == "scope" || name == "tikzpicture") {
+      if (name == "scope" || name == "tikzpicture" || name == "pgfscope") {  // pgfcorescopes {pgfscope}
         if (!ex_.read_optional_raw(opts, t, present)) return;
         TokenList e = ex_.expand_fully(std::move(opts));
         Statement st;
@@ -239,7 +239,7 @@ void PictureReader::statements(Mode mode, const Token& begin) {
         continue;
       }
       std::string open = envs.back();
-      if (open != name && !(open == "scope" && name == "tikzpicture"))
+      if (open != name && !(open == "scope" && (name == "tikzpicture" || name == "pgfscope")))
         ex_.diagnose("syntax-error", Severity::error,
                      "\\end{" + name + "} closes \\begin{" + open + "}", t);
       envs.pop_back();
