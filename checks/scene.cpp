@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <type_traits>
 #include <utility>
@@ -76,9 +77,251 @@ bool point_in_ring(Point p, const std::vector<Point>& ring) {
   return in;
 }
 
+// GEOS 3.11 algorithm::Distance, operation by operation (the same roundings), for
+// box_polyline_distance.
+double coord_distance(Point p, Point q) {
+  double dx = p.x - q.x, dy = p.y - q.y;
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+double point_to_segment(Point p, Point a, Point b) {
+  if (a.x == b.x && a.y == b.y) return coord_distance(p, a);
+  double len2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+  double r = ((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y)) / len2;
+  if (r <= 0.0) return coord_distance(p, a);
+  if (r >= 1.0) return coord_distance(p, b);
+  double s = ((a.y - p.y) * (b.x - a.x) - (a.x - p.x) * (b.y - a.y)) / len2;
+  return std::fabs(s) * std::sqrt(len2);
+}
+
+// Envelope::intersects(p1, p2, q1, q2): the closed bounding boxes of two segments meet.
+bool segment_boxes_meet(Point p1, Point p2, Point q1, Point q2) {
+  double minq = std::min(q1.x, q2.x), maxq = std::max(q1.x, q2.x);
+  double minp = std::min(p1.x, p2.x), maxp = std::max(p1.x, p2.x);
+  if (minp > maxq || maxp < minq) return false;
+  minq = std::min(q1.y, q2.y);
+  maxq = std::max(q1.y, q2.y);
+  minp = std::min(p1.y, p2.y);
+  maxp = std::max(p1.y, p2.y);
+  return !(minp > maxq || maxp < minq);
+}
+
+double segment_to_segment(Point a, Point b, Point c, Point d) {
+  if (a.x == b.x && a.y == b.y) return point_to_segment(a, c, d);
+  if (c.x == d.x && c.y == d.y) return point_to_segment(d, a, b);
+  bool no_intersection = false;
+  if (!segment_boxes_meet(a, b, c, d)) {
+    no_intersection = true;
+  } else {
+    double denom = (b.x - a.x) * (d.y - c.y) - (b.y - a.y) * (d.x - c.x);
+    if (denom == 0) {
+      no_intersection = true;
+    } else {
+      double r_num = (a.y - c.y) * (d.x - c.x) - (a.x - c.x) * (d.y - c.y);
+      double s_num = (a.y - c.y) * (b.x - a.x) - (a.x - c.x) * (b.y - a.y);
+      double s = s_num / denom;
+      double r = r_num / denom;
+      if (r < 0 || r > 1 || s < 0 || s > 1) no_intersection = true;
+    }
+  }
+  if (no_intersection)
+    return std::min(std::min(point_to_segment(a, c, d), point_to_segment(b, c, d)),
+                    std::min(point_to_segment(c, a, b), point_to_segment(d, a, b)));
+  return 0.0;
+}
+
+bool finite_box(const ir::Box& b) {
+  return std::isfinite(b.xmin) && std::isfinite(b.ymin) && std::isfinite(b.xmax) && std::isfinite(b.ymax);
+}
+
 }  // namespace
 
+std::optional<double> box_polyline_distance(const ir::Box& b, const std::vector<Point>& pts) {
+  if (!(b.xmin < b.xmax && b.ymin < b.ymax) || !finite_box(b) || pts.size() < 2) return std::nullopt;
+  for (const Point& p : pts)
+    if (!geo::finite(p)) return std::nullopt;
+  // DistanceOp::computeContainmentDistance: the line's first point inside or on the polygon.
+  const Point& p0 = pts.front();
+  if (p0.x >= b.xmin && p0.x <= b.xmax && p0.y >= b.ymin && p0.y <= b.ymax) return 0.0;
+  // computeFacetDistance: every side (ring order of Shape::box) against every segment.
+  const Point ring[5] = {{b.xmin, b.ymin}, {b.xmax, b.ymin}, {b.xmax, b.ymax}, {b.xmin, b.ymax}, {b.xmin, b.ymin}};
+  double best = std::numeric_limits<double>::max();
+  for (int i = 0; i < 4; ++i)
+    for (std::size_t j = 1; j < pts.size(); ++j) {
+      best = std::min(best, segment_to_segment(ring[i], ring[i + 1], pts[j - 1], pts[j]));
+      if (best <= 0) return best;
+    }
+  return best;
+}
+
+std::optional<double> box_clip_length(const ir::Box& b, const std::vector<Point>& pts) {
+  if (!(b.xmin < b.xmax && b.ymin < b.ymax) || !finite_box(b)) return std::nullopt;
+  for (const Point& p : pts)
+    if (!geo::finite(p)) return std::nullopt;
+  double total = 0;
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    // Liang-Barsky: the parameter range [t0, t1] of a + t (c - a) inside the box.
+    const Point a = pts[i - 1], c = pts[i];
+    const double dx = c.x - a.x, dy = c.y - a.y;
+    double t0 = 0, t1 = 1;
+    bool outside = false;
+    auto clip = [&](double p, double q) {  // p t <= q
+      if (p == 0) {
+        if (q < 0) outside = true;
+        return;
+      }
+      double t = q / p;
+      if (p < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+    };
+    clip(-dx, a.x - b.xmin);
+    clip(dx, b.xmax - a.x);
+    clip(-dy, a.y - b.ymin);
+    clip(dy, b.ymax - a.y);
+    if (outside || t1 <= t0) continue;
+    total += (t1 - t0) * std::hypot(dx, dy);
+  }
+  return total;
+}
+
+void BoxIndex::insert(const ir::Box& b, std::size_t id) {
+  Item it{{std::min(b.xmin, b.xmax), std::min(b.ymin, b.ymax), std::max(b.xmin, b.xmax), std::max(b.ymin, b.ymax)}, b, id};
+  finite_ = finite_ && finite_box(b);
+  items_.push_back(it);
+  tree_.reset();
+  built_ = false;
+}
+
+namespace {
+
+bool meets(const ir::Box& a, const ir::Box& q) {
+  return !(a.xmin > q.xmax || a.xmax < q.xmin || a.ymin > q.ymax || a.ymax < q.ymin);
+}
+
+ir::Box unite(const ir::Box& a, const ir::Box& b) {
+  return {std::min(a.xmin, b.xmin), std::min(a.ymin, b.ymin), std::max(a.xmax, b.xmax), std::max(a.ymax, b.ymax)};
+}
+
+}  // namespace
+
+void BoxIndex::build() const {
+  // Sort-tile-recursive packing: vertical slices by centre x, tiles of kFanout by centre y.
+  const std::size_t n = items_.size();
+  order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order_[i] = i;
+  auto cx = [&](std::size_t i) { return items_[i].env.xmin + items_[i].env.xmax; };
+  auto cy = [&](std::size_t i) { return items_[i].env.ymin + items_[i].env.ymax; };
+  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return cx(a) < cx(b); });
+  const std::size_t leaves = (n + kFanout - 1) / kFanout;
+  const auto slices = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(leaves))));
+  const std::size_t per_slice = slices * kFanout;
+  for (std::size_t s = 0; s < n; s += per_slice)
+    std::stable_sort(order_.begin() + static_cast<long>(s), order_.begin() + static_cast<long>(std::min(n, s + per_slice)),
+                     [&](std::size_t a, std::size_t b) { return cy(a) < cy(b); });
+  levels_.assign(1, {});
+  levels_[0].reserve(n);
+  ids_.clear();
+  ids_.reserve(n);
+  for (std::size_t i : order_) {
+    levels_[0].push_back(items_[i].env);
+    ids_.push_back(items_[i].id);
+  }
+  while (levels_.back().size() > kFanout) {
+    const auto& below = levels_.back();
+    std::vector<ir::Box> up;
+    up.reserve((below.size() + kFanout - 1) / kFanout);
+    for (std::size_t i = 0; i < below.size(); i += kFanout) {
+      ir::Box u = below[i];
+      for (std::size_t j = i + 1; j < std::min(below.size(), i + kFanout); ++j) u = unite(u, below[j]);
+      up.push_back(u);
+    }
+    levels_.push_back(std::move(up));
+  }
+  built_ = true;
+}
+
+std::vector<std::size_t> BoxIndex::query(const ir::Box& b) const {
+  std::vector<std::size_t> out;
+  if (items_.empty()) return out;
+  if (!finite_ || !finite_box(b)) {
+    if (!tree_) {
+      tree_ = std::make_unique<geo::SpatialIndex>();
+      for (const Item& it : items_) tree_->insert(it.box, it.id);
+    }
+    return tree_->query(b);
+  }
+  const ir::Box q{std::min(b.xmin, b.xmax), std::min(b.ymin, b.ymax), std::max(b.xmin, b.xmax), std::max(b.ymin, b.ymax)};
+  if (items_.size() <= kScanLimit) {
+    for (const Item& it : items_)
+      if (meets(it.env, q)) out.push_back(it.id);
+  } else {
+    if (!built_) build();
+    // Depth-first from the top level: a node's children are tested in one loop; a node inside
+    // the query box contributes its whole run of items (the items below a node are consecutive
+    // in tile order) without further tests.
+    auto contained = [&](const ir::Box& env) {
+      return env.xmin >= q.xmin && env.xmax <= q.xmax && env.ymin >= q.ymin && env.ymax <= q.ymax;
+    };
+    auto children = [&](auto&& self, std::size_t level, std::size_t index, std::size_t span) -> void {
+      // Tests the children of node (level, index); `span` is the item count of one child.
+      const auto& below = levels_[level - 1];
+      const std::size_t end = std::min(below.size(), (index + 1) * kFanout);
+      for (std::size_t j = index * kFanout; j < end; ++j) {
+        const ir::Box& env = below[j];
+        if (!meets(env, q)) continue;
+        if (level == 1) {
+          out.push_back(ids_[j]);
+        } else if (contained(env)) {
+          out.insert(out.end(), ids_.begin() + static_cast<long>(j * span),
+                     ids_.begin() + static_cast<long>(std::min(ids_.size(), (j + 1) * span)));
+        } else {
+          self(self, level - 1, j, span / kFanout);
+        }
+      }
+    };
+    const std::size_t top = levels_.size() - 1;
+    std::size_t span = 1;
+    for (std::size_t l = 0; l < top; ++l) span *= kFanout;
+    for (std::size_t i = 0; i < levels_[top].size(); ++i) {
+      const ir::Box& env = levels_[top][i];
+      if (!meets(env, q)) continue;
+      if (contained(env))
+        out.insert(out.end(), ids_.begin() + static_cast<long>(i * span),
+                   ids_.begin() + static_cast<long>(std::min(ids_.size(), (i + 1) * span)));
+      else
+        children(children, top, i, span / kFanout);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+thread_local SceneCache* innermost_cache = nullptr;
+}  // namespace
+
+SceneCache::SceneCache(const ir::Diagram& d) : d_(&d), outer_(innermost_cache) { innermost_cache = this; }
+
+SceneCache::~SceneCache() { innermost_cache = outer_; }
+
 Scene::Scene(const ir::Diagram& d) : d_(&d) {
+  for (SceneCache* c = innermost_cache; c; c = c->outer_) {
+    if (c->d_ != &d) continue;
+    if (!c->build_) c->build_ = build(d);
+    s_ = c->build_;
+    return;
+  }
+  s_ = build(d);
+}
+
+std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
+  auto out = std::make_shared<Build>();
+  auto& strokes_ = out->strokes;
+  auto& labels_ = out->labels;
+  auto& vertices_ = out->vertices;
+  auto& stroke_index_ = out->stroke_index;
+  auto& vertex_index_ = out->vertex_index;
+  auto& region_index_ = out->region_index;
   std::vector<Point> extent_pts;
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
     const ir::Element& e = d.elements[ei];
@@ -144,7 +387,7 @@ Scene::Scene(const ir::Diagram& d) : d_(&d) {
   for (const ir::Node& n : d.nodes)
     if (n.label_of && *n.label_of < d.nodes.size()) add_vertex(d.nodes[*n.label_of].center, 0, true, 0);
   for (std::size_t i = 0; i < vertices_.size(); ++i) vertex_index_.insert({vertices_[i].p.x, vertices_[i].p.y, vertices_[i].p.x, vertices_[i].p.y}, i);
-  if (!extent_pts.empty()) extent_ = geo::bounds_of(extent_pts);
+  if (!extent_pts.empty()) out->extent = geo::bounds_of(extent_pts);
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
     const ir::Element& e = d.elements[ei];
     if (!visible(e)) continue;
@@ -152,25 +395,49 @@ Scene::Scene(const ir::Diagram& d) : d_(&d) {
       if (std::all_of(region->begin(), region->end(), geo::finite)) region_index_.insert(geo::bounds_of(*region), ei);
     }
   }
+  return out;
 }
 
-std::vector<std::size_t> Scene::regions_near(const ir::Box& b) const { return region_index_.query(b); }
+std::vector<std::size_t> Scene::regions_near(const ir::Box& b) const { return s_->region_index.query(b); }
 
 std::vector<std::size_t> Scene::strokes_near(const ir::Box& b, double radius) const {
-  return stroke_index_.query(geo::inflate(b, radius));
+  return s_->stroke_index.query(geo::inflate(b, radius));
 }
 
 std::vector<std::size_t> Scene::vertices_near(const ir::Box& b, double radius) const {
-  return vertex_index_.query(geo::inflate(b, radius));
+  return s_->vertex_index.query(geo::inflate(b, radius));
+}
+
+std::size_t Scene::label_index(const Label& l) const {
+  const auto& ls = s_->labels;
+  std::less<const Label*> before;
+  if (ls.empty() || before(&l, ls.data()) || !before(&l, ls.data() + ls.size())) return ls.size();
+  return static_cast<std::size_t>(&l - ls.data());
 }
 
 double Scene::gap(const Label& l, const Stroke& s) const {
+  std::size_t li = label_index(l);
+  const auto& ss = s_->strokes;
+  std::less<const Stroke*> before;
+  bool known = li < s_->labels.size() && !ss.empty() && !before(&s, ss.data()) && before(&s, ss.data() + ss.size());
+  std::uint64_t key = known ? (static_cast<std::uint64_t>(li) << 32) | static_cast<std::uint64_t>(&s - ss.data()) : 0;
+  if (known) {
+    auto it = s_->gaps.find(key);
+    if (it != s_->gaps.end()) return it->second;
+  }
+  double g = box_gap(l, s);
+  if (known) s_->gaps.emplace(key, g);
+  return g;
+}
+
+double Scene::box_gap(const Label& l, const Stroke& s) const {
   // Label boxes are axis-aligned rectangles in nearly every diagram; distance to a polyline is
   // then exact without GEOS. Rotated boxes go through GEOS.
   const ir::Node& n = d_->nodes[l.node];
   if (std::abs(n.rotation_deg) > 1e-9) {
     return geo::Shape::polygon(geo::node_ring(n)).distance(geo::Shape::line(s.pts));
   }
+  if (auto g = box_polyline_distance(l.box, s.pts)) return *g;
   geo::Shape box = geo::Shape::box(l.box);
   return box.distance(geo::Shape::line(s.pts));
 }
@@ -178,6 +445,7 @@ double Scene::gap(const Label& l, const Stroke& s) const {
 double Scene::center_gap(const Label& l, const Stroke& s) const { return min_center_gap(l.center, s.pts); }
 
 std::vector<Scene::Ray> Scene::rays_at(Point p, double tol, std::optional<std::size_t> skip) const {
+  const auto& strokes_ = s_->strokes;
   std::vector<Ray> rays;
   for (std::size_t i : strokes_near({p.x, p.y, p.x, p.y}, tol)) {
     const Stroke& s = strokes_[i];
@@ -215,6 +483,17 @@ bool same_line(const Stroke& a, const Stroke& b) {
 }  // namespace
 
 Association Scene::associate(const Label& l, double attach) const {
+  std::size_t li = label_index(l);
+  if (li == s_->labels.size()) return associate_uncached(l, attach);
+  auto key = std::make_pair(li, attach);
+  auto it = s_->associations.find(key);
+  if (it == s_->associations.end()) it = s_->associations.emplace(key, associate_uncached(l, attach)).first;
+  return it->second;
+}
+
+Association Scene::associate_uncached(const Label& l, double attach) const {
+  const auto& strokes_ = s_->strokes;
+  const auto& vertices_ = s_->vertices;
   Association out;
   const LabelKind k = l.text.kind;
   const ir::Node& node = d_->nodes[l.node];

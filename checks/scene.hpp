@@ -1,11 +1,16 @@
 // checks/scene.hpp: the diagram as a reader sees it, shared by the rules.
 // Visible strokes (each straight edge separately), text labels read by label_text.hpp, the
 // vertices where drawn lines meet, and the association of each label with the element it most
-// plausibly names. Built once per rule run from an ir::Diagram; spatially indexed (STRtree).
+// plausibly names. Built once per diagram (see SceneCache); spatially indexed (STRtree).
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "checks/geometry.hpp"
@@ -66,6 +71,54 @@ struct Association {
   bool enclosed = false;        // a bare number between opposite lines: it numbers a cell
 };
 
+// The diagram as the rules see it. Constructing a Scene is cheap while a SceneCache for the
+// same diagram is alive on this thread (the driver holds one around the rules of each diagram):
+// every rule's `Scene scene(d)` then shares one build (strokes, labels, vertices, three
+// STRtrees) and its memoised associations. Without a cache each Scene builds its own.
+// The distance GEOS's DistanceOp gives between an axis-aligned box (as Shape::box makes it) and
+// a polyline (Shape::line), computed the same way without building either geometry: zero when
+// the polyline's first point is in or on the box, else the least Distance::segmentToSegment
+// over the box's sides and the polyline's segments. nullopt when the box is not a proper finite
+// rectangle or the polyline has fewer than two points (then ask GEOS).
+std::optional<double> box_polyline_distance(const ir::Box& b, const std::vector<geo::Point>& pts);
+
+// The length of a polyline inside an axis-aligned box (closed), clipping each segment exactly
+// (a segment run twice counts twice; GEOS's overlay, which dissolves them, never gives more than
+// this beyond rounding). nullopt when the box is not a proper finite rectangle or a point is not
+// finite. Lets a rule skip the GEOS overlay for strokes that cannot reach a limit.
+std::optional<double> box_clip_length(const ir::Box& b, const std::vector<geo::Point>& pts);
+
+// The scene's spatial index: answers like geo::SpatialIndex (ids whose boxes meet the query box,
+// closed, ascending). The few dozen items of a typical diagram are scanned; larger sets get a
+// packed R-tree (sort-tile-recursive, built on the first query after inserts), which answers a
+// query in a few hundred instructions where a GEOS STRtree query costs thousands (a probe
+// geometry, a callback per hit). Boxes with non-finite coordinates go to GEOS's STRtree.
+class BoxIndex {
+ public:
+  void insert(const ir::Box& b, std::size_t id);
+  std::vector<std::size_t> query(const ir::Box& b) const;
+
+  static constexpr std::size_t kScanLimit = 64;
+  static constexpr std::size_t kFanout = 16;
+
+ private:
+  struct Item {
+    ir::Box env;  // normalised envelope (min <= max), as the STRtree stores it
+    ir::Box box;  // as inserted (for the STRtree)
+    std::size_t id;
+  };
+  void build() const;
+  std::vector<Item> items_;
+  bool finite_ = true;
+  // The R-tree: levels_[0] holds the items' envelopes in tile order (order_ maps them back to
+  // items_), levels_[k + 1][i] the union of levels_[k][i * kFanout ..].
+  mutable std::vector<std::vector<ir::Box>> levels_;
+  mutable std::vector<std::size_t> order_;
+  mutable std::vector<std::size_t> ids_;  // the items' ids in tile order
+  mutable bool built_ = false;
+  mutable std::unique_ptr<geo::SpatialIndex> tree_;
+};
+
 class Scene {
  public:
   explicit Scene(const ir::Diagram& d);
@@ -73,11 +126,11 @@ class Scene {
   Scene& operator=(const Scene&) = delete;
 
   const ir::Diagram& diagram() const { return *d_; }
-  const std::vector<Stroke>& strokes() const { return strokes_; }
-  const std::vector<Label>& labels() const { return labels_; }
-  const std::vector<Vertex>& vertices() const { return vertices_; }
+  const std::vector<Stroke>& strokes() const { return s_->strokes; }
+  const std::vector<Label>& labels() const { return s_->labels; }
+  const std::vector<Vertex>& vertices() const { return s_->vertices; }
   // Extent of everything visible (strokes and labels); nullopt when nothing is drawn.
-  const std::optional<ir::Box>& extent() const { return extent_; }
+  const std::optional<ir::Box>& extent() const { return s_->extent; }
 
   // Strokes whose bounds come within `radius` of box `b` (STRtree query).
   std::vector<std::size_t> strokes_near(const ir::Box& b, double radius) const;
@@ -97,6 +150,7 @@ class Scene {
   // - names: the nearest of a salient vertex (dot, label owner, corner), a line or a shape.
   // A label given by label= or pin= belongs to its owner. `attach` is the distance within which
   // a label reads as attached; candidates are searched three times as far.
+  // Memoised per (label of labels(), attach) in the shared build.
   Association associate(const Label& l, double attach) const;
 
   // Straight drawn strokes meeting a point (an end or an interior point within `tol`), as
@@ -109,15 +163,46 @@ class Scene {
   };
   std::vector<Ray> rays_at(geo::Point p, double tol, std::optional<std::size_t> skip = std::nullopt) const;
 
+  // What is built once per diagram (shared through a SceneCache). Not thread-safe: a cache and
+  // the Scenes sharing it belong to one thread.
+  struct Build {
+    std::vector<Stroke> strokes;
+    std::vector<Label> labels;
+    std::vector<Vertex> vertices;
+    std::optional<ir::Box> extent;
+    BoxIndex stroke_index;
+    BoxIndex vertex_index;
+    BoxIndex region_index;
+    // Memo: associate() per (label index, attach); gap() per (label index, stroke index).
+    std::map<std::pair<std::size_t, double>, Association> associations;
+    std::unordered_map<std::uint64_t, double> gaps;
+  };
+
  private:
+  static std::shared_ptr<Build> build(const ir::Diagram& d);
+  Association associate_uncached(const Label& l, double attach) const;
+  double box_gap(const Label& l, const Stroke& s) const;
+  std::size_t label_index(const Label& l) const;  // labels().size() when `l` is not one of them
+
   const ir::Diagram* d_;
-  std::vector<Stroke> strokes_;
-  std::vector<Label> labels_;
-  std::vector<Vertex> vertices_;
-  std::optional<ir::Box> extent_;
-  geo::SpatialIndex stroke_index_;
-  geo::SpatialIndex vertex_index_;
-  geo::SpatialIndex region_index_;
+  std::shared_ptr<Build> s_;
+  friend class SceneCache;
+};
+
+// While alive, the Scenes of `d` constructed on this thread share one build. Nestable (the
+// innermost cache of a diagram wins); must be destroyed on the thread that made it, before `d`.
+class SceneCache {
+ public:
+  explicit SceneCache(const ir::Diagram& d);
+  ~SceneCache();
+  SceneCache(const SceneCache&) = delete;
+  SceneCache& operator=(const SceneCache&) = delete;
+
+ private:
+  friend class Scene;
+  const ir::Diagram* d_;
+  std::shared_ptr<Scene::Build> build_;
+  SceneCache* outer_;
 };
 
 // True when the element is painted (drawn or filled, not an invisible \path).

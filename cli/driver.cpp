@@ -11,13 +11,19 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
+#include "checks/scene.hpp"
+#include "grammar/grammar.hpp"
 #include "ir/ir.hpp"
 
 namespace tikzlint::cli {
 
 namespace fs = std::filesystem;
 using checks::Verdict;
+
+// A statement nested deeper than the parser accepts never gets past the expander (one error).
+static_assert(tex::Limits{}.max_nesting_depth == grammar::kMaxGroupNesting);
 
 const char* to_string(FileStatus s) { return s == FileStatus::checked ? "checked" : "error"; }
 
@@ -92,16 +98,17 @@ ReadResult read_input(const std::string& path, std::size_t limit) {
                           "cannot read '" + path + "': " + (err ? std::strerror(err) : "open failed"));
     return r;
   }
+  // Appended chunk by chunk: a diagram is a few KB, and sizing a buffer ahead (zeroed by
+  // resize) cost more than reading it.
   std::string text;
-  std::size_t cap = limit + 1;
-  text.resize(std::min<std::size_t>(cap, 1u << 16));
-  std::size_t got = 0;
-  while (got < cap) {
-    if (got == text.size()) text.resize(std::min(cap, text.size() * 2));
-    in.read(text.data() + got, static_cast<std::streamsize>(text.size() - got));
-    got += static_cast<std::size_t>(in.gcount());
+  const std::size_t cap = limit + 1;
+  char chunk[1 << 14];
+  while (text.size() < cap) {
+    in.read(chunk, static_cast<std::streamsize>(std::min(sizeof chunk, cap - text.size())));
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
     if (!in) break;
   }
+  const std::size_t got = text.size();
   if (in.bad()) {
     r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': read error");
     return r;
@@ -115,7 +122,6 @@ ReadResult read_input(const std::string& path, std::size_t limit) {
     r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
     return r;
   }
-  text.resize(got);
   r.text = std::move(text);
   return r;
 }
@@ -229,6 +235,39 @@ void sort_diagnostics(FileReport& r) {
                    [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
 }
 
+bool same_range(const SourceRange& a, const SourceRange& b) {
+  return a.valid == b.valid && (!a.valid || (a.file == b.file && a.begin == b.begin && a.end == b.end));
+}
+
+bool same_diagnostic(const Diagnostic& a, const Diagnostic& b) {
+  if (a.rule != b.rule || a.severity != b.severity || a.message != b.message || !same_range(a.range, b.range) ||
+      a.evidence != b.evidence || a.notes.size() != b.notes.size())
+    return false;
+  for (std::size_t i = 0; i < a.notes.size(); ++i)
+    if (a.notes[i].message != b.notes[i].message || !same_range(a.notes[i].range, b.notes[i].range)) return false;
+  return true;
+}
+
+// Front-end and lowering problems reported twice at one place say nothing new: an expression
+// read once per use (`circle (\r)` evaluates \r as x and y radius) or once per iteration of a
+// loop at the same call site. The first of each is kept. (Rule findings are left as they are.)
+void drop_repeats(std::vector<Diagnostic>& diags) {
+  std::vector<Diagnostic> kept;
+  kept.reserve(diags.size());
+  std::unordered_multimap<std::size_t, std::size_t> seen;  // hash of rule, message, place -> kept index
+  for (auto& d : diags) {
+    std::size_t h = std::hash<std::string>{}(d.rule) ^ (std::hash<std::string>{}(d.message) * 31) ^
+                    (static_cast<std::size_t>(d.range.begin) << 20) ^ d.range.end ^
+                    (static_cast<std::size_t>(d.range.file) << 40);
+    bool repeat = false;
+    for (auto [it, end] = seen.equal_range(h); it != end && !repeat; ++it) repeat = same_diagnostic(kept[it->second], d);
+    if (repeat) continue;
+    seen.emplace(h, kept.size());
+    kept.push_back(std::move(d));
+  }
+  diags = std::move(kept);
+}
+
 // The stages after reading. Exceptions escape to check_file, which confines them to this file.
 void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, const char*& stage) {
   stage = "expanding TeX";
@@ -278,6 +317,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     diags.push_back(make_diag("no-picture", Severity::note, "no tikzpicture in this file; every rule is n/a"));
 
   for (const auto& diagram : diagrams) {
+    checks::SceneCache scene(diagram);  // one Scene build shared by the rules of this diagram
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const auto& rule = rules[i];
       checks::RuleResult res;
@@ -302,6 +342,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     }
   }
 
+  drop_repeats(diags);
   for (auto& d : diags)
     if (!suppressions.suppresses(d)) r.diagnostics.push_back(std::move(d));
   for (auto& d : suppressions.report()) r.diagnostics.push_back(std::move(d));
@@ -363,15 +404,25 @@ void check_files(const std::vector<std::string>& paths, const CheckOptions& opts
     for (const auto& p : paths) emit(check_file(p, opts));
     return;
   }
+  // Reports wait in `slots` until every earlier one is written. A worker starts a file only
+  // while it is less than `window` files ahead of the writer, so behind one slow file at most
+  // `window` finished reports (with their sources) are held, however long the batch.
+  const std::size_t window = kReorderWindowPerJob * jobs;
   std::vector<std::optional<FileReport>> slots(paths.size());
   std::mutex m;
-  std::condition_variable ready;
+  std::condition_variable ready;    // a slot was filled
+  std::condition_variable advanced;  // the writer moved on
+  std::size_t written = 0;          // guarded by m
   std::atomic<std::size_t> next{0};
   {
     std::vector<std::jthread> workers;
     for (unsigned t = 0; t < jobs; ++t)
       workers.emplace_back([&] {
         for (std::size_t i = next++; i < paths.size(); i = next++) {
+          {
+            std::unique_lock lock(m);
+            advanced.wait(lock, [&] { return i < written + window; });
+          }
           FileReport rep = check_file(paths[i], opts);
           std::lock_guard lock(m);
           slots[i] = std::move(rep);
@@ -386,7 +437,9 @@ void check_files(const std::vector<std::string>& paths, const CheckOptions& opts
         ready.wait(lock, [&] { return slots[i].has_value(); });
         rep = std::move(*slots[i]);
         slots[i].reset();
+        written = i + 1;
       }
+      advanced.notify_all();
       emit(std::move(rep));
     }
   }

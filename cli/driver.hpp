@@ -52,7 +52,10 @@ struct FileReport {
 FileReport check_file(const std::string& path, const CheckOptions& opts);
 
 // Check `paths` on `jobs` threads (0: one per core); `emit` is called on the calling thread
-// with each report in input order, as soon as it and every earlier one are done.
+// with each report in input order, as soon as it and every earlier one are done. Workers run at
+// most kReorderWindowPerJob * jobs files ahead of the last report emitted, so the reports held
+// for ordering are bounded (behind one slow file the others wait instead of piling up).
+inline constexpr std::size_t kReorderWindowPerJob = 4;
 void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,
                  const std::function<void(FileReport&&)>& emit);
 

@@ -1,5 +1,6 @@
 #include "cli/output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -173,6 +174,151 @@ ordered_json report_json(const FileReport& r) {
   return j;
 }
 
+namespace {
+
+// The compact JSON writer behind report_jsonl: the same bytes as report_json(r).dump(-1, ' ',
+// false, replace), without building the ordered_json tree (which cost more than many checks).
+// Strings of printable ASCII without '"' or '\\' are written as they are; any other string and
+// every evidence value go through nlohmann's serializer, so escaping, invalid UTF-8 and number
+// formatting are nlohmann's own.
+void put_string(std::string& out, std::string_view s) {
+  bool plain = true;
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    out += '"';
+    out += s;
+    out += '"';
+    return;
+  }
+  out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void put_value(std::string& out, const nlohmann::json& v) {
+  out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void put_key(std::string& out, std::string_view key, bool& first) {
+  if (!first) out += ',';
+  first = false;
+  put_string(out, key);
+  out += ':';
+}
+
+void put_diagnostic(std::string& out, const FileReport& r, const Diagnostic& d) {
+  Location loc = locate(r, d.range);
+  out += "{\"rule\":";
+  put_string(out, d.rule);
+  out += ",\"severity\":";
+  put_string(out, to_string(d.severity));
+  out += ",\"message\":";
+  put_string(out, d.message);
+  auto number = [&](const char* key, std::uint32_t v) {
+    out += key;
+    if (loc.valid) out += std::to_string(v);
+    else out += "null";
+  };
+  number(",\"line\":", loc.line);
+  number(",\"col\":", loc.col);
+  number(",\"end_line\":", loc.end_line);
+  number(",\"end_col\":", loc.end_col);
+  // Evidence: the diagnostic's own keys (a non-object value as "value"), then "file" and
+  // "notes", each replacing a key of that name in place, as ordered_json's operator[] does.
+  std::vector<std::pair<std::string, std::string>> ev;
+  if (d.evidence.is_object()) {
+    for (const auto& [k, v] : d.evidence.items()) {
+      std::string dumped;
+      put_value(dumped, v);
+      ev.emplace_back(k, std::move(dumped));
+    }
+  } else if (!d.evidence.is_null()) {
+    std::string dumped;
+    put_value(dumped, d.evidence);
+    ev.emplace_back("value", std::move(dumped));
+  }
+  auto set = [&](const std::string& key, std::string value) {
+    for (auto& [k, v] : ev)
+      if (k == key) {
+        v = std::move(value);
+        return;
+      }
+    ev.emplace_back(key, std::move(value));
+  };
+  if (loc.valid && r.sources && d.range.file != r.file) {
+    std::string path;
+    put_string(path, loc.path);
+    set("file", std::move(path));
+  }
+  if (!d.notes.empty()) {
+    std::string notes = "[";
+    for (std::size_t i = 0; i < d.notes.size(); ++i) {
+      const auto& n = d.notes[i];
+      Location nl = locate(r, n.range);
+      if (i) notes += ',';
+      notes += "{\"message\":";
+      put_string(notes, n.message);
+      notes += ",\"line\":";
+      notes += nl.valid ? std::to_string(nl.line) : "null";
+      notes += ",\"col\":";
+      notes += nl.valid ? std::to_string(nl.col) : "null";
+      if (nl.valid && n.range.file != r.file) {
+        notes += ",\"file\":";
+        put_string(notes, nl.path);
+      }
+      notes += '}';
+    }
+    notes += ']';
+    set("notes", std::move(notes));
+  }
+  out += ",\"evidence\":{";
+  bool first = true;
+  for (const auto& [k, v] : ev) {
+    put_key(out, k, first);
+    out += v;
+  }
+  out += "}}";
+}
+
+}  // namespace
+
+std::string report_jsonl(const FileReport& r) {
+  std::string out;
+  out.reserve(512 + 256 * r.diagnostics.size());
+  out += "{\"file\":";
+  put_string(out, r.path);
+  out += ",\"status\":";
+  put_string(out, to_string(r.status));
+  out += ",\"verdicts\":{";
+  // ordered_json's operator[] keeps the first position of a repeated name, with the last value.
+  std::vector<std::pair<std::string_view, const char*>> verdicts;
+  for (const auto& [name, v] : r.verdicts) {
+    auto it = std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& e) { return e.first == name; });
+    if (it != verdicts.end()) it->second = checks::to_string(v);
+    else verdicts.emplace_back(name, checks::to_string(v));
+  }
+  bool first = true;
+  for (const auto& [name, v] : verdicts) {
+    put_key(out, name, first);
+    put_string(out, v);
+  }
+  out += "},\"diagnostics\":[";
+  for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+    if (i) out += ',';
+    put_diagnostic(out, r, r.diagnostics[i]);
+  }
+  out += "],\"elapsed_us\":";
+  out += std::to_string(r.elapsed_us);
+  out += ",\"ir_source\":";
+  put_string(out, r.ir_source);
+  out += '}';
+  return out;
+}
+
 std::string text_diagnostic(const FileReport& r, const Diagnostic& d) {
   Location loc = locate(r, d.range);
   std::string out = location_prefix(loc) + to_string(d.severity) + ": " + d.message + " [" + d.rule + "]\n";
@@ -310,7 +456,7 @@ class JsonlReporter : public Reporter {
  public:
   explicit JsonlReporter(std::ostream& out) : out_(out) {}
   void file(const FileReport& r) override {
-    out_ << report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out_ << report_jsonl(r) << "\n";
     out_.flush();
   }
   void finish() override {}
@@ -323,8 +469,7 @@ class JsonReporter : public Reporter {
  public:
   explicit JsonReporter(std::ostream& out) : out_(out) {}
   void file(const FileReport& r) override {
-    out_ << (first_ ? "[\n" : ",\n")
-         << report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out_ << (first_ ? "[\n" : ",\n") << report_jsonl(r);
     first_ = false;
   }
   void finish() override { out_ << (first_ ? "[]\n" : "\n]\n"); }

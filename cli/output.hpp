@@ -32,6 +32,8 @@ Location locate(const FileReport& r, const SourceRange& range);
 
 // One file as a jsonl record: exactly file, status, verdicts, diagnostics, elapsed_us, ir_source.
 nlohmann::ordered_json report_json(const FileReport& r);
+// report_json(r) serialised compactly (dump(-1, ' ', false, replace)), written directly.
+std::string report_jsonl(const FileReport& r);
 // One diagnostic: exactly rule, severity, message, line, col, end_line, end_col, evidence.
 nlohmann::ordered_json diagnostic_json(const FileReport& r, const Diagnostic& d);
 

@@ -219,3 +219,43 @@ TEST_CASE("driver: --jobs keeps input order") {
   check_files(paths, CheckOptions{}, 4, [&](FileReport&& r) { seen.push_back(r.path); });
   CHECK(seen == paths);
 }
+
+TEST_CASE("report_jsonl writes report_json's compact dump byte for byte") {
+  auto compact = [](const FileReport& r) {
+    return report_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  auto r = sample_report();
+  CHECK(report_jsonl(r) == compact(r));
+  // A second file, unlocated diagnostics, notes in other files, non-object evidence, evidence
+  // that already has "file" and "notes", strings needing escapes and invalid UTF-8.
+  auto sm = std::const_pointer_cast<SourceManager>(r.sources);
+  FileId cls = sm->add("styles/x.cls", "line one\nline \"two\"\n");
+  Diagnostic d;
+  d.rule = "missing-file";
+  d.severity = Severity::note;
+  d.message = "'x.sty' \"was\" not found\\\t\x01 \xC3\xA9 \xFF";
+  d.range = {cls, 10, 14, true};
+  d.evidence = {{"file", "ignored"}, {"notes", 3}, {"z", {1.5, 2e-7, 1e21, -0.0}}, {"a", nullptr}};
+  d.notes.push_back({"in the class", {cls, 0, 4, true}});
+  d.notes.push_back({"in the input \xE2\x82", {r.file, 0, 1, true}});
+  d.notes.push_back({"nowhere", {}});
+  r.diagnostics.push_back(d);
+  d.evidence = 42.5;
+  d.range = {};
+  d.notes.clear();
+  r.diagnostics.push_back(d);
+  d.evidence = "text";
+  r.diagnostics.push_back(d);
+  d.evidence = nlohmann::json::array({1, "two"});
+  r.diagnostics.push_back(d);
+  d.evidence = nullptr;
+  r.diagnostics.push_back(d);
+  r.path = "odd \"path\"\\x.tex";
+  r.elapsed_us = 123456789;
+  r.ir_source = "llm";
+  r.verdicts.emplace_back(r.verdicts[0].first, checks::Verdict::fail);  // a repeated name
+  CHECK(report_jsonl(r) == compact(r));
+  r.sources = nullptr;  // an unreadable file
+  r.status = FileStatus::unreadable;
+  CHECK(report_jsonl(r) == compact(r));
+}

@@ -147,6 +147,11 @@ struct ParseResult {
 // OpKind::Unknown with their span, not as errors. Thread-safe; per-thread parser objects.
 ParseResult parse(std::string_view text);
 
+// Which parser reads each statement: the hand-written twin of TikZ.g4 first, ANTLR for what it
+// does not accept (the default; same trees, same errors), or ANTLR alone (for tests).
+enum class ParserChoice { fast_then_antlr, antlr };
+ParseResult parse(std::string_view text, ParserChoice choice);
+
 // Parse the inside of a coordinate (text between parentheses) into its form. Spans are
 // offsets into `inner` plus `base` (the statement parser passes the position of `inner`).
 Coordinate parse_coordinate(std::string_view inner, std::uint32_t base = 0);

@@ -3,6 +3,7 @@
 // A statement with a syntax error is dropped with one located error; parsing continues after
 // its ';' (TikZ itself stops at the first error; a linter wants to see the rest).
 #include <array>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <string>
@@ -207,45 +208,101 @@ class ErrorCollector : public antlr4::BaseErrorListener {
   bool in_node_spec = false;
 };
 
-// Per-thread ANTLR objects: building a lexer and parser costs far more than one statement.
-struct Engine {
-  ByteStream input;
-  ByteLexer lexer;  // TikZ.g4's lexer rules, hand-written for speed (byte_lexer.cpp)
-  antlr4::CommonTokenStream tokens{&lexer};
-  TikZParser parser{&tokens};
-  std::shared_ptr<antlr4::BailErrorStrategy> bail = std::make_shared<antlr4::BailErrorStrategy>();
-  std::shared_ptr<antlr4::DefaultErrorStrategy> recover =
-      std::make_shared<antlr4::DefaultErrorStrategy>();
-  ErrorCollector errors;
+// The two trees TreeReader reads: ANTLR's parse tree, and FastParser's of the same shape (the
+// same children in the same order, rule indices and token types of TikZ.g4).
+struct AntlrTree {
+  using Tok = antlr4::Token;
+  using Ctx = antlr4::ParserRuleContext;
+  using Kid = antlr4::tree::ParseTree*;
+  antlr4::TokenStream* tokens;
 
-  Engine() {
-    parser.removeErrorListeners();
+  // TerminalNode is a virtual base, so no static_cast; its source interval is its token index.
+  Tok* token(Kid t) const {
+    if (!is_terminal(typeid(*t))) return nullptr;
+    return tokens->get(t->getSourceInterval().a);
   }
+  // type_info equality across shared objects falls back to strcmp on the mangled names, and
+  // this test runs for every child of every node; remember the answer per type_info address.
+  static bool is_terminal(const std::type_info& type) {
+    struct Entry {
+      const std::type_info* type;
+      bool terminal;
+    };
+    thread_local std::array<Entry, 48> seen{};
+    thread_local std::size_t used = 0;
+    for (std::size_t i = 0; i < used; ++i)
+      if (seen[i].type == &type) return seen[i].terminal;
+    bool terminal = type == typeid(antlr4::tree::TerminalNodeImpl);
+    if (used < seen.size()) seen[used++] = {&type, terminal};
+    return terminal;
+  }
+  static Ctx* rule(Kid t) { return static_cast<Ctx*>(t); }
+  static const std::vector<Kid>& kids(Ctx* c) { return c->children; }
+  static std::size_t rule_index(Ctx* c) { return c->getRuleIndex(); }
+  static Tok* start(Ctx* c) { return c->getStart(); }
+  static Tok* stop(Ctx* c) { return c->getStop(); }
+  static std::size_t type(Tok* t) { return t->getType(); }
+  static std::size_t start_index(Tok* t) { return t->getStartIndex(); }
+  static std::size_t stop_index(Tok* t) { return t->getStopIndex(); }
+};
+
+struct FastTok {
+  std::size_t type = 0;
+  std::size_t start = 0, stop = 0;  // byte offsets, stop inclusive (as ANTLR's)
+};
+struct FastCtx;
+struct FastKid {
+  FastTok* tok = nullptr;  // a terminal, or
+  FastCtx* ctx = nullptr;  // a rule
+};
+struct FastCtx {
+  std::size_t rule = 0;
+  std::vector<FastKid> children;
+  FastTok* start = nullptr;  // the first token when the rule was entered (LT(1))
+  FastTok* stop = nullptr;   // the last token it consumed (LT(-1) when it ended)
+};
+struct FastTree {
+  using Tok = FastTok;
+  using Ctx = FastCtx;
+  using Kid = FastKid;
+  Tok* token(const Kid& k) const { return k.tok; }
+  static Ctx* rule(const Kid& k) { return k.ctx; }
+  static const std::vector<Kid>& kids(Ctx* c) { return c->children; }
+  static std::size_t rule_index(Ctx* c) { return c->rule; }
+  static Tok* start(Ctx* c) { return c->start; }
+  static Tok* stop(Ctx* c) { return c->stop; }
+  static std::size_t type(Tok* t) { return t->type; }
+  static std::size_t start_index(Tok* t) { return t->start; }
+  static std::size_t stop_index(Tok* t) { return t->stop; }
 };
 
 // Converts one statement's parse tree; offsets become statement-text offsets via `base`.
 // The tree is read by walking children once and switching on token types and rule indices:
 // the generated accessors (ctx->OPTIONS(), ...) dynamic_cast every child on every call, which
 // cost more than the parse itself.
+template <class Tree>
 class TreeReader {
- public:
-  TreeReader(std::string_view text, std::uint32_t base, antlr4::TokenStream* tokens)
-      : text_(text), base_(base), tokens_(tokens) {}
+  using Tok = typename Tree::Tok;
+  using Ctx = typename Tree::Ctx;
+  using Kid = typename Tree::Kid;
 
-  Statement statement(antlr4::ParserRuleContext* ctx) {
+ public:
+  TreeReader(std::string_view text, std::uint32_t base, Tree tree) : text_(text), base_(base), tree_(tree) {}
+
+  Statement statement(Ctx* ctx) {
     Statement st;
-    auto& kids = ctx->children;
-    antlr4::Token* cmd = token(kids.front());
+    const auto& kids = Tree::kids(ctx);
+    Tok* cmd = token(kids.front());
     // The last two children are the ';' and EOF; the statement ends with its ';'.
     st.span = span(cmd, token(kids[kids.size() - 2]));
     st.command = std::string(slice(span(cmd, cmd)).substr(1));
     std::size_t i = 1;
-    switch (cmd->getType()) {
+    switch (Tree::type(cmd)) {
       case TikZLexer::PATH_CMD:
         // \draw[opts]: the first element, when it is an option list, belongs to the command.
         if (i + 2 < kids.size()) {
-          auto& first = rule(kids[i])->children;
-          if (antlr4::Token* t = token(first.front()); t != nullptr && t->getType() == TikZLexer::OPTIONS) {
+          const auto& first = Tree::kids(rule(kids[i]));
+          if (Tok* t = token(first.front()); t != nullptr && Tree::type(t) == TikZLexer::OPTIONS) {
             st.options = options(t);
             ++i;
           }
@@ -254,7 +311,7 @@ class TreeReader {
       case TikZLexer::NODE_CMD:
       case TikZLexer::PIC_CMD: {
         auto* spec = rule(kids[i++]);
-        PathOp op = bare_op(cmd->getType() == TikZLexer::NODE_CMD ? OpKind::NodeOp : OpKind::PicOp, spec);
+        PathOp op = bare_op(Tree::type(cmd) == TikZLexer::NODE_CMD ? OpKind::NodeOp : OpKind::PicOp, spec);
         op.node = node_spec(spec, op.span);
         st.ops.push_back(std::move(op));
         break;
@@ -277,56 +334,34 @@ class TreeReader {
  private:
   std::string_view text_;  // the whole text given to parse()
   std::uint32_t base_;     // where this statement's piece starts in text_
-  antlr4::TokenStream* tokens_;
+  Tree tree_;
 
  public:
   mutable std::optional<SyntaxError> problem;  // found while reading a tree the grammar accepted
 
  private:
 
-  // TerminalNode is a virtual base, so no static_cast; its source interval is its token index.
-  antlr4::Token* token(antlr4::tree::ParseTree* t) const {
-    if (!is_terminal(typeid(*t))) return nullptr;
-    return tokens_->get(t->getSourceInterval().a);
-  }
+  Tok* token(const Kid& k) const { return tree_.token(k); }
+  static Ctx* rule(const Kid& k) { return Tree::rule(k); }
 
-  // type_info equality across shared objects falls back to strcmp on the mangled names, and
-  // this test runs for every child of every node; remember the answer per type_info address.
-  static bool is_terminal(const std::type_info& type) {
-    struct Entry {
-      const std::type_info* type;
-      bool terminal;
-    };
-    thread_local std::array<Entry, 48> seen{};
-    thread_local std::size_t used = 0;
-    for (std::size_t i = 0; i < used; ++i)
-      if (seen[i].type == &type) return seen[i].terminal;
-    bool terminal = type == typeid(antlr4::tree::TerminalNodeImpl);
-    if (used < seen.size()) seen[used++] = {&type, terminal};
-    return terminal;
-  }
-  static antlr4::ParserRuleContext* rule(antlr4::tree::ParseTree* t) {
-    return static_cast<antlr4::ParserRuleContext*>(t);
-  }
-
-  Span span(antlr4::Token* a, antlr4::Token* b) const {
-    std::uint32_t begin = base_ + static_cast<std::uint32_t>(a->getStartIndex());
+  Span span(Tok* a, Tok* b) const {
+    std::uint32_t begin = base_ + static_cast<std::uint32_t>(Tree::start_index(a));
     std::uint32_t end = begin;
-    if (b != nullptr && b->getType() != antlr4::Token::EOF && b->getStopIndex() + 1 >= a->getStartIndex())
-      end = base_ + static_cast<std::uint32_t>(b->getStopIndex() + 1);
+    if (b != nullptr && Tree::type(b) != antlr4::Token::EOF && Tree::stop_index(b) + 1 >= Tree::start_index(a))
+      end = base_ + static_cast<std::uint32_t>(Tree::stop_index(b) + 1);
     return {begin, end};
   }
-  Span span(antlr4::ParserRuleContext* c) const {
+  Span span(Ctx* c) const {
     // An empty rule (coordSpec with nothing in it) has its stop before its start.
-    if (c->children.empty()) return span(c->getStart(), nullptr);
-    return span(c->getStart(), c->getStop());
+    if (Tree::kids(c).empty()) return span(Tree::start(c), nullptr);
+    return span(Tree::start(c), Tree::stop(c));
   }
   std::string_view slice(Span s) const { return text_.substr(s.begin, s.end - s.begin); }
   // The inside of a one-character-delimited group token: {..}, [..], (..).
   std::string_view inner(Span s) const {
     return s.end - s.begin >= 2 ? text_.substr(s.begin + 1, s.end - s.begin - 2) : std::string_view{};
   }
-  std::string_view inner(antlr4::Token* t) const { return inner(span(t, t)); }
+  std::string_view inner(Tok* t) const { return inner(span(t, t)); }
 
   static std::string trimmed(std::string_view s) {
     auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
@@ -335,7 +370,7 @@ class TreeReader {
     return std::string(s);
   }
 
-  Options options(antlr4::Token* t) const {
+  Options options(Tok* t) const {
     Span s = span(t, t);
     return Options{std::string(inner(s)), s};
   }
@@ -351,11 +386,11 @@ class TreeReader {
   }
 
   // A coordinate written inline as `(PLUS | PLUSPLUS)? PAREN`; `rel` is the sign token or null.
-  Coordinate coordinate(antlr4::Token* rel, antlr4::Token* paren) const {
+  Coordinate coordinate(Tok* rel, Tok* paren) const {
     Span p = span(paren, paren);
     Coordinate c = parse_coordinate(inner(p), p.begin + 1);
     if (rel != nullptr) {
-      c.relative = rel->getType() == TikZLexer::PLUSPLUS ? Coordinate::Relative::PlusPlus
+      c.relative = Tree::type(rel) == TikZLexer::PLUSPLUS ? Coordinate::Relative::PlusPlus
                                                         : Coordinate::Relative::Plus;
     }
     c.span = span(rel != nullptr ? rel : paren, paren);
@@ -365,16 +400,16 @@ class TreeReader {
   // nodeSpec : (OPTIONS | PAREN | AT (PLUS | PLUSPLUS)? PAREN | animation | foreachClause)* BRACED
   // coordSpec: OPTIONS* (PAREN OPTIONS*)? (AT (PLUS | PLUSPLUS)? PAREN OPTIONS*)?
   // A PAREN after AT is the position, any other PAREN the name.
-  void node_attributes(Node& n, antlr4::ParserRuleContext* ctx) const {
+  void node_attributes(Node& n, Ctx* ctx) const {
     bool after_at = false;
-    antlr4::Token* rel = nullptr;
-    for (auto* kid : ctx->children) {
-      antlr4::Token* t = token(kid);
+    Tok* rel = nullptr;
+    for (const auto& kid : Tree::kids(ctx)) {
+      Tok* t = token(kid);
       if (t == nullptr) {
         n.unsupported.push_back(span(rule(kid)));
         continue;
       }
-      switch (t->getType()) {
+      switch (Tree::type(t)) {
         case TikZLexer::OPTIONS:
           merge(n.options, options(t));
           break;
@@ -404,14 +439,14 @@ class TreeReader {
     }
   }
 
-  Node node_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
+  Node node_spec(Ctx* ctx, Span whole) const {
     Node n;
     n.span = whole;
     node_attributes(n, ctx);
     return n;
   }
 
-  Node coord_spec(antlr4::ParserRuleContext* ctx, Span whole) const {
+  Node coord_spec(Ctx* ctx, Span whole) const {
     Node n;
     n.span = whole;
     n.is_coordinate = true;
@@ -419,7 +454,7 @@ class TreeReader {
     return n;
   }
 
-  PathOp bare_op(OpKind kind, antlr4::ParserRuleContext* ctx) const {
+  PathOp bare_op(OpKind kind, Ctx* ctx) const {
     PathOp op;
     op.kind = kind;
     op.span = span(ctx);
@@ -428,10 +463,10 @@ class TreeReader {
   }
 
   // The element's alternative is fixed by its first token (see TikZ.g4, rule `element`).
-  OpKind kind_of(antlr4::tree::ParseTree* first) const {
-    antlr4::Token* t = token(first);
+  OpKind kind_of(const Kid& first) const {
+    Tok* t = token(first);
     if (t == nullptr) return OpKind::Unknown;
-    switch (t->getType()) {
+    switch (Tree::type(t)) {
       case TikZLexer::PLUS:
       case TikZLexer::PLUSPLUS:
       case TikZLexer::PAREN: return OpKind::Move;
@@ -460,8 +495,8 @@ class TreeReader {
   }
 
   // Fills `op` in place (a PathOp is large; moving one per operation showed in profiles).
-  void element(PathOp& op, antlr4::ParserRuleContext* ctx) const {
-    auto& kids = ctx->children;
+  void element(PathOp& op, Ctx* ctx) const {
+    const auto& kids = Tree::kids(ctx);
     op.kind = kind_of(kids.front());
     op.span = span(ctx);
     op.raw = std::string(slice(op.span));
@@ -487,10 +522,10 @@ class TreeReader {
     const OpKind first_kind = op.kind;
     const bool paren_is_argument =
         op.kind == OpKind::Circle || op.kind == OpKind::Ellipse || op.kind == OpKind::Arc;
-    antlr4::Token* rel = nullptr;
-    for (auto* kid : kids) {
-      if (antlr4::Token* t = token(kid)) {
-        switch (t->getType()) {
+    Tok* rel = nullptr;
+    for (const auto& kid : kids) {
+      if (Tok* t = token(kid)) {
+        switch (Tree::type(t)) {
           case TikZLexer::OPTIONS:
             merge(op.options, options(t));
             break;
@@ -512,12 +547,12 @@ class TreeReader {
         continue;
       }
       auto* r = rule(kid);
-      switch (r->getRuleIndex()) {
+      switch (Tree::rule_index(r)) {
         case TikZParser::RuleMidNode: {
-          auto* spec = rule(r->children.back());
-          if (spec->getRuleIndex() == TikZParser::RuleNodeSpec) {
+          auto* spec = rule(Tree::kids(r).back());
+          if (Tree::rule_index(spec) == TikZParser::RuleNodeSpec) {
             op.edge_nodes.push_back(node_spec(spec, span(r)));
-            op.edge_nodes.back().is_pic = token(r->children.front())->getType() == TikZLexer::PIC;
+            op.edge_nodes.back().is_pic = Tree::type(token(Tree::kids(r).front())) == TikZLexer::PIC;
           } else {
             op.edge_nodes.push_back(coord_spec(spec, span(r)));
           }
@@ -542,12 +577,12 @@ class TreeReader {
   }
 
   // plotSource : COORDINATES BRACED | FILE BRACED | FUNCTION BRACED | (PLUS|PLUSPLUS)? PAREN
-  void plot(PathOp& op, antlr4::ParserRuleContext* src) const {
+  void plot(PathOp& op, Ctx* src) const {
     op.kind = OpKind::Plot;  // also for `-- plot`, which starts as a line-to
-    antlr4::Token* last = token(src->children.back());
+    Tok* last = token(Tree::kids(src).back());
     Span group = span(last, last);
     op.argument = std::string(inner(group));
-    switch (token(src->children.front())->getType()) {
+    switch (Tree::type(token(Tree::kids(src).front()))) {
       case TikZLexer::COORDINATES:
         op.plot_kind = "coordinates";
         op.coords = parse_coordinate_list(inner(group), group.begin + 1);
@@ -560,7 +595,7 @@ class TreeReader {
         break;
       default: {
         op.plot_kind = "expression";
-        auto& kids = src->children;
+        const auto& kids = Tree::kids(src);
         op.coords.push_back(coordinate(kids.size() > 1 ? token(kids.front()) : nullptr, last));
         break;
       }
@@ -568,21 +603,22 @@ class TreeReader {
   }
 
   // let \p1 = (A), \n1 = {veclen(\x1,\y1)} in
-  void let_op(PathOp& op, antlr4::ParserRuleContext* ctx) const {
-    auto& kids = ctx->children;
+  void let_op(PathOp& op, Ctx* ctx) const {
+    const auto& kids = Tree::kids(ctx);
     Span kw = span(token(kids.front()), token(kids.front()));
     Span in = span(token(kids.back()), token(kids.back()));
     op.argument = trimmed(text_.substr(kw.end, in.begin - kw.end));
-    for (auto* kid : kids) {
+    for (const auto& kid : kids) {
       if (token(kid) != nullptr) continue;
       auto* b = rule(kid);
       LetBinding lb;
       lb.span = span(b);
-      antlr4::Token* value = token(b->children.back());
-      Span eq = span(token(b->children[b->children.size() - 2]), nullptr);
+      const auto& bk = Tree::kids(b);
+      Tok* value = token(bk.back());
+      Span eq = span(token(bk[bk.size() - 2]), nullptr);
       lb.reg = trimmed(text_.substr(lb.span.begin, eq.begin - lb.span.begin));
       Span v = span(value, value);
-      if (value->getType() == TikZLexer::PAREN) {
+      if (Tree::type(value) == TikZLexer::PAREN) {
         Coordinate c = parse_coordinate(inner(v), v.begin + 1);
         c.span = v;
         lb.point = std::move(c);
@@ -594,12 +630,369 @@ class TreeReader {
   }
 };
 
+// A recursive-descent twin of TikZ.g4's parser over ByteLexer's tokens, for statements the
+// grammar accepts (nearly all of them): ANTLR's runtime costs some 5 us per statement in
+// prediction and context objects, this a fraction of that. Every decision takes the first
+// alternative that can start with the next token, which is the alternative ANTLR chooses when
+// more than one could go on (greedy loops and optional parts; the other alternatives of a rule
+// start with distinct tokens). Where the first choice fails it does not backtrack: it gives up,
+// and the statement goes to ANTLR, which parses it or reports the error as before. So a
+// statement it accepts has the tree ANTLR builds (test_parse.cpp compares both on generated
+// statements), and one it rejects costs what it did.
+class FastParser {
+ public:
+  // The statement's tree, or null when the statement is not accepted here.
+  FastCtx* parse(std::string_view src, ByteLexer& lexer) {
+    toks_.clear();
+    used_ = 0;
+    lexer.reset(nullptr, src);
+    for (;;) {
+      FastTok t;
+      t.type = lexer.next_token(t.start, t.stop);
+      toks_.push_back(t);
+      if (t.type == antlr4::Token::EOF) break;
+    }
+    pos_ = 0;
+    FastCtx* st = open(TikZParser::RuleStatement);
+    bool ok = false;
+    switch (la()) {
+      case TikZLexer::PATH_CMD:
+        ok = match(st) && elements(st);
+        break;
+      case TikZLexer::NODE_CMD:
+      case TikZLexer::PIC_CMD:
+        ok = match(st) && node_spec(st) && elements(st);
+        break;
+      case TikZLexer::COORD_CMD:
+        ok = match(st) && coord_spec(st) && elements(st);
+        break;
+      default:
+        break;
+    }
+    ok = ok && expect(st, TikZLexer::SEMI) && expect(st, antlr4::Token::EOF);
+    if (!ok) return nullptr;
+    close(st);
+    return st;
+  }
+
+ private:
+  std::vector<FastTok> toks_;
+  std::deque<FastCtx> pool_;  // reused across statements (children keep their capacity)
+  std::size_t used_ = 0;
+  std::size_t pos_ = 0;
+
+  std::size_t la() const { return toks_[pos_].type; }
+  bool at(std::size_t type) const { return la() == type; }
+  bool at_sign() const { return at(TikZLexer::PLUS) || at(TikZLexer::PLUSPLUS); }
+
+  FastCtx* open(std::size_t rule) {
+    if (used_ == pool_.size()) pool_.emplace_back();
+    FastCtx* c = &pool_[used_++];
+    c->rule = rule;
+    c->children.clear();
+    c->start = &toks_[pos_];
+    return c;
+  }
+  void close(FastCtx* c) { c->stop = pos_ > 0 ? &toks_[pos_ - 1] : nullptr; }
+  void add(FastCtx* parent, FastCtx* child) {
+    close(child);
+    parent->children.push_back({nullptr, child});
+  }
+  bool match(FastCtx* c) {  // the current token, whatever it is (EOF is never consumed here)
+    if (at(antlr4::Token::EOF)) return false;
+    c->children.push_back({&toks_[pos_++], nullptr});
+    return true;
+  }
+  bool expect(FastCtx* c, std::size_t type) {
+    if (!at(type)) return false;
+    c->children.push_back({&toks_[pos_], nullptr});
+    if (type != antlr4::Token::EOF) ++pos_;
+    return true;
+  }
+  // (PLUS | PLUSPLUS)? PAREN
+  bool coordinate(FastCtx* c) {
+    if (at_sign()) match(c);
+    return expect(c, TikZLexer::PAREN);
+  }
+  void options(FastCtx* c) {  // OPTIONS*
+    while (at(TikZLexer::OPTIONS)) match(c);
+  }
+
+  static bool starts_element(std::size_t t) {
+    switch (t) {
+      case TikZLexer::PLUS: case TikZLexer::PLUSPLUS: case TikZLexer::PAREN:
+      case TikZLexer::LINE: case TikZLexer::HV: case TikZLexer::VH: case TikZLexer::DOTS:
+      case TikZLexer::RECTANGLE: case TikZLexer::CIRCLE: case TikZLexer::ELLIPSE: case TikZLexer::ARC:
+      case TikZLexer::GRID: case TikZLexer::PARABOLA: case TikZLexer::SIN: case TikZLexer::COS:
+      case TikZLexer::TO: case TikZLexer::EDGE: case TikZLexer::PLOT: case TikZLexer::NODE:
+      case TikZLexer::COORDINATE: case TikZLexer::PIC: case TikZLexer::LET: case TikZLexer::OPTIONS:
+      // unknown
+      case TikZLexer::COLON: case TikZLexer::FOREACH: case TikZLexer::WORD: case TikZLexer::CS:
+      case TikZLexer::BRACED: case TikZLexer::IN:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  bool elements(FastCtx* st) {  // element*
+    while (starts_element(la()))
+      if (!element(st)) return false;
+    return true;
+  }
+
+  bool mid_nodes(FastCtx* parent) {  // midNode*
+    while (at(TikZLexer::NODE) || at(TikZLexer::COORDINATE) || at(TikZLexer::PIC)) {
+      FastCtx* m = open(TikZParser::RuleMidNode);
+      bool coord = at(TikZLexer::COORDINATE);
+      match(m);
+      if (!(coord ? coord_spec(m) : node_spec(m))) return false;
+      add(parent, m);
+    }
+    return true;
+  }
+
+  // ((PLUS | PLUSPLUS)? PAREN | CYCLE)
+  bool target_or_cycle(FastCtx* e) {
+    if (at(TikZLexer::CYCLE)) return match(e);
+    return coordinate(e);
+  }
+
+  bool element(FastCtx* st) {
+    FastCtx* e = open(TikZParser::RuleElement);
+    bool ok = false;
+    switch (la()) {
+      case TikZLexer::PLUS: case TikZLexer::PLUSPLUS: case TikZLexer::PAREN:
+        ok = coordinate(e);
+        break;
+      case TikZLexer::LINE: case TikZLexer::HV: case TikZLexer::VH:
+        match(e);
+        ok = mid_nodes(e);
+        if (!ok) break;
+        if (at(TikZLexer::PLOT)) {
+          match(e);
+          options(e);
+          ok = plot_source(e);
+        } else {
+          ok = target_or_cycle(e);
+        }
+        break;
+      case TikZLexer::DOTS:
+        match(e);
+        ok = mid_nodes(e) && expect(e, TikZLexer::CONTROLS) && coordinate(e);
+        if (!ok) break;
+        if (at(TikZLexer::AND)) ok = match(e) && coordinate(e);
+        ok = ok && expect(e, TikZLexer::DOTS) && mid_nodes(e) && target_or_cycle(e);
+        break;
+      case TikZLexer::RECTANGLE:
+        match(e);
+        ok = mid_nodes(e) && coordinate(e);
+        break;
+      case TikZLexer::CIRCLE: case TikZLexer::ELLIPSE: case TikZLexer::ARC:
+        match(e);
+        options(e);
+        if (at(TikZLexer::PAREN)) match(e);
+        ok = true;
+        break;
+      case TikZLexer::GRID:
+        match(e);
+        options(e);
+        ok = mid_nodes(e) && coordinate(e);
+        break;
+      case TikZLexer::PARABOLA:
+        match(e);
+        options(e);
+        ok = true;
+        if (at(TikZLexer::BEND)) ok = match(e) && coordinate(e);
+        ok = ok && mid_nodes(e) && target_or_cycle(e);
+        break;
+      case TikZLexer::SIN: case TikZLexer::COS:
+        match(e);
+        options(e);
+        ok = mid_nodes(e) && coordinate(e);
+        break;
+      case TikZLexer::TO: case TikZLexer::EDGE:
+        match(e);
+        options(e);
+        ok = mid_nodes(e) && target_or_cycle(e);
+        break;
+      case TikZLexer::PLOT:
+        match(e);
+        options(e);
+        ok = plot_source(e);
+        break;
+      case TikZLexer::NODE: case TikZLexer::PIC:
+        match(e);
+        ok = node_spec(e);
+        break;
+      case TikZLexer::COORDINATE:
+        match(e);
+        ok = coord_spec(e);
+        break;
+      case TikZLexer::LET:
+        match(e);
+        ok = let_binding(e);
+        while (ok && at(TikZLexer::COMMA)) ok = match(e) && let_binding(e);
+        ok = ok && expect(e, TikZLexer::IN);
+        break;
+      case TikZLexer::OPTIONS:
+        ok = match(e);
+        break;
+      default:
+        ok = unknown(e);
+        break;
+    }
+    if (!ok) return false;
+    add(st, e);
+    return true;
+  }
+
+  // nodeSpec : (OPTIONS | PAREN | AT (PLUS | PLUSPLUS)? PAREN | animation | foreachClause)* BRACED
+  bool node_spec(FastCtx* parent) {
+    FastCtx* n = open(TikZParser::RuleNodeSpec);
+    for (;;) {
+      if (at(TikZLexer::OPTIONS) || at(TikZLexer::PAREN)) {
+        match(n);
+      } else if (at(TikZLexer::AT)) {
+        match(n);
+        if (!coordinate(n)) return false;
+      } else if (at(TikZLexer::COLON)) {
+        if (!animation(n)) return false;
+      } else if (at(TikZLexer::FOREACH)) {
+        if (!foreach_clause(n)) return false;
+      } else {
+        break;
+      }
+    }
+    if (!expect(n, TikZLexer::BRACED)) return false;
+    add(parent, n);
+    return true;
+  }
+
+  // coordSpec : OPTIONS* (PAREN OPTIONS*)? (AT (PLUS | PLUSPLUS)? PAREN OPTIONS*)?
+  bool coord_spec(FastCtx* parent) {
+    FastCtx* c = open(TikZParser::RuleCoordSpec);
+    options(c);
+    if (at(TikZLexer::PAREN)) {
+      match(c);
+      options(c);
+    }
+    if (at(TikZLexer::AT)) {
+      match(c);
+      if (!coordinate(c)) return false;
+      options(c);
+    }
+    add(parent, c);
+    return true;
+  }
+
+  // animation : COLON WORD* EQ BRACED
+  bool animation(FastCtx* parent) {
+    FastCtx* a = open(TikZParser::RuleAnimation);
+    match(a);
+    while (at(TikZLexer::WORD)) match(a);
+    if (!expect(a, TikZLexer::EQ) || !expect(a, TikZLexer::BRACED)) return false;
+    add(parent, a);
+    return true;
+  }
+
+  // foreachClause : FOREACH (CS | OTHER | OPTIONS)* IN BRACED
+  bool foreach_clause(FastCtx* parent) {
+    FastCtx* f = open(TikZParser::RuleForeachClause);
+    match(f);
+    while (at(TikZLexer::CS) || at(TikZLexer::OTHER) || at(TikZLexer::OPTIONS)) match(f);
+    if (!expect(f, TikZLexer::IN) || !expect(f, TikZLexer::BRACED)) return false;
+    add(parent, f);
+    return true;
+  }
+
+  // plotSource : COORDINATES BRACED | FILE BRACED | FUNCTION BRACED | (PLUS | PLUSPLUS)? PAREN
+  bool plot_source(FastCtx* parent) {
+    FastCtx* p = open(TikZParser::RulePlotSource);
+    bool ok;
+    if (at(TikZLexer::COORDINATES) || at(TikZLexer::FILE) || at(TikZLexer::FUNCTION))
+      ok = match(p) && expect(p, TikZLexer::BRACED);
+    else
+      ok = coordinate(p);
+    if (!ok) return false;
+    add(parent, p);
+    return true;
+  }
+
+  // letBinding : CS (NUMBER | WORD | BRACED)? EQ (PAREN | BRACED)
+  bool let_binding(FastCtx* parent) {
+    FastCtx* b = open(TikZParser::RuleLetBinding);
+    if (!expect(b, TikZLexer::CS)) return false;
+    if (at(TikZLexer::NUMBER) || at(TikZLexer::WORD) || at(TikZLexer::BRACED)) match(b);
+    if (!expect(b, TikZLexer::EQ)) return false;
+    if (!(at(TikZLexer::PAREN) || at(TikZLexer::BRACED))) return false;
+    match(b);
+    add(parent, b);
+    return true;
+  }
+
+  // unknown : animation | foreachClause BRACED? | (WORD | CS) OPTIONS? BRACED* | BRACED | IN
+  bool unknown(FastCtx* parent) {
+    FastCtx* u = open(TikZParser::RuleUnknown);
+    bool ok = true;
+    switch (la()) {
+      case TikZLexer::COLON:
+        ok = animation(u);
+        break;
+      case TikZLexer::FOREACH:
+        ok = foreach_clause(u);
+        if (ok && at(TikZLexer::BRACED)) match(u);
+        break;
+      case TikZLexer::WORD: case TikZLexer::CS:
+        match(u);
+        if (at(TikZLexer::OPTIONS)) match(u);
+        while (at(TikZLexer::BRACED)) match(u);
+        break;
+      case TikZLexer::BRACED: case TikZLexer::IN:
+        match(u);
+        break;
+      default:
+        return false;
+    }
+    if (!ok) return false;
+    add(parent, u);
+    return true;
+  }
+};
+
+// Per-thread ANTLR objects: building a lexer and parser costs far more than one statement.
+struct Engine {
+  ByteStream input;
+  ByteLexer lexer;  // TikZ.g4's lexer rules, hand-written for speed (byte_lexer.cpp)
+  antlr4::CommonTokenStream tokens{&lexer};
+  TikZParser parser{&tokens};
+  std::shared_ptr<antlr4::BailErrorStrategy> bail = std::make_shared<antlr4::BailErrorStrategy>();
+  std::shared_ptr<antlr4::DefaultErrorStrategy> recover =
+      std::make_shared<antlr4::DefaultErrorStrategy>();
+  ErrorCollector errors;
+  FastParser fast;
+  ByteLexer fast_lexer;
+
+  Engine() {
+    parser.removeErrorListeners();
+  }
+};
+
 SyntaxError nesting_error(const Piece& p) {
   return {"groups nested deeper than " + std::to_string(kMaxGroupNesting) + " levels", {p.begin, p.end}};
 }
 
-void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseResult& out) {
+void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseResult& out, bool fast) {
   std::string_view src = text.substr(piece.begin, piece.end - piece.begin);
+  if (fast) {
+    if (FastCtx* tree = en.fast.parse(src, en.fast_lexer)) {
+      TreeReader<FastTree> reader(text, piece.begin, FastTree{});
+      Statement st = reader.statement(tree);
+      if (reader.problem) out.errors.push_back(std::move(*reader.problem));
+      else out.statements.push_back(std::move(st));
+      return;
+    }
+  }
   en.input.assign(src);
   en.lexer.reset(&en.input, src);
   en.tokens.setTokenSource(&en.lexer);
@@ -644,7 +1037,7 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
       return;
     }
   }
-  TreeReader reader(text, piece.begin, &en.tokens);
+  TreeReader<AntlrTree> reader(text, piece.begin, AntlrTree{&en.tokens});
   Statement st = reader.statement(tree);
   if (reader.problem) out.errors.push_back(std::move(*reader.problem));
   else out.statements.push_back(std::move(st));
@@ -652,7 +1045,9 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
 
 }  // namespace
 
-ParseResult parse(std::string_view text) {
+ParseResult parse(std::string_view text) { return parse(text, ParserChoice::fast_then_antlr); }
+
+ParseResult parse(std::string_view text, ParserChoice choice) {
   ParseResult out;
   try {
     if (text.size() > 0xffffff00u) {
@@ -668,7 +1063,7 @@ ParseResult parse(std::string_view text) {
         continue;
       }
       try {
-        parse_piece(engine, text, piece, out);
+        parse_piece(engine, text, piece, out, choice == ParserChoice::fast_then_antlr);
       } catch (const std::exception& e) {
         out.errors.push_back({"internal parser error: " + std::string(e.what()), {piece.begin, piece.end}});
       }

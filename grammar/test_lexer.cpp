@@ -47,8 +47,9 @@ std::vector<Tok> byte_tokens(const std::string& text) {
 
 TEST_CASE("byte lexer matches the generated lexer on every statement form") {
   const char* samples[] = {
-      "\\draw[thick,->] (0,0) -- (1,0) node[midway,below]{$5$ cm} -- ++(0,1) -| (A.north east) "
-      ".. controls (1,2) and +(3,4) .. (5,6) -- cycle;",
+      // One statement over two lines (parenthesised: clang's -Wstring-concatenation).
+      ("\\draw[thick,->] (0,0) -- (1,0) node[midway,below]{$5$ cm} -- ++(0,1) -| (A.north east) "
+       ".. controls (1,2) and +(3,4) .. (5,6) -- cycle;"),
       "\\node[draw] (a) at (1,2) {x}; \\coordinate[label=above:$A$] (A) at (1,2);",
       "\\draw (0,0) circle [radius=1] ellipse (2 and 1) arc (0:90:1) arc[start angle=0,delta angle=30];",
       "\\draw plot[domain=0:1,samples=20] (\\x,{\\x^2}) plot coordinates {(0,0) (1,1)};",

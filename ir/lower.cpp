@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <numbers>
 #include <set>
 
@@ -142,6 +144,7 @@ class PictureLowerer {
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
     };
+    keys_.expand_options = [this](const std::string& options) { return styles_.expand(options, nullptr); };
   }
 
   Diagram run();
@@ -216,6 +219,14 @@ class PictureLowerer {
   void add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
                   std::uint32_t b, std::uint32_t e);
   void lower_pic(PathState& ps, const PathOp& op);
+  // circuits library: the symbols of a `to`, nodes on its straight line that interrupt it
+  SegmentRef lower_circuit_symbols(PathState& ps, const PathOp& op, const Settings& es, const Settings& base,
+                                   const Resolved& target, bool is_edge);
+  // what a library draws after a node (library_keys.cpp after_node_statements)
+  void lower_after_node(const Settings& ns, const std::string& name, std::uint32_t b, std::uint32_t e);
+  static constexpr const char* kLastNodeAlias = "tikzlint@lastnode";
+  // what the backgrounds library draws around the finished picture (execute at end picture)
+  void lower_picture_end();
 
   // --- diagnostics
   void problem(const std::string& code, const std::string& msg, std::uint32_t b, std::uint32_t e,
@@ -562,6 +573,15 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       const double ca = std::cos(a->value * kDeg), sa = std::sin(a->value * kDeg);
       out.local = (system == "canvas polar" || r->is_length) ? Point{r->value * ca, r->value * sa}
                                                              : (r->value * ca) * s.xvec + (r->value * sa) * s.yvec;
+      return out;
+    }
+    // the coordinate systems of the 3d and perspective libraries (library_keys.cpp)
+    auto number = [&](const std::string& v) -> std::optional<double> {
+      auto m = math(ps, v, s, b, e);
+      return m ? std::optional<double>(m->value) : std::nullopt;
+    };
+    if (auto p = library_coordinate(system, kv, s, number)) {
+      out.local = *p;
       return out;
     }
     if (system == "node") {
@@ -1059,6 +1079,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     placed.on_path.reset();
     placed.pos = -1;
   }
+  if (!anchor_point && ns.lib.fit_center) anchor_point = *ns.lib.fit_center;  // fit: at= the box's center
   if (!anchor_point) {
     std::optional<double> pos = ns.pos;
     if (implicit_pos && !pos) pos = 0.5;
@@ -1075,6 +1096,8 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
       anchor_point = ps.s.ctm.apply(Point{0, 0}) + own_offset;
     }
   }
+  // tikz.code.tex \tikz@auto@pre: a sloped node reads the direction in its own, turned frame
+  if (ns.auto_anchor && tangent) ns.anchor = auto_anchor_for(ns.sloped ? 0 : *tangent, ns.auto_left);
   // The node's shape: its own transformations, and the scope's only with transform shape.
   Transform shape_lin = ns.transform_shape ? ns.ctm : node_own;
   shape_lin.e = shape_lin.f = 0;
@@ -1086,6 +1109,12 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     shape_lin = Transform::rotate(a).then_local(shape_lin);
   }
   const std::uint32_t b = gn.span.begin, e = gn.span.end;
+  // through library: minimum size twice the distance from the node's `at`
+  if (ns.lib.circle_through) ns.minimum_width = ns.minimum_height = 2 * length(*ns.lib.circle_through - *anchor_point);
+  // what libraries draw after the node names it (tikz.code.tex \tikz@fig@mustbenamed)
+  const bool draws_after = !is_coordinate && !after_node_statements(ns, "").empty();
+  const bool alias_only = draws_after && name.empty();
+  if (alias_only) name = kLastNodeAlias;
   std::size_t idx = emit_node(ps, ns, gn.text, name, *anchor_point, shape_lin, ns.anchor, b, e, is_coordinate);
   if (idx == static_cast<std::size_t>(-1)) return std::nullopt;
   Node& n = d_.nodes[idx];
@@ -1116,6 +1145,11 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
       }
     }
     add_labels(ps, idx, ns, rec, b, e);
+  }
+  if (draws_after) lower_after_node(ns, name, b, e);
+  if (alias_only) {
+    d_.nodes[idx].name.clear();
+    named_.erase(kLastNodeAlias);
   }
   return idx;
 }
@@ -1756,6 +1790,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
             if (tex::normalise_key(it.key) == "bend at end") bend_at_end = true;
         }
         if (!bend && bend_at_end) bp = tc;
+        // tikz.code.tex: parabola height=h puts the bend h above the middle of start and target
+        if (!bend && os.lib.parabola_height) bp = 0.5 * (sc + tc) + Point{0, *os.lib.parabola_height};
         // left half: from start to bend (vertex at bend); right half: bend to target
         for (int i = 0; i <= n; ++i) {
           double t = static_cast<double>(i) / n;
@@ -1802,14 +1838,21 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       }
       std::optional<Resolved> target;
       if (op.to_cycle) target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
+      else if (es.lib.loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
       const Point S = ps.cur_local, E = target->local;
       const std::string start_node = ps.cur_node;
-      const bool curved = es.bend_set || es.out_angle || es.in_angle;
+      // a circuit's symbols replace the to path by a straight line (tikzlibrarycircuits.code.tex)
+      const bool symbols = !es.lib.to_symbols.empty();
+      const bool curved = !symbols && (es.bend_set || es.out_angle || es.in_angle);
       SegmentRef seg;
       if (!curved) {
-        if (is_edge) {
+        if (symbols) {
+          seg = lower_circuit_symbols(ps, op, es, is_edge ? es : os, *target, is_edge);
+        } else if (es.lib.to_move) {
+          if (!is_edge) move_to(ps, *target);  // topaths library: move to
+        } else if (is_edge) {
           Point a = canvas(ps, S), t = canvas(ps, E);
           Point ac = a, tcn = t;
           if (!start_node.empty()) a = named_.at(start_node).border_toward_canvas(tcn);
@@ -1839,12 +1882,26 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           in = line_angle + 180 + es.in_angle.value_or(0) * -1;
           if (es.in_angle) in = line_angle + 180 - *es.in_angle;
         }
-        const double lo = 0.3915 * es.out_looseness * dist, li = 0.3915 * es.in_looseness * dist;
+        auto clamped = [](double d, std::optional<double> lo, std::optional<double> hi) {
+          return std::min(std::max(d, lo.value_or(d)), hi.value_or(std::max(d, lo.value_or(d))));
+        };
+        const double lo = clamped(0.3915 * es.out_looseness * dist, es.lib.out_min_distance, es.lib.out_max_distance),
+                     li = clamped(0.3915 * es.in_looseness * dist, es.lib.in_min_distance, es.lib.in_max_distance);
         const Point c1 = S + Point{lo * std::cos(out * kDeg), lo * std::sin(out * kDeg)};
         const Point c2 = E + Point{li * std::cos(in * kDeg), li * std::sin(in * kDeg)};
         Bezier bz{canvas(ps, S), canvas(ps, c1), canvas(ps, c2), canvas(ps, E)};
         if (!start_node.empty()) bz.p0 = named_.at(start_node).border_toward_canvas(bz.c1);
         if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
+        if (es.lib.loop) {
+          // topaths library: a loop leaves the node at its `out` angle anchor and comes back at its
+          // `in` anchor (\tikz@to@modify), controls from the distance of those anchors
+          auto anchor_at = [&](double a) {
+            if (start_node.empty()) return canvas(ps, S);
+            const NodeRecord& r = named_.at(start_node);
+            return r.is_point ? r.center : r.anchor_canvas(border_point(r.g, a));
+          };
+          bz = curve_to_path(anchor_at(out), anchor_at(in), out, in, es);
+        }
         if (!is_edge) {
           if (!ps.run.empty() && ps.run.size() == 1) ps.run.clear();
           flush_run(ps, false, false);
@@ -1867,6 +1924,11 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       Settings nb = is_edge ? es : os;
       nb.style.draw = s.style.draw;
       for (const auto& n : op.edge_nodes) {
+        NodePlacement w;
+        w.local_point = E;
+        lower_node(ps, n, w, true, &seg, n.is_coordinate, &nb);
+      }
+      for (const auto& n : to_path_nodes(es, op.span)) {  // edge node= / edge label=
         NodePlacement w;
         w.local_point = E;
         lower_node(ps, n, w, true, &seg, n.is_coordinate, &nb);
@@ -1948,6 +2010,16 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           ps.subpath_start = canvas(ps, r->local);
           ps.subpath_start_set = true;
         }
+      } else if (!ps.has_cur && named_.count(collapse_spaces(op.node->name))) {
+        // a node placed without `at` (positioning's right=of a): an edge or to after it starts at
+        // it (tikz.code.tex \tikz@to@use@last@fig@name)
+        const std::string nm = collapse_spaces(op.node->name);
+        const NodeRecord& r = named_.at(nm);
+        ps.has_cur = true;
+        ps.cur_local = s.ctm.inverse().apply(r.center);
+        ps.cur_node = r.is_point ? "" : nm;
+        ps.subpath_start = r.center;
+        ps.subpath_start_set = true;
       }
       (void)idx;
       return;
@@ -1955,9 +2027,26 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
     case OpKind::Options: {
       if (!op.options) return;
       std::vector<LowerProblem> probs;
+      const std::size_t inserted = s.insert_paths.size();
       keys_.apply(s, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::path,
                   op.options->span.begin + 1, probs);
       report(probs, &ps);
+      // insert path (e.g. the turtle library's) in a mid-path option list continues the path here
+      const std::vector<std::string> more(s.insert_paths.begin() + static_cast<std::ptrdiff_t>(inserted),
+                                          s.insert_paths.end());
+      s.insert_paths.resize(inserted);
+      for (const std::string& ins : more) {
+        auto parsed = grammar::parse("\\path " + ins + ";");
+        if (!parsed.errors.empty() || parsed.statements.empty()) {
+          problem("unsupported-key", "cannot read 'insert path' text", b, e, &ps);
+          continue;
+        }
+        for (PathOp inner : parsed.statements[0].ops) {
+          inner.span = op.span;
+          for (auto& c : inner.coords) c.span = op.span;
+          lower_op(ps, inner);
+        }
+      }
       return;
     }
     case OpKind::Let: {
@@ -2238,6 +2327,18 @@ bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
 
 void PictureLowerer::lower_statement(const tex::Statement& st) {
   stmt_ = &st;
+  if (st.cut) {
+    // Cut short by an expansion limit (the front end reported the error): what it would draw
+    // is missing, so the geometry is incomplete (a note, not a second error).
+    Diagnostic dg;
+    dg.rule = "expansion-limit";
+    dg.severity = Severity::note;
+    dg.message = "statement cut short by an expansion limit is not lowered";
+    dg.range = st.prov.range;
+    d_.diagnostics.push_back(dg);
+    d_.unsupported.push_back({dg.message, dg.range});
+    return;
+  }
   switch (st.kind) {
     case tex::StatementKind::ScopeBegin: {
       stack_.push_back(stack_.back());
@@ -2857,6 +2958,88 @@ std::string leading_command(const std::string& text) {
 }
 }  // namespace
 
+// tikzlibrarycircuits.code.tex \tikz@lib@circ@...: each symbol is a node at its pos on the
+// straight line from the to's start to its target, turned along it (the graphic styles say
+// `transform shape`); `mark connection node` draws the line up to the node's border toward the
+// start and resumes at its border toward the target. A symbol at pos 0 or 1 sits at that end.
+SegmentRef PictureLowerer::lower_circuit_symbols(PathState& ps, const PathOp& op, const Settings& es,
+                                                 const Settings& base, const Resolved& target, bool is_edge) {
+  const Point S = canvas(ps, ps.cur_local);
+  const Point A = ps.cur_node.empty() ? S : named_.at(ps.cur_node).border_toward_canvas(canvas(ps, target.local));
+  const Point T = target.bare_node.empty() ? canvas(ps, target.local) : named_.at(target.bare_node).border_toward_canvas(A);
+  SegmentRef seg;
+  seg.kind = SegmentRef::Kind::line;
+  seg.a = A;
+  seg.b = T;
+  const Point dir = T - A;
+  const double turn = angle_deg(ps.s.ctm.inverse().apply_linear(dir));
+  struct Placed {
+    double pos;
+    Point left, right;
+  };
+  std::vector<Placed> placed;
+  Settings nb = base;
+  nb.style.draw = ps.s.style.draw;
+  for (const std::string& opts : es.lib.to_symbols) {
+    grammar::Node gn;
+    gn.options = grammar::Options{opts + ",rotate=" + std::to_string(turn), op.span};
+    gn.name = kLastNodeAlias;
+    gn.has_text = true;
+    gn.span = op.span;
+    NodePlacement w;
+    w.local_point = target.local;
+    auto idx = lower_node(ps, gn, w, true, &seg, false, &nb);
+    auto rec = named_.find(kLastNodeAlias);
+    if (!idx || rec == named_.end()) continue;
+    d_.nodes[*idx].name.clear();
+    const Point c = rec->second.center;
+    placed.push_back({d_.nodes[*idx].pos_on_path, rec->second.border_toward_canvas(c - dir),
+                      rec->second.border_toward_canvas(c + dir)});
+    named_.erase(rec);
+  }
+  std::stable_sort(placed.begin(), placed.end(), [](const Placed& x, const Placed& y) { return x.pos < y.pos; });
+  auto local = [&](Point c) { return Resolved{ps.s.ctm.inverse().apply(c), "", std::nullopt}; };
+  Point from = A;
+  for (const Placed& p : placed) {
+    if (is_edge) {
+      if (p.pos > 0) add_element(ps, Segment{from, p.left}, es.style);
+    } else if (p.pos > 0) {
+      line_to(ps, local(p.left));
+    }
+    from = p.pos < 1 ? p.right : T;
+    if (!is_edge) move_to(ps, local(from));
+  }
+  if (is_edge) {
+    if (placed.empty() || placed.back().pos < 1) add_element(ps, Segment{from, T}, es.style);
+    ps.bbox.add(A);
+    ps.bbox.add(T);
+  } else if (placed.empty() || placed.back().pos < 1) {
+    line_to(ps, target);
+  } else {
+    move_to(ps, target);
+  }
+  return seg;
+}
+
+void PictureLowerer::lower_picture_end() {
+  if (!bbox_.any || stack_.empty()) return;
+  const auto statements = picture_end_statements(stack_.front(), bbox_.box);
+  if (statements.empty()) return;
+  tex::Statement at;  // located at the picture
+  at.prov.range = pic_.range;
+  Host host(*this, at);
+  for (const std::string& st : statements) host.emit(st, 0, 0);
+  stmt_ = nullptr;
+}
+
+void PictureLowerer::lower_after_node(const Settings& ns, const std::string& name, std::uint32_t b, std::uint32_t e) {
+  if (stmt_ == nullptr) return;
+  Host host(*this, *stmt_);
+  const tex::Statement* saved = stmt_;
+  for (const std::string& st : after_node_statements(ns, name)) host.emit(st, b, e);
+  stmt_ = saved;
+}
+
 bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
   const std::string cs = leading_command(st.text);
   Host host(*this, st);
@@ -2902,6 +3085,7 @@ Diagram PictureLowerer::run() {
   probs.clear();
   axis_lowered_ = false;
   for (const auto& st : pic_.statements) lower_statement(st);
+  lower_picture_end();
   if (pic_.is_axis && !axis_lowered_) {
     Diagnostic dg;
     dg.rule = "unsupported-construct";
@@ -2924,36 +3108,69 @@ Diagram PictureLowerer::run() {
 
 // Colours defined with \definecolor / \colorlet / \providecolor in any file read for this input
 // (the expander reads classes and packages for macros; colour names are ours to collect).
-std::set<std::string> defined_colors(const SourceManager& sm) {
+// One file's names, computed once per file text (a class read from the expansion cache is
+// scanned once per batch, not once per diagram).
+std::set<std::string> colors_defined_in(const std::string& t) {
   std::set<std::string> out;
-  for (std::size_t f = 0; f < sm.size(); ++f) {
-    const std::string& t = sm.get(static_cast<FileId>(f)).text();
-    for (const char* cmd : {"\\definecolor", "\\colorlet", "\\providecolor"}) {
-      const std::string c = cmd;
-      for (std::size_t at = t.find(c); at != std::string::npos; at = t.find(c, at + 1)) {
-        std::size_t i = at + c.size();
-        while (i < t.size() && (t[i] == ' ' || t[i] == '[' )) {
-          if (t[i] == '[') i = t.find(']', i) == std::string::npos ? t.size() : t.find(']', i) + 1;
-          else ++i;
-        }
-        if (i >= t.size() || t[i] != '{') continue;
-        std::size_t close = t.find('}', i);
-        if (close == std::string::npos) continue;
-        std::string name(trim(std::string_view(t).substr(i + 1, close - i - 1)));
-        if (!name.empty() && name.find('#') == std::string::npos) out.insert(name);
+  for (const char* cmd : {"\\definecolor", "\\colorlet", "\\providecolor"}) {
+    const std::string c = cmd;
+    for (std::size_t at = t.find(c); at != std::string::npos; at = t.find(c, at + 1)) {
+      std::size_t i = at + c.size();
+      while (i < t.size() && (t[i] == ' ' || t[i] == '[' )) {
+        if (t[i] == '[') i = t.find(']', i) == std::string::npos ? t.size() : t.find(']', i) + 1;
+        else ++i;
       }
+      if (i >= t.size() || t[i] != '{') continue;
+      std::size_t close = t.find('}', i);
+      if (close == std::string::npos) continue;
+      std::string name(trim(std::string_view(t).substr(i + 1, close - i - 1)));
+      if (!name.empty() && name.find('#') == std::string::npos) out.insert(name);
     }
   }
   return out;
+}
+
+std::set<std::string> defined_colors(const SourceManager& sm) {
+  static const char tag = 0;
+  std::set<std::string> out;
+  for (std::size_t f = 0; f < sm.size(); ++f) {
+    const auto& names = sm.get(static_cast<FileId>(f)).derived<std::set<std::string>>(&tag, colors_defined_in);
+    out.insert(names.begin(), names.end());
+  }
+  return out;
+}
+
+// Preamble styles (classes, packages, \tikzset in the preamble) come first, then what
+// \usetikzlibrary defines, unless the preamble redefined it. The class's part comes ready-made
+// from the expansion cache when the class was cached; when the preamble is that class's alone
+// (a batch of diagrams of one class), the table with the libraries is built once per class
+// table and shared: each diagram's table is layered on it, nothing is copied.
+std::shared_ptr<const tex::StyleTable> preamble_styles_of(const tex::ExpandedDocument& doc) {
+  auto build = [&] {
+    auto t = std::make_shared<tex::StyleTable>(doc.preamble_table);
+    for (std::size_t i = doc.preamble_table ? doc.preamble_table_covers : 0; i < doc.preamble_styles.size(); ++i)
+      t->run_tikzset(doc.preamble_styles[i].text, nullptr);
+    install_library_styles(*t);
+    return std::shared_ptr<const tex::StyleTable>(std::move(t));
+  };
+  if (!doc.preamble_table || doc.preamble_table_covers != doc.preamble_styles.size()) return build();
+  using Entry = std::pair<std::weak_ptr<const tex::StyleTable>, std::shared_ptr<const tex::StyleTable>>;
+  static std::mutex mutex;
+  static std::vector<Entry> cache;  // a few class tables per batch; expired ones are dropped
+  std::lock_guard lock(mutex);
+  for (const auto& [key, table] : cache)
+    if (key.lock() == doc.preamble_table) return table;
+  std::erase_if(cache, [](const Entry& e) { return e.first.expired(); });
+  if (cache.size() >= 16) cache.erase(cache.begin());
+  cache.emplace_back(doc.preamble_table, build());
+  return cache.back().second;
 }
 
 }  // namespace
 
 std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm) {
   const std::set<std::string> colors = defined_colors(sm);
-  // Preamble styles (classes, packages, \tikzset in the preamble) come first.
-  tex::StyleTable styles;
-  for (const auto& st : doc.preamble_styles) styles.run_tikzset(st.text, nullptr);
+  tex::StyleTable styles(preamble_styles_of(doc));
   std::vector<Diagram> out;
   for (const auto& pic : doc.pictures) {
     PictureLowerer pl(doc, pic, styles, colors);

@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "ir/lowering.hpp"
 #include "ir/textmetrics.hpp"
@@ -71,8 +74,7 @@ constexpr const char* kCosmetic[] = {
     "every pin edge", "pin edge", "every label quotes", "every edge quotes", "node contents",
     "execute at begin picture", "execute at end picture", "execute at begin scope",
     "execute at end scope", "execute at begin to", "execute at end to", "trim left", "trim right",
-    "show background rectangle", "framed", "background rectangle", "inner frame sep", "tight background",
-    "loose background", "inner frame xsep", "inner frame ysep", "every shadow", "auto", "swap", "'",
+    "every shadow",
     "quotes mean label", "quotes mean pin", "late options", "path picture", "local bounding box",
     "spy using outlines", "spy using overlays", "magnification", "size", "lens", "connect spies",
     // plots and marks
@@ -163,8 +165,8 @@ bool is_color_name(const std::string& key_in) {
   // xcolor expressions: red!50!black, -red, blue!20, {rgb,255:red,1;...}
   if (key.front() == '-' && key.size() > 1 && std::isalpha(static_cast<unsigned char>(key[1]))) key.remove_prefix(1);
   std::string_view head = key.substr(0, key.find('!'));
-  for (const char* c : kColorNames)
-    if (head == c) return true;
+  static const std::unordered_set<std::string_view> names(std::begin(kColorNames), std::end(kColorNames));
+  if (names.count(head)) return true;
   if (starts_with(key, "rgb") || starts_with(key, "{rgb") || starts_with(key, "RGB")) return true;
   return false;
 }
@@ -174,6 +176,24 @@ bool is_known_cosmetic_key(const std::string& key) {
   // `every xyz/.style` lookups and pgfplots keys are bookkeeping
   if (starts_with(key, "every ") || starts_with(key, "/pgfplots/") || starts_with(key, "/utils/")) return true;
   return false;
+}
+
+const char* auto_anchor_for(double tangent_deg, bool left) {
+  // the unit tangent in pt, compared with 0.05pt as \tikz@auto@anchor and ..@prime do
+  const double x = std::cos(tangent_deg * std::acos(-1.0) / 180), y = std::sin(tangent_deg * std::acos(-1.0) / 180);
+  constexpr double eps = 0.05;
+  if (x > eps) {
+    if (y > eps) return left ? "south east" : "north west";
+    if (y < -eps) return left ? "south west" : "north east";
+    return left ? "south" : "north";
+  }
+  if (x < -eps) {
+    if (y > eps) return left ? "north east" : "south west";
+    if (y < -eps) return left ? "north west" : "south east";
+    return left ? "north" : "south";
+  }
+  if (y > 0) return left ? "east" : "west";
+  return left ? "west" : "east";
 }
 
 bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
@@ -274,20 +294,20 @@ void KeyApplier::apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTa
 
 bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target, std::uint32_t b, std::uint32_t e,
                            std::vector<LowerProblem>& problems) const {
-  const std::string& key = k.key;
+  tex::KeyName key(k.key);  // compares with literals by length first (tex/styles.hpp)
   const std::string& v = k.value;
   auto math_problem = [&](const std::string& msg) {
     problems.push_back({"math-error", "in key '" + key + "': " + msg, b, e, true});
   };
   auto dim = [&](const std::string& text) -> std::optional<double> {
     std::string err;
-    auto d = eval_dimension(text, em_of(s), &err);
+    auto d = eval_dimension(substitute_library_lengths(text, s), em_of(s), &err);
     if (!d) math_problem(err);
     return d;
   };
   auto num = [&](const std::string& text) -> std::optional<double> {
     std::string err;
-    auto d = eval_math(text, em_of(s), &err);
+    auto d = eval_math(substitute_library_lengths(text, s), em_of(s), &err);
     if (!d) {
       math_problem(err);
       return std::nullopt;
@@ -559,7 +579,19 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       return true;
     }
   }
+  if (key == "auto") {
+    // auto[=left|right|false] (tikz.code.tex \tikz@install@auto@anchor@...)
+    const std::string side(trim(v));
+    s.auto_anchor = side != "false";
+    if (side == "left" || side == "right") s.auto_left = side == "left";
+    return true;
+  }
+  if (key == "swap" || key == "'") {
+    s.auto_left = !s.auto_left;
+    return true;
+  }
   if (key == "anchor") {
+    s.auto_anchor = false;
     s.anchor = std::string(trim(v));
     s.placement = "anchor=" + s.anchor;
     s.of_direction.clear();
@@ -574,6 +606,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
         {"right", "west"},           {"above left", "south east"}, {"above right", "south west"},
         {"below left", "north east"}, {"below right", "north west"}};
     s.anchor = anchor_for.at(key);
+    s.auto_anchor = false;  // anchor= is how tikz.code.tex places above/below/...
     s.placement = k.has_value ? key + "=" + v : key;
     s.of_direction.clear();
     std::string val(trim(v));
@@ -799,6 +832,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.name_intersections = v;
     return true;
   }
+  if (apply_library_key(*this, s, k, target, b, e, problems)) return true;
   if (is_known_cosmetic_key(key)) return true;
   problems.push_back({"unsupported-key", "unknown key '" + key + "'", b, e, true});
   return false;

@@ -1462,6 +1462,20 @@ class PgfLowerer {
       }
     }
 
+    // Animations and the ids they target (pgfmoduleanimations, pgfcorescopes): only the svg driver
+    // animates; in PDF \pgfsys@animate only warns and the static picture is what is drawn
+    // (pgfmanual "Animations"). Snapshots do change the static picture and stay unsupported.
+    static const std::pair<const char*, int> kAnimation[] = {
+        {"\\pgfanimateattribute", 2}, {"\\pgfanimateattributecode", 2}, {"\\pgfidrefnextuse", 2},
+        {"\\pgfidrefprevuse", 2},     {"\\pgfaliasid", 2},              {"\\pgfidscope", 0},
+        {"\\endpgfidscope", 0}};
+    for (const auto& [name, n] : kAnimation) {
+      if (cs == name) {
+        if (!args(n)) return fail_args();
+        return;
+      }
+    }
+
     // ---- scopes and text (pgfcorescopes)
     if (cs == "\\pgfscope") return emit("\\begin{scope}", here());
     if (cs == "\\endpgfscope") return emit("\\end{scope}", here());

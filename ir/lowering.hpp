@@ -1,6 +1,7 @@
 // ir/lowering.hpp: internal state shared by the lowering files (lower.cpp, lower_keys.cpp,
 // coords.cpp). Not a public header: checks and the CLI use ir/ir.hpp.
 #pragma once
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -19,6 +20,38 @@ namespace tikzlint::ir {
 
 // pgfmanual 13.2.1 "The xyz coordinate system": x = (1cm,0), y = (0,1cm), z = (-3.85mm,-3.85mm).
 constexpr double kDefaultZ = -0.385 * kPtPerCm;
+
+// What the keys of TikZ libraries leave for lowering to draw (library_keys.cpp): pgf turns them
+// into nodes and paths on the `to` or around the node they are given on.
+struct LibrarySettings {
+  // circuits (tikzlibrarycircuits.code.tex): under a `circuit` style the symbol keys on a `to`
+  // become nodes on it; \tikzcircuitssizeunit is 7pt
+  bool circuit = false;
+  double circuit_unit = 7;
+  std::vector<std::string> to_symbols;  // each symbol's node options, in order
+  // to paths (tikzlibrarytopaths.code.tex; tikz.code.tex \tikztonodes, parabola height)
+  bool loop = false, to_move = false;
+  std::optional<double> out_min_distance, out_max_distance, in_min_distance, in_max_distance;
+  std::vector<std::string> to_nodes;  // `edge node=` text ("node[auto]{x}"), added to the to's nodes
+  std::optional<double> parabola_height;
+  // node keys that place the node or draw after it (fit, through, automata, petri); canvas pt
+  std::optional<Point> fit_center, circle_through;
+  bool initial_arrow = false, accepting_arrow = false;
+  std::string initial_text = "start", accepting_text, initial_where = "left", accepting_where = "right";
+  std::string initial_distance = "3ex", accepting_distance = "3ex";
+  std::vector<std::pair<std::string, std::string>> tokens;  // options and text of each token
+  std::string token_distance = "1.5ex";
+  // 3d (canvas is plane) and perspective (tpp coordinates, pgf's homography a..d x a..c)
+  std::string plane_origin = "(0,0)", plane_x = "(1,0)", plane_y = "(0,1)";
+  std::array<double, 12> perspective{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  // turtle (tikzlibraryturtle.code.tex): heading in degrees, step, and the `how` of its to's
+  double turtle_direction = 90;
+  std::string turtle_distance = "1cm", turtle_how;
+  // backgrounds (tikzlibrarybackgrounds.code.tex): the frame parts drawn around the finished
+  // picture ("rectangle", "top", "grid", ...), in order, and the frame's separations
+  std::vector<std::string> background;
+  std::string inner_frame_xsep = "1ex", inner_frame_ysep = "1ex", outer_frame_xsep = "0ex", outer_frame_ysep = "0ex";
+};
 
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
 struct Settings {
@@ -47,6 +80,9 @@ struct Settings {
   bool node_distance_single = true;  // `node distance=1cm` (not "1cm and 2cm")
   std::optional<double> pos;
   bool sloped = false, transform_shape = false;
+  // auto placement (tikz.code.tex \tikz@auto@anchor): a node on a path takes the anchor that puts
+  // it left (or, swapped, right) of the path's direction; an explicit anchor turns it off
+  bool auto_anchor = false, auto_left = true;
   double label_distance = 0;
   std::optional<double> pin_distance;  // default 3ex
   std::string label_position = "above";
@@ -86,6 +122,7 @@ struct Settings {
   bool decorate = false;
   std::string decoration;
   std::vector<std::string> decorating_actions;
+  LibrarySettings lib;
 };
 
 // What a key list is being applied for: decides where transforms and shape keys go.
@@ -108,6 +145,8 @@ struct KeyApplier {
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
                                      std::uint32_t end)>
       local_point;
+  // Expand an option text through the style table (keys whose value is itself an option list).
+  std::function<std::vector<tex::FlatKey>(const std::string& options)> expand_options;
   void apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTarget target, std::uint32_t base,
              std::vector<LowerProblem>& problems) const;
   bool apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target, std::uint32_t b, std::uint32_t e,
@@ -139,5 +178,34 @@ bool is_known_cosmetic_key(const std::string& key);
 bool is_color_name(const std::string& key);
 // An arrow specification such as "->", "<->", "-{Stealth[length=3mm]}", "latex-latex".
 bool parse_arrow_spec(const std::string& key, bool* start, bool* end);
+// The anchor `auto` gives a node on a path whose direction there is `tangent_deg` (canvas).
+const char* auto_anchor_for(double tangent_deg, bool left);
+
+// --- TikZ library keys (library_keys.cpp)
+// The styles the libraries define with \tikzset (petri's place, automata's state, circuits'
+// symbols...), installed as if \usetikzlibrary had run before the preamble's own \tikzset.
+void install_library_styles(tex::StyleTable& styles);
+// A key of a TikZ library; false when `k` is none (KeyApplier then reports it unknown).
+bool apply_library_key(const KeyApplier& keys, Settings& s, const tex::FlatKey& k, KeyTarget target,
+                       std::uint32_t b, std::uint32_t e, std::vector<LowerProblem>& problems);
+// \baselineskip, \pgflinewidth and \tikzcircuitssizeunit in a length expression, as pt values.
+std::string substitute_library_lengths(const std::string& expr, const Settings& s);
+// What a library draws after a node (automata's initial/accepting arrows, petri's tokens), as
+// statements that name the node `node`.
+std::vector<std::string> after_node_statements(const Settings& ns, const std::string& node);
+// What the backgrounds library draws around the finished picture whose bounding box is `bbox`
+// (`show background rectangle`, `... top`, `... grid`), as statements in canvas pt.
+std::vector<std::string> picture_end_statements(const Settings& picture, const Box& bbox);
+// The coordinate systems of the libraries: `tpp` (perspective), `xyz cylindrical` and
+// `xyz spherical` (3d), from the coordinate's keys; `eval` evaluates a value.
+std::optional<Point> library_coordinate(const std::string& system, const std::map<std::string, std::string>& kv,
+                                        const Settings& s,
+                                        const std::function<std::optional<double>(const std::string&)>& eval);
+// pgf's curve to path (tikzlibrarytopaths.code.tex \tikz@to@compute): from p0 leaving at `out`
+// degrees to p1 arriving from `in`, controls at 0.3915 * looseness * |p1 - p0| clamped by the
+// min/max distances; the angles are in the local system of `s.ctm`.
+Bezier curve_to_path(Point p0, Point p1, double out_deg, double in_deg, const Settings& s);
+// The node texts of `edge node=` (e.g. "node[auto]{x}") as parsed nodes.
+std::vector<grammar::Node> to_path_nodes(const Settings& s, grammar::Span at);
 
 }  // namespace tikzlint::ir

@@ -368,7 +368,7 @@ TEST_CASE("unsupported: unknown keys are located and make the element incomplete
 }
 
 TEST_CASE("unsupported: unknown path operations, \\matrix and other statements") {
-  auto d = one("\\draw (0,0) decorate {(1,0)};");
+  auto d = one("\\draw (0,0) frobnicate {(1,0)};");
   CHECK(has_rule(d, "unsupported-path-operation"));
   auto m = one("\\matrix {\\foo{a};\\\\};");  // a cell that is no path command
   CHECK(has_rule(m, "unsupported-construct"));

@@ -188,3 +188,12 @@ TEST_CASE("pgf: line width set by \\pgfsetlinewidth applies to the following pat
   REQUIRE(d.elements.size() == 1);
   CHECK(d.elements[0].style.line_width == doctest::Approx(2));
 }
+
+TEST_CASE("pgf: animation commands leave the static (PDF) picture unchanged; snapshots stay unsupported") {
+  auto d = pgf("\\pgfanimateattribute{fill}{whom=node.background, entry={0s}{red}}"
+               "\\pgfpathcircle{\\pgfpointorigin}{1cm}\\pgfusepath{fill}");
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.elements.size() == 1);
+  CHECK(geom<ir::Circle>(d, 0).radius == doctest::Approx(kCm));
+  CHECK(count_unsupported(pgf("\\pgfsnapshot{1s}")) == 1);
+}

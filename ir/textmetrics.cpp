@@ -12,6 +12,8 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,10 +42,23 @@ struct FontMetrics {
 
 #include "ir/font_tables.inc"
 
+// kFonts' entries of each id, in table order (comparing `id` with every entry's C string cost
+// a strlen per entry per lookup, and text measurement looks fonts up per glyph run).
+const std::unordered_map<std::string_view, std::vector<const FontMetrics*>>& fonts_by_id() {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const FontMetrics*>> m;
+    for (const auto& f : kFonts) m[f.id].push_back(&f);
+    return m;
+  }();
+  return index;
+}
+
 const FontMetrics* find_font(std::string_view id, double size) {
   const FontMetrics* fallback = nullptr;
-  for (const auto& f : kFonts) {
-    if (id != f.id) continue;
+  auto it = fonts_by_id().find(id);
+  if (it == fonts_by_id().end()) return nullptr;
+  for (const FontMetrics* fp : it->second) {
+    const auto& f = *fp;
     if (size >= f.size_lo && size < f.size_hi) return &f;
     fallback = &f;
   }

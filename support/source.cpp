@@ -1,39 +1,71 @@
 #include "support/source.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 
 #include "support/diagnostic.hpp"
 
 namespace tikzlint {
 
-SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
-  line_starts_.push_back(0);
-  for (std::uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+SourceFile::SourceFile(std::string path, std::string text) {
+  auto d = std::make_shared<Data>();
+  d->path = std::move(path);
+  d->text = std::move(text);
+  d->line_starts.push_back(0);
+  const char* begin = d->text.data();
+  const char* end = begin + d->text.size();
+  for (const char* p = begin; p < end;) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) break;
+    p = static_cast<const char*>(nl) + 1;
+    d->line_starts.push_back(static_cast<std::uint32_t>(p - begin));
+  }
+  d_ = std::move(d);
+}
+
+const void* SourceFile::derived_impl(
+    const void* tag, const std::function<std::shared_ptr<const void>(const std::string&)>& compute) const {
+  {
+    std::lock_guard lock(d_->mutex);
+    for (const auto& [t, v] : d_->derived)
+      if (t == tag) return v.get();
+  }
+  std::shared_ptr<const void> v = compute(d_->text);  // outside the lock: may be slow
+  std::lock_guard lock(d_->mutex);
+  for (const auto& [t, old] : d_->derived)
+    if (t == tag) return old.get();  // another thread was first
+  d_->derived.emplace_back(tag, std::move(v));
+  return d_->derived.back().second.get();
 }
 
 LineCol SourceFile::line_col(std::uint32_t offset) const {
-  offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  std::uint32_t line = static_cast<std::uint32_t>(it - line_starts_.begin());
-  std::uint32_t start = line_starts_[line - 1];
+  offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(d_->text.size()));
+  auto it = std::upper_bound(d_->line_starts.begin(), d_->line_starts.end(), offset);
+  std::uint32_t line = static_cast<std::uint32_t>(it - d_->line_starts.begin());
+  std::uint32_t start = d_->line_starts[line - 1];
   std::uint32_t col = 1;
   for (std::uint32_t i = start; i < offset; ++i)
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;  // count code points
+    if ((static_cast<unsigned char>(d_->text[i]) & 0xC0) != 0x80) ++col;  // count code points
   return {line, col};
 }
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
-  if (line == 0 || line > line_starts_.size()) return {};
-  std::uint32_t b = line_starts_[line - 1];
-  std::uint32_t e = line < line_starts_.size() ? line_starts_[line] : static_cast<std::uint32_t>(text_.size());
-  std::string_view v(text_.data() + b, e - b);
+  if (line == 0 || line > d_->line_starts.size()) return {};
+  std::uint32_t b = d_->line_starts[line - 1];
+  std::uint32_t e = line < d_->line_starts.size() ? d_->line_starts[line] : static_cast<std::uint32_t>(d_->text.size());
+  std::string_view v(d_->text.data() + b, e - b);
   while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.remove_suffix(1);
   return v;
 }
 
 FileId SourceManager::add(std::string path, std::string text) {
   files_.emplace_back(std::move(path), std::move(text));
+  return static_cast<FileId>(files_.size() - 1);
+}
+
+FileId SourceManager::add(SourceFile file) {
+  files_.push_back(std::move(file));
   return static_cast<FileId>(files_.size() - 1);
 }
 

@@ -3,8 +3,12 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tikzlint {
@@ -23,25 +27,48 @@ struct SourceRange {
   bool valid = false;
 };
 
+// A file's text with its line table. Immutable: copies share one text and one line table
+// (a class or package read from the expansion cache is the same SourceFile in every diagram of
+// a batch, so neither its text nor its lines are copied or recomputed per diagram).
 class SourceFile {
+  struct Data {
+    std::string path;
+    std::string text;
+    std::vector<std::uint32_t> line_starts;
+    mutable std::mutex mutex;  // guards `derived`
+    mutable std::vector<std::pair<const void*, std::shared_ptr<const void>>> derived;
+  };
+
  public:
   SourceFile(std::string path, std::string text);
-  const std::string& path() const { return path_; }
-  const std::string& text() const { return text_; }
+  const std::string& path() const { return d_->path; }
+  const std::string& text() const { return d_->text; }
   LineCol line_col(std::uint32_t offset) const;
   std::string_view line_text(std::uint32_t line) const;  // without newline
-  std::uint32_t line_count() const { return static_cast<std::uint32_t>(line_starts_.size()); }
+  std::uint32_t line_count() const { return static_cast<std::uint32_t>(d_->line_starts.size()); }
+
+  // A value computed from this file's text at most once and shared by every copy of the file.
+  // `compute` must depend on the text only (and be the same for one `tag`; the address of a
+  // function or a static is a good tag). Thread-safe; the reference lives as long as the file.
+  template <class T, class F>
+  const T& derived(const void* tag, F compute) const {
+    return *static_cast<const T*>(
+        derived_impl(tag, [&](const std::string& t) -> std::shared_ptr<const void> {
+          return std::make_shared<const T>(compute(t));
+        }));
+  }
 
  private:
-  std::string path_;
-  std::string text_;
-  std::vector<std::uint32_t> line_starts_;
+  const void* derived_impl(const void* tag,
+                           const std::function<std::shared_ptr<const void>(const std::string&)>& compute) const;
+  std::shared_ptr<const Data> d_;
 };
 
 // Owns every file read while checking one input (the input, classes, packages).
 class SourceManager {
  public:
   FileId add(std::string path, std::string text);
+  FileId add(SourceFile file);  // shares the file's text and line table
   const SourceFile& get(FileId id) const { return files_.at(id); }
   std::size_t size() const { return files_.size(); }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tex/pgfmath.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::tex {
 
@@ -45,9 +46,21 @@ struct Expander::Input {
 // ---------------------------------------------------------------------------------------------
 // Environment
 
-const Meaning* Environment::find(const std::string& name) const {
+// A name's meaning: this document's own table first (where a null entry hides the base's),
+// then the shared base (a cached class's definitions).
+const MeaningPtr* Environment::lookup(const std::string& name) const {
   auto it = table_.find(name);
-  return it == table_.end() || !it->second ? nullptr : it->second.get();
+  if (it != table_.end()) return &it->second;
+  if (base_) {
+    auto b = base_->find(name);
+    if (b != base_->end()) return &b->second;
+  }
+  return nullptr;
+}
+
+const Meaning* Environment::find(const std::string& name) const {
+  const MeaningPtr* m = lookup(name);
+  return m && *m ? m->get() : nullptr;
 }
 
 void Environment::set(const std::string& name, MeaningPtr m, bool global) {
@@ -59,8 +72,8 @@ void Environment::set(const std::string& name, MeaningPtr m, bool global) {
     auto& level = saves_.back();
     bool saved = std::any_of(level.begin(), level.end(), [&](auto& e) { return e.first == name; });
     if (!saved) {
-      auto it = table_.find(name);
-      level.emplace_back(name, it == table_.end() ? nullptr : it->second);
+      const MeaningPtr* old = lookup(name);
+      level.emplace_back(name, old ? *old : nullptr);
     }
   }
   table_[name] = std::move(m);
@@ -74,8 +87,24 @@ void Environment::pop() {
   saves_.pop_back();
   for (auto it = level.rbegin(); it != level.rend(); ++it) {
     if (it->second) table_[it->first] = it->second;
+    else if (base_ && base_->count(it->first)) table_[it->first] = nullptr;  // hides the base's again
     else table_.erase(it->first);
   }
+}
+
+std::unordered_map<std::string, MeaningPtr> Environment::table() const {
+  std::unordered_map<std::string, MeaningPtr> all;
+  if (base_) all = *base_;
+  for (const auto& [name, m] : table_) {
+    if (m) all[name] = m;
+    else all.erase(name);  // undefined again (a group ended), hiding the base's
+  }
+  return all;
+}
+
+void Environment::replace_table(std::shared_ptr<const std::unordered_map<std::string, MeaningPtr>> t) {
+  base_ = std::move(t);
+  table_.clear();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,13 +229,10 @@ TokenList strip_braces(TokenList t) {
 
 // ---------------------------------------------------------------------------------------------
 
-Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
-                   ExpandedDocument& doc)
-    : sm_(sm), input_(input), limits_(opts.limits), doc_(doc) {
-  include_dirs_ = opts.include_dirs;
-  cache = opts.cache;
-  first_file_ = sm.size();
-  primitives_ = {
+// The primitives and the skipped commands: the same for every expander, built once.
+const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_table() {
+  static const std::unordered_map<std::string, Primitive> table = [] {
+    return std::unordered_map<std::string, Primitive>{
       {"def", &Expander::p_def},
       {"gdef", &Expander::p_gdef},
       {"edef", &Expander::p_edef},
@@ -262,8 +288,26 @@ Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
       {"tikzset", &Expander::p_tikzset},
       {"tikzstyle", &Expander::p_tikzstyle},
       {"foreach", &Expander::p_foreach},
-  };
-  for (const Skipped& s : kSkipped) skipped_[s.name] = {s.opt_before * 100 + s.mandatory, s.opt_after};
+    };
+  }();
+  return table;
+}
+
+const std::unordered_map<std::string, std::pair<int, int>>& Expander::skipped_table() {
+  static const std::unordered_map<std::string, std::pair<int, int>> table = [] {
+    std::unordered_map<std::string, std::pair<int, int>> skipped;
+    for (const Skipped& s : kSkipped) skipped[s.name] = {s.opt_before * 100 + s.mandatory, s.opt_after};
+    return skipped;
+  }();
+  return table;
+}
+
+Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
+                   ExpandedDocument& doc)
+    : sm_(sm), input_(input), limits_(opts.limits), doc_(doc) {
+  include_dirs_ = opts.include_dirs;
+  cache = opts.cache;
+  first_file_ = sm.size();
 }
 
 Expander::~Expander() = default;
@@ -431,7 +475,7 @@ bool Expander::next(Token& out) {
             t = std::move(a);
             if (t.cat != Cat::control) {
               out = std::move(t);
-              last_out_ = out;
+              last_out_digit_ = m_value_needs_star(out);
               return true;
             }
             break;
@@ -440,7 +484,7 @@ bool Expander::next(Token& out) {
         if (m->kind == Meaning::Kind::macro) {  // could not expand: leave it as it is
           prefix_global_ = false;
           out = std::move(t);
-          last_out_ = out;
+          last_out_digit_ = m_value_needs_star(out);
           return true;
         }
       }
@@ -451,7 +495,7 @@ bool Expander::next(Token& out) {
           if (pending_out_) {
             out = std::move(*pending_out_);
             pending_out_.reset();
-            last_out_ = out;
+            last_out_digit_ = m_value_needs_star(out);
             return true;
           }
           continue;
@@ -468,7 +512,7 @@ bool Expander::next(Token& out) {
     }
     if (t.cat != Cat::space) prefix_global_ = false;
     out = std::move(t);
-    last_out_ = out;
+    last_out_digit_ = m_value_needs_star(out);
     return true;
   }
   return false;
@@ -864,7 +908,7 @@ bool Expander::handle_register(const Token& t, const Meaning& m) {
 
 void Expander::output_value(const Token& at, std::string value) {
   // `2\QP` in TeX multiplies; in the serialised text it becomes `2*117.43874pt`.
-  if (m_value_needs_star(last_out_)) value = "*" + value;
+  if (last_out_digit_) value = "*" + value;
   push_back(string_tokens(value, at));
 }
 
@@ -1576,18 +1620,21 @@ void Expander::take_snapshot() {
   s->input = input_;
   for (std::size_t id = first_file_; id < sm_.size(); ++id) {
     const SourceFile& f = sm_.get(static_cast<FileId>(id));
-    s->files.push_back({static_cast<FileId>(id), f.path(), f.text()});
+    s->files.push_back({static_cast<FileId>(id), f});
   }
-  s->table = env_.table();
-  s->user_macros = user_macros_;
-  s->loaded_files = loaded_files_;
-  s->missing_notes = missing_notes_;
+  s->table = std::make_shared<const std::unordered_map<std::string, MeaningPtr>>(env_.table());
+  s->user_macros = user_macros_.all();
+  s->loaded_files = loaded_files_.all();
+  s->missing_notes = missing_notes_.all();
   s->key_code = key_code_;
   s->document_class = doc_.document_class;
   s->class_options = doc_.class_options;
   s->base_font_size_pt = doc_.base_font_size_pt;
   s->preamble_styles.assign(doc_.preamble_styles.begin() + static_cast<long>(snapshot_styles_),
                             doc_.preamble_styles.end());
+  auto styles = std::make_shared<StyleTable>();
+  for (const Statement& st : s->preamble_styles) styles->run_tikzset(st.text, nullptr);
+  s->preamble_table = std::move(styles);
   s->diagnostics.assign(doc_.diagnostics.begin() + static_cast<long>(snapshot_diags_), doc_.diagnostics.end());
   s->frames = frames_;
   s->loop_nodes = loop_nodes_;
@@ -1600,7 +1647,7 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
   remap[s.input] = input_;
   bool identity = s.input == input_;
   for (const auto& f : s.files) {
-    FileId id = sm_.add(f.path, f.text);
+    FileId id = sm_.add(f.file);
     remap[f.id] = id;
     identity = identity && id == f.id;
   }
@@ -1624,7 +1671,7 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
     key_code_ = s.key_code;
   } else {
     std::unordered_map<std::string, MeaningPtr> table;
-    for (const auto& [name, m] : s.table) {
+    for (const auto& [name, m] : *s.table) {
       auto c = std::make_shared<Meaning>(*m);
       fix_tokens(c->params);
       fix_tokens(c->body);
@@ -1633,7 +1680,7 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
       fix(c->alias.origin_file);
       table.emplace(name, std::move(c));
     }
-    env_.replace_table(std::move(table));
+    env_.replace_table(std::make_shared<const std::unordered_map<std::string, MeaningPtr>>(std::move(table)));
     key_code_ = s.key_code;
     for (auto& [k, l] : key_code_) fix_tokens(l);
   }
@@ -1642,10 +1689,14 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
   loop_nodes_ = s.loop_nodes;
   for (auto& l : loop_nodes_)
     for (auto& b : l.bindings) fix(b.loop_site.file);
-  user_macros_ = s.user_macros;
-  loaded_files_ = s.loaded_files;
-  missing_notes_ = s.missing_notes;
+  user_macros_.replace(s.user_macros);
+  loaded_files_.replace(s.loaded_files);
+  missing_notes_.replace(s.missing_notes);
   doc_.base_font_size_pt = s.base_font_size_pt;
+  if (doc_.preamble_styles.empty()) {
+    doc_.preamble_table = s.preamble_table;
+    doc_.preamble_table_covers = s.preamble_styles.size();
+  }
   for (Statement st : s.preamble_styles) {
     fix_prov(st.prov);
     doc_.preamble_styles.push_back(std::move(st));
@@ -1757,7 +1808,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
       fs::path p = d.empty() ? fs::path(n) : d / n;
       if (!fs::is_regular_file(p, ec)) continue;
       std::string key = fs::weakly_canonical(p, ec).string();
-      if (once && loaded_files_.count(key)) return true;
+      if (once && loaded_files_.contains(key)) return true;
       std::size_t files = 0;
       for (const auto& in : inputs_) files += in->reader ? 1 : 0;
       if (files >= 32) {
@@ -1783,7 +1834,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
       return true;
     }
   }
-  if (missing_notes_.insert(names.front()).second) {
+  if (missing_notes_.insert(names.front())) {
     Diagnostic d;
     d.rule = "missing-file";
     d.severity = Severity::note;
@@ -1796,7 +1847,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
 }
 
 void Expander::p_skip_args(const Token& t) {
-  auto [code, after] = skipped_[t.text];
+  auto [code, after] = skipped_.at(t.text);
   int before = code / 100, mandatory = code % 100;
   if (peek_char('*') && t.text == "DeclareOption") mandatory = 1;
   TokenList scratch;
@@ -1825,15 +1876,15 @@ TokenList Expander::expand_fully(TokenList tokens) {
   push_back(mk);
   push_back(std::move(tokens));
   ++collecting_;
-  Token saved_last = last_out_;
-  last_out_ = Token{};
+  bool saved_last = last_out_digit_;
+  last_out_digit_ = m_value_needs_star(Token{});
   Token t;
   while (next(t)) {
     if (t.cat == Cat::marker && t.marker_id == mk.marker_id) break;
     if (t.cat == Cat::marker) continue;
     out.push_back(std::move(t));
   }
-  last_out_ = saved_last;
+  last_out_digit_ = saved_last;
   --collecting_;
   return out;
 }

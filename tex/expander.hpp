@@ -37,6 +37,8 @@ using MeaningPtr = std::shared_ptr<const Meaning>;
 
 // Definitions scoped by groups, with TeX's save stack: a local assignment saves the old
 // meaning once per group; \global assignments overwrite the saved ones.
+// The outermost level may be a shared, immutable base table (a cached class's definitions),
+// under this document's own: restoring a class then copies a pointer, not every definition.
 class Environment {
  public:
   const Meaning* find(const std::string& name) const;
@@ -44,12 +46,38 @@ class Environment {
   void push();
   void pop();
   std::size_t depth() const { return saves_.size(); }
-  const std::unordered_map<std::string, MeaningPtr>& table() const { return table_; }
-  void replace_table(std::unordered_map<std::string, MeaningPtr> t) { table_ = std::move(t); }
+  // Every definition in force (base and own), e.g. for a class snapshot.
+  std::unordered_map<std::string, MeaningPtr> table() const;
+  // Start over from `t` as the base (nothing of this document's own).
+  void replace_table(std::shared_ptr<const std::unordered_map<std::string, MeaningPtr>> t);
 
  private:
+  const MeaningPtr* lookup(const std::string& name) const;
+  std::shared_ptr<const std::unordered_map<std::string, MeaningPtr>> base_;
   std::unordered_map<std::string, MeaningPtr> table_;
   std::vector<std::vector<std::pair<std::string, MeaningPtr>>> saves_;
+};
+
+// A set of names over a shared, immutable base (a cached class's), like Environment's table.
+class LayeredNames {
+ public:
+  using Set = std::unordered_set<std::string>;
+  bool contains(const std::string& name) const { return own_.count(name) || (base_ && base_->count(name)); }
+  bool insert(const std::string& name) { return !contains(name) && own_.insert(name).second; }
+  bool empty() const { return own_.empty() && (!base_ || base_->empty()); }
+  std::shared_ptr<const Set> all() const {  // base and own together
+    auto out = std::make_shared<Set>(base_ ? *base_ : Set{});
+    out->insert(own_.begin(), own_.end());
+    return out;
+  }
+  void replace(std::shared_ptr<const Set> base) {
+    base_ = std::move(base);
+    own_.clear();
+  }
+
+ private:
+  std::shared_ptr<const Set> base_;
+  Set own_;
 };
 
 // One macro call in a chain of calls (tokens point at their innermost call).
@@ -69,17 +97,18 @@ struct LoopNode {
 struct ClassSnapshot {
   struct File {
     FileId id;
-    std::string path, text;
+    SourceFile file;  // shares text and line table with every diagram that restores it
   };
   FileId input = 0;
   std::vector<File> files;
-  std::unordered_map<std::string, MeaningPtr> table;
-  std::unordered_set<std::string> user_macros, loaded_files, missing_notes;
+  std::shared_ptr<const std::unordered_map<std::string, MeaningPtr>> table;
+  std::shared_ptr<const LayeredNames::Set> user_macros, loaded_files, missing_notes;
   std::unordered_map<std::string, TokenList> key_code;
   std::string document_class;
   std::vector<std::string> class_options;
   double base_font_size_pt = 10;
   std::vector<Statement> preamble_styles;
+  std::shared_ptr<const StyleTable> preamble_table;  // after running preamble_styles
   std::vector<Diagnostic> diagnostics;
   std::vector<MacroFrameNode> frames;
   std::vector<LoopNode> loop_nodes;
@@ -125,7 +154,7 @@ class Expander {
   SourceRange range_of(const Token& t) const;
 
   Provenance provenance(const Token& first, const Token& last) const;
-  bool is_user_macro(const std::string& name) const { return user_macros_.count(name) != 0; }
+  bool is_user_macro(const std::string& name) const { return user_macros_.contains(name); }
 
   // Called with each \tikzset / \tikzstyle, normalised to a tikzset body.
   std::function<void(Statement)> on_style;
@@ -253,11 +282,13 @@ class Expander {
   std::vector<std::unique_ptr<Loop>> loops_;
   std::vector<FrameNode> frames_{FrameNode{}};
   std::vector<LoopNode> loop_nodes_{LoopNode{}};
-  std::unordered_map<std::string, Primitive> primitives_;
-  std::unordered_map<std::string, std::pair<int, int>> skipped_;  // name -> (optional, mandatory)
-  std::unordered_set<std::string> user_macros_;
-  std::unordered_set<std::string> loaded_files_;
-  std::unordered_set<std::string> missing_notes_;
+  static const std::unordered_map<std::string, Primitive>& primitive_table();
+  static const std::unordered_map<std::string, std::pair<int, int>>& skipped_table();
+  const std::unordered_map<std::string, Primitive>& primitives_ = primitive_table();
+  const std::unordered_map<std::string, std::pair<int, int>>& skipped_ = skipped_table();  // name -> (optional, mandatory)
+  LayeredNames user_macros_;
+  LayeredNames loaded_files_;
+  LayeredNames missing_notes_;
   std::unordered_map<std::string, TokenList> key_code_;  // "/tikz/key/.code" bodies
   std::vector<int> conditionals_;  // open \if...: 1 in the true branch, 0 skipping done
   std::string snapshot_key_;        // class being read, to snapshot when its file ends
@@ -273,7 +304,7 @@ class Expander {
   std::size_t total_iterations_ = 0;
   std::uint32_t next_marker_ = 1;
   int collecting_ = 0;  // inside expand_fully: braces do not open groups
-  Token last_out_;
+  bool last_out_digit_ = false;  // m_value_needs_star of the last token returned by next()
 };
 
 // TeX's \the of a dimension (print_scaled, TeXbook §103): "117.43874pt".

@@ -68,7 +68,7 @@ class PictureReader {
   void bare_picture(const Token& first);
   void statements(Mode mode, const Token& begin);
   void collect(Token first, StatementKind kind);
-  void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last);
+  void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut = false);
   std::uint32_t end_of_environment(const Token& end_token) const;
 
   Expander& ex_;
@@ -281,6 +281,7 @@ void PictureReader::statements(Mode mode, const Token& begin) {
 
 void PictureReader::collect(Token first, StatementKind kind) {
   TokenList tokens;
+  tokens.reserve(64);
   tokens.push_back(first);
   std::size_t depth = 0, bytes = first.text.size() + 1;
   const bool path = kind == StatementKind::Path;
@@ -322,22 +323,28 @@ void PictureReader::collect(Token first, StatementKind kind) {
   if (path && !terminated && !ex_.stopped())
     ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,
                  "\\" + first.text + " statement without ';'", first);
+  // A statement cut short by a budget error is kept as cut: the error says what happened, and
+  // parsing its remains would only add a second, misleading one (lowering records it as missing).
+  const bool cut = !terminated && ex_.stopped();
   while (!tokens.empty() && (tokens.back().cat == Cat::space || tokens.back().cat == Cat::par)) tokens.pop_back();
   if (tokens.empty()) return;
   Token last = tokens.back();
-  add(kind, std::move(tokens), first, last);
+  add(kind, std::move(tokens), first, last, cut);
 }
 
-void PictureReader::add(StatementKind kind, TokenList tokens, const Token& first, const Token& last) {
+void PictureReader::add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut) {
   Statement st;
   st.kind = kind;
+  st.cut = cut;
   serialise(tokens, st.text, &st.origin);
-  // Trim the serialised text (and its origin map) of surrounding blanks.
+  // Trim the serialised text (and its origin map) of surrounding blanks, in place.
   std::size_t b = 0, e = st.text.size();
   while (b < e && st.text[b] == ' ') ++b;
   while (e > b && st.text[e - 1] == ' ') --e;
-  st.text = st.text.substr(b, e - b);
-  st.origin = std::vector<std::uint32_t>(st.origin.begin() + static_cast<long>(b), st.origin.begin() + static_cast<long>(e));
+  st.text.resize(e);
+  st.text.erase(0, b);
+  st.origin.resize(e);
+  st.origin.erase(st.origin.begin(), st.origin.begin() + static_cast<long>(b));
   st.prov = ex_.provenance(first, last);
   last_end_ = st.prov.range.end;
   for (const Token& t : tokens)

@@ -262,6 +262,10 @@ std::vector<Directive> scan_directives(const SourceFile& file, FileId id,
 // ---------------------------------------------------------------------------------------------
 
 void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint32_t>* origin) {
+  std::size_t bytes = text.size();
+  for (const Token& t : tokens) bytes += t.text.size() + 2;
+  text.reserve(bytes);
+  if (origin) origin->reserve(bytes);
   auto put = [&](std::string_view s, std::uint32_t at) {
     text += s;
     if (origin) origin->insert(origin->end(), s.size(), at);

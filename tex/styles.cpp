@@ -199,6 +199,8 @@ std::vector<std::string> split_brace_args(std::string_view value, int n) {
 
 StyleTable::StyleTable() { scopes_.emplace_back(); }
 
+StyleTable::StyleTable(std::shared_ptr<const StyleTable> base) : base_(std::move(base)) { scopes_.emplace_back(); }
+
 void StyleTable::push() { scopes_.emplace_back(); }
 void StyleTable::pop() {
   if (scopes_.size() > 1) scopes_.pop_back();
@@ -209,15 +211,7 @@ const StyleDefinition* StyleTable::find(const std::string& name) const {
     auto f = it->styles.find(name);
     if (f != it->styles.end()) return &f->second;
   }
-  return nullptr;
-}
-
-StyleDefinition* StyleTable::find_mutable(const std::string& name) {
-  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    auto f = it->styles.find(name);
-    if (f != it->styles.end()) return &f->second;
-  }
-  return nullptr;
+  return base_ ? base_->find(name) : nullptr;
 }
 
 void StyleTable::define(const std::string& name, StyleDefinition def) { scopes_.back().styles[name] = std::move(def); }
@@ -227,7 +221,7 @@ std::optional<std::string> StyleTable::macro(const std::string& name) const {
     auto f = it->macros.find(name);
     if (f != it->macros.end()) return f->second;
   }
-  return std::nullopt;
+  return base_ ? base_->macro(name) : std::nullopt;
 }
 
 std::string StyleTable::substitute_macros(std::string_view text) const {
@@ -289,7 +283,7 @@ std::vector<FlatKey> StyleTable::run_tikzset(std::string_view body, std::vector<
       std::size_t close = value.rfind(']');
       value = value.substr(1, close == std::string::npos ? std::string::npos : close - 1);
     }
-    StyleDefinition* old = find_mutable(name);
+    const StyleDefinition* old = find(name);
     if (append && old) {
       StyleDefinition d = *old;
       d.body = d.body.empty() ? value : d.body + "," + value;
@@ -335,7 +329,7 @@ bool StyleTable::handle_definition(const RawItem& item, const std::string& key, 
     return true;
   }
   const std::string& v = item.value;
-  StyleDefinition* old = find_mutable(name);
+  const StyleDefinition* old = find(name);
   if (matched == "/.style" || matched == "/.estyle") {
     StyleDefinition d;
     d.body = v;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,20 @@ struct FlatKey {
   bool has_value = false;
   std::uint32_t begin = 0, end = 0;
   std::string via;  // outermost style it came from, "" when written directly
+};
+
+// A key name for dispatch chains (`if (key == "line width") ...`, a hundred names tried per
+// key): a std::string (usable wherever one is) whose comparison with a C string compares the
+// lengths first and, for a literal, never runs strlen; std::string == const char* runs strlen
+// and memcmp for every candidate.
+struct KeyName : std::string {
+  explicit KeyName(const std::string& s) : std::string(s) {}
+  // Always inlined: the chains are long enough that GCC's growth limits stop inlining, and
+  // only inlined is a literal's length a constant.
+  [[gnu::always_inline]] friend inline bool operator==(const KeyName& a, const char* b) {
+    return std::string_view(a) == std::string_view(b);
+  }
+  [[gnu::always_inline]] friend inline bool operator!=(const KeyName& a, const char* b) { return !(a == b); }
 };
 
 struct StyleDefinition {
@@ -55,6 +70,10 @@ std::vector<std::string> split_brace_args(std::string_view value, int n);
 class StyleTable {
  public:
   StyleTable();
+  // A table that starts with `base`'s definitions and macros without copying them (a batch's
+  // class and library styles are built once): lookups fall through to `base` after this
+  // table's own scopes, and every definition goes into this table's scopes.
+  explicit StyleTable(std::shared_ptr<const StyleTable> base);
   void push();
   void pop();  // the outermost level is never popped
 
@@ -93,8 +112,8 @@ class StyleTable {
                          std::vector<StyleProblem>* problems);
   void run_code(const std::string& code, std::uint32_t b, std::uint32_t e, const std::string& via, int depth,
                 std::vector<FlatKey>& out, std::vector<StyleProblem>* problems);
-  StyleDefinition* find_mutable(const std::string& name);
   std::vector<Scope> scopes_;
+  std::shared_ptr<const StyleTable> base_;
 };
 
 }  // namespace tikzlint::tex

@@ -20,7 +20,9 @@ struct Limits {
   std::size_t max_token_count = 4'000'000;       // tokens alive in the expander at once
   std::size_t max_loop_iterations = 100'000;     // one \foreach (refused up front for ranges)
   std::size_t max_total_iterations = 1'000'000;  // all \foreach bodies in a file
-  std::size_t max_nesting_depth = 500;           // braces / groups / environments
+  std::size_t max_nesting_depth = 256;           // braces / groups / environments; the same
+                                                 // as the statement parser's kMaxGroupNesting, so
+                                                 // that deep nesting gives one error, not two
   std::size_t max_statement_bytes = 1u << 20;    // one expanded statement
 };
 
@@ -30,6 +32,7 @@ struct Limits {
 // one FrontendOptions. Tests and tools that want a cold read set `cache` to null.
 class ExpansionCache;
 std::shared_ptr<ExpansionCache> make_expansion_cache();
+class StyleTable;  // tex/styles.hpp
 
 struct FrontendOptions {
   std::vector<std::string> include_dirs;  // after the input file's own folder
@@ -53,6 +56,9 @@ struct Statement {
   std::string text;
   std::vector<std::uint32_t> origin;
   Provenance prov;
+  // Cut short by a budget error (expansion-limit, reported): `text` is what was read before the
+  // stop. Not a statement to parse; what it would have drawn is missing from the picture.
+  bool cut = false;
   SourceRange range_of(std::uint32_t begin, std::uint32_t end) const;  // text range -> source range
 };
 
@@ -78,6 +84,11 @@ struct ExpandedDocument {
   std::vector<std::string> class_options;
   double base_font_size_pt = 10.0;      // from the class and its options (12pt, ...)
   std::vector<Statement> preamble_styles;  // StyleDef statements from classes, packages, preamble
+  // The style table after running the first `preamble_table_covers` preamble_styles, when the
+  // class came from the expansion cache: shared by every document of a batch that loads the
+  // same class, so its \tikzset bodies are not run again per diagram. Null: start empty.
+  std::shared_ptr<const StyleTable> preamble_table;
+  std::size_t preamble_table_covers = 0;
   std::vector<Picture> pictures;
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages

@@ -196,6 +196,9 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       bool same_path = n.on_path && *n.on_path == e.path_id;
       // An opaque node background painted after the line hides it.
       if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
+      // The exact clip length first: only a stroke that may reach the limit needs GEOS's overlay
+      // (a shorter one can be neither reported nor the worst of a report).
+      if (auto upper = box_clip_length(core, s.pts); upper && *upper < min_cross - 1e-6) continue;
       double inside = geo::Shape::line(s.pts).intersection_length(core_shape);
       if (inside > worst) worst = inside, worst_stroke = &s;
     }

@@ -1,0 +1,161 @@
+// checks/test_scene.cpp: the Scene's shortcuts give exactly what GEOS gives, and one SceneCache
+// makes the rules of a diagram share one build.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "checks/geometry.hpp"
+#include "checks/scene.hpp"
+
+using namespace tikzlint;
+using namespace tikzlint::checks;
+
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+double geos_gap(const ir::Box& b, const std::vector<geo::Point>& pts) {
+  return geo::Shape::box(b).distance(geo::Shape::line(pts));
+}
+
+}  // namespace
+
+TEST_CASE("box_polyline_distance is GEOS's DistanceOp bit for bit") {
+  std::mt19937_64 rng(8);
+  // Coordinates on a coarse lattice (shared x/y values, touching and collinear cases) and
+  // continuous ones (general position).
+  std::uniform_int_distribution<int> lattice(-6, 6);
+  std::uniform_real_distribution<double> real(-60, 60);
+  std::size_t checked = 0, zero = 0;
+  for (int round = 0; round < 60000; ++round) {
+    const bool snap = round % 2 == 0;
+    auto coord = [&] { return snap ? lattice(rng) * 2.5 : real(rng); };
+    double x0 = coord(), x1 = coord(), y0 = coord(), y1 = coord();
+    ir::Box b{std::min(x0, x1), std::min(y0, y1), std::max(x0, x1), std::max(y0, y1)};
+    std::vector<geo::Point> pts(2 + round % 4);
+    for (auto& p : pts) p = {coord(), coord()};
+    if (round % 7 == 0) pts[1] = pts[0];  // a zero-length segment
+    auto mine = box_polyline_distance(b, pts);
+    if (!(b.xmin < b.xmax && b.ymin < b.ymax)) {
+      CHECK_FALSE(mine.has_value());
+      continue;
+    }
+    REQUIRE(mine.has_value());
+    double g = geos_gap(b, pts);
+    if (!same_bits(*mine, g)) FAIL_CHECK("round " << round << ": " << *mine << " vs GEOS " << g);
+    ++checked;
+    zero += g == 0;
+  }
+  CHECK(checked > 40000);
+  CHECK(zero > 1000);  // the containment and intersection cases were exercised
+}
+
+TEST_CASE("box_polyline_distance declines what it does not model") {
+  CHECK_FALSE(box_polyline_distance({0, 0, 0, 1}, {{2, 2}, {3, 3}}));  // degenerate box
+  CHECK_FALSE(box_polyline_distance({0, 0, 1, 1}, {{2, 2}}));          // a point
+  CHECK_FALSE(box_polyline_distance({0, 0, 1, 1}, {{2, 2}, {NAN, 3}}));
+  CHECK(*box_polyline_distance({0, 0, 1, 1}, {{2, 0.5}, {3, 0.5}}) == 1);
+  CHECK(*box_polyline_distance({0, 0, 1, 1}, {{0.5, 0.5}, {3, 0.5}}) == 0);  // starts inside
+  CHECK(*box_polyline_distance({0, 0, 1, 1}, {{-1, 0.5}, {3, 0.5}}) == 0);   // crosses
+}
+
+TEST_CASE("BoxIndex answers like the STRtree, scanning or not") {
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> real(-100, 100);
+  for (std::size_t n : {1u, 5u, 40u, 64u, 65u, 255u, 256u, 257u, 300u, 900u, 5000u}) {
+    BoxIndex mine;
+    geo::SpatialIndex tree;  // GEOS builds its tree on the first query: no inserts after that
+    std::vector<std::pair<ir::Box, std::size_t>> all;
+    auto brute = [&](const ir::Box& q) {
+      std::vector<std::size_t> out;
+      for (const auto& [b, id] : all) {
+        double x0 = std::min(b.xmin, b.xmax), x1 = std::max(b.xmin, b.xmax);
+        double y0 = std::min(b.ymin, b.ymax), y1 = std::max(b.ymin, b.ymax);
+        if (!(x0 > q.xmax || x1 < q.xmin || y0 > q.ymax || y1 < q.ymin)) out.push_back(id);
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      double x = real(rng), y = real(rng), w = real(rng) / 5, h = real(rng) / 5;  // some inverted
+      ir::Box b = i % 9 == 0 ? ir::Box{x, y, x, y} : i % 97 == 0 ? ir::Box{-150, y, 150, y + 1} : ir::Box{x, y, x + w, y + h};
+      mine.insert(b, i * 3);
+      tree.insert(b, i * 3);
+      all.emplace_back(b, i * 3);
+    }
+    for (int q = 0; q < 300; ++q) {
+      double x = real(rng), y = real(rng), r = q % 50 == 0 ? 500 : std::abs(real(rng)) / 4;
+      ir::Box probe{x - r, y - r, x + r, y + r};
+      auto got = mine.query(probe);
+      CHECK(got == brute(probe));
+      if (q < 150) CHECK(got == tree.query(probe));
+      if (q == 150)  // inserts after queries rebuild the index
+        for (int k = 0; k < 70; ++k) {
+          ir::Box extra{real(rng), real(rng), real(rng), real(rng)};
+          mine.insert(extra, 100000 + static_cast<std::size_t>(k));
+          all.emplace_back(extra, 100000 + static_cast<std::size_t>(k));
+        }
+    }
+  }
+}
+
+TEST_CASE("a SceneCache shares one build among the Scenes of its diagram") {
+  ir::Diagram d;
+  ir::Element e;
+  e.geom = ir::Segment{{0, 0}, {100, 0}};
+  e.style.draw = true;
+  d.elements.push_back(e);
+  ir::Node n;
+  n.text = "5";
+  n.center = {50, 8};
+  n.box = {45, 3, 55, 13};
+  d.nodes.push_back(n);
+
+  Scene alone_a(d), alone_b(d);
+  CHECK(&alone_a.strokes() != &alone_b.strokes());  // no cache: each builds its own
+  {
+    SceneCache cache(d);
+    Scene a(d), b(d);
+    CHECK(&a.strokes() == &b.strokes());
+    REQUIRE(a.labels().size() == 1);
+    Association first = a.associate(a.labels()[0], 24);
+    Association again = b.associate(b.labels()[0], 24);
+    REQUIRE(first.best.has_value());
+    REQUIRE(again.best.has_value());
+    CHECK(first.best->index == again.best->index);
+    CHECK(first.best->gap == again.best->gap);
+    ir::Diagram other = d;
+    Scene c(other);  // another diagram is not served from this cache
+    CHECK(&c.strokes() != &a.strokes());
+  }
+  Scene after(d);
+  CHECK(&after.strokes() != &alone_a.strokes());
+}
+
+TEST_CASE("box_clip_length is the length GEOS's overlay finds inside the box") {
+  std::mt19937_64 rng(10);
+  std::uniform_int_distribution<int> lattice(-6, 6);
+  std::uniform_real_distribution<double> real(-60, 60);
+  double worst = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const bool snap = round % 2 == 0;
+    auto coord = [&] { return snap ? lattice(rng) * 2.5 : real(rng); };
+    double x0 = coord(), x1 = coord(), y0 = coord(), y1 = coord();
+    ir::Box b{std::min(x0, x1), std::min(y0, y1), std::max(x0, x1), std::max(y0, y1)};
+    std::vector<geo::Point> pts(2 + round % 3);
+    for (auto& p : pts) p = {coord(), coord()};
+    auto mine = box_clip_length(b, pts);
+    if (!(b.xmin < b.xmax && b.ymin < b.ymax)) {
+      CHECK_FALSE(mine.has_value());
+      continue;
+    }
+    REQUIRE(mine.has_value());
+    double g = geo::Shape::line(pts).intersection_length(geo::Shape::box(b));
+    // Never less than GEOS (which dissolves segments run twice); equal up to rounding otherwise.
+    CHECK(*mine >= g - 1e-9);
+    if (!snap) worst = std::max(worst, std::abs(*mine - g));
+  }
+  CHECK(worst < 1e-9);
+}
