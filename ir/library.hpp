@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/lowering.hpp"
@@ -65,6 +66,13 @@ class LibraryHost {
   virtual void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
                        bool incomplete = true) = 0;
 };
+
+// Reading a construct's text (library_text.cpp): the same brace rules for every library.
+std::string_view text_trim(std::string_view s);
+std::size_t text_skip_space(const std::string& t, std::size_t i);
+// The index after the group opening at t[i] ('{', '[' or '('); braces nest inside '[' and '(';
+// npos when it does not close.
+std::size_t text_skip_group(const std::string& t, std::size_t i);
 
 // Each returns true when it handled the statement (it has emitted what the construct draws and
 // reported anything it could not model); false leaves the statement to the caller, which

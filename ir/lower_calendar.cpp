@@ -29,36 +29,6 @@ constexpr const char* kEveryDay = "anchor=base east";
 // centered ones -1.5ex; above/below: 1.25 day yshifts).
 constexpr double kLabelRowFactor = 1.25;
 
-std::string_view trim_view(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::size_t skip_space(const std::string& t, std::size_t i) {
-  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-  return i;
-}
-
-// The index after the group opening at t[i] ('{', '[' or '('); npos when it does not close.
-std::size_t skip_group(const std::string& t, std::size_t i) {
-  const char open = t[i], close = open == '{' ? '}' : open == '[' ? ']' : ')';
-  int depth = 0, braces = 0;
-  for (std::size_t j = i; j < t.size(); ++j) {
-    const char ch = t[j];
-    if (ch == '\\') {
-      ++j;
-      continue;
-    }
-    if (open != '{' && ch == '{') ++braces;
-    else if (open != '{' && ch == '}') --braces;
-    if (braces > 0) continue;
-    if (ch == open) ++depth;
-    else if (ch == close && --depth == 0) return j + 1;
-  }
-  return std::string::npos;
-}
-
 std::string pt(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.5fpt", v);
@@ -94,7 +64,7 @@ int weekday(long j) { return static_cast<int>(j % 7); }  // 0 = Monday, as pgfca
 long days_in_month(long y, long m) { return julian(m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1, 1) - julian(y, m, 1); }
 
 std::optional<long> parse_number(std::string_view s) {
-  s = trim_view(s);
+  s = text_trim(s);
   if (s.empty()) return std::nullopt;
   bool neg = false;
   if (s[0] == '-' || s[0] == '+') {
@@ -113,7 +83,7 @@ std::optional<long> parse_number(std::string_view s) {
 // "YYYY-MM-DD", "YYYY-MM-last", with an optional "+N" (N may be negative); "MM-DD" takes the
 // year of `year` (pgfcalendar's \pgfcalendar@special@datetojulian).
 std::optional<long> parse_date(std::string_view text, std::optional<long> year = std::nullopt) {
-  std::string t(trim_view(text));
+  std::string t(text_trim(text));
   long offset = 0;
   if (auto plus = t.find('+'); plus != std::string::npos) {
     auto o = parse_number(std::string_view(t).substr(plus + 1));
@@ -125,7 +95,7 @@ std::optional<long> parse_date(std::string_view text, std::optional<long> year =
   std::size_t start = 0;
   for (std::size_t i = 0; i <= t.size(); ++i)
     if (i == t.size() || t[i] == '-') {
-      parts.push_back(std::string(trim_view(std::string_view(t).substr(start, i - start))));
+      parts.push_back(std::string(text_trim(std::string_view(t).substr(start, i - start))));
       start = i + 1;
     }
   if (parts.size() == 2 && year) parts.insert(parts.begin(), std::to_string(*year));
@@ -271,7 +241,7 @@ bool code_statements(const std::string& code, const std::string& month_node, std
   std::size_t start = 0;
   int depth = 0;
   auto flush = [&](std::size_t end) {
-    std::string s(trim_view(std::string_view(code).substr(start, end - start)));
+    std::string s(text_trim(std::string_view(code).substr(start, end - start)));
     start = end;
     if (s.empty()) return true;
     if (s == "\\tikzmonthcode" || s == "\\tikzmonthcode;") {
@@ -289,7 +259,7 @@ bool code_statements(const std::string& code, const std::string& month_node, std
       // \color{..} only paints what follows
       if (depth == 0 && code.compare(i, 7, "\\color{") == 0) {
         if (!flush(i)) return false;
-        const std::size_t e = skip_group(code, i + 6);
+        const std::size_t e = text_skip_group(code, i + 6);
         if (e == std::string::npos) return false;
         start = e;
         i = e - 1;
@@ -315,7 +285,7 @@ bool code_statements(const std::string& code, const std::string& month_node, std
 
 bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   const std::string& t = st.text;
-  std::size_t i = skip_space(t, 0);
+  std::size_t i = text_skip_space(t, 0);
   if (t.compare(i, 9, "\\calendar") != 0 || (i + 9 < t.size() && std::isalpha(static_cast<unsigned char>(t[i + 9]))))
     return false;
   i += 9;
@@ -325,9 +295,9 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   std::uint32_t opt_b = 0, opt_e = whole_e;
   std::vector<Condition> conditions;
   auto read_branch = [&](std::size_t& j, Branch& b) {
-    j = skip_space(t, j);
+    j = text_skip_space(t, j);
     if (j < t.size() && (t[j] == '[' || t[j] == '{')) {
-      const std::size_t e = skip_group(t, j);
+      const std::size_t e = text_skip_group(t, j);
       if (e == std::string::npos) return false;
       (t[j] == '[' ? b.options : b.code) = t.substr(j + 1, e - j - 2);
       b.has_code = t[j] == '{';
@@ -337,13 +307,13 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
     return false;
   };
   while (true) {
-    i = skip_space(t, i);
+    i = text_skip_space(t, i);
     if (i >= t.size() || t[i] == ';') break;
     if (t[i] == '(' || t[i] == '[') {
-      const std::size_t e = skip_group(t, i);
+      const std::size_t e = text_skip_group(t, i);
       if (e == std::string::npos) return false;
       if (t[i] == '(') {
-        name = std::string(trim_view(std::string_view(t).substr(i + 1, e - i - 2)));
+        name = std::string(text_trim(std::string_view(t).substr(i + 1, e - i - 2)));
       } else {
         options += (options.empty() ? "" : ",") + t.substr(i + 1, e - i - 2);
         if (opt_b == 0) opt_b = static_cast<std::uint32_t>(i);
@@ -351,23 +321,23 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
       }
       i = e;
     } else if (t.compare(i, 2, "at") == 0) {
-      std::size_t j = skip_space(t, i + 2);
+      std::size_t j = text_skip_space(t, i + 2);
       if (j >= t.size() || t[j] != '(') return false;
-      const std::size_t e = skip_group(t, j);
+      const std::size_t e = text_skip_group(t, j);
       if (e == std::string::npos) return false;
       at = t.substr(j, e - j);
       i = e;
     } else if (t.compare(i, 2, "if") == 0) {
       Condition c;
       c.begin = static_cast<std::uint32_t>(i);
-      std::size_t j = skip_space(t, i + 2);
+      std::size_t j = text_skip_space(t, i + 2);
       if (j >= t.size() || t[j] != '(') return false;
-      const std::size_t e = skip_group(t, j);
+      const std::size_t e = text_skip_group(t, j);
       if (e == std::string::npos) return false;
       c.test = substitute_today(t.substr(j + 1, e - j - 2));
       j = e;
       if (!read_branch(j, c.then)) return false;
-      std::size_t k = skip_space(t, j);
+      std::size_t k = text_skip_space(t, j);
       if (t.compare(k, 4, "else") == 0) {
         j = k + 4;
         if (!read_branch(j, c.otherwise)) return false;
@@ -389,7 +359,7 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   std::vector<std::string> month_labels;   // in option order
   double width_factor = 1;                 // \tikz@lib@cal@width
   for (const auto& k : flat) {
-    const std::string v(trim_view(k.value));
+    const std::string v(text_trim(k.value));
     if (k.key == "dates") dates = substitute_today(v);
     else if (k.key == "day xshift") day_xshift = v;
     else if (k.key == "day yshift") day_yshift = v;

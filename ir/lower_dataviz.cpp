@@ -85,27 +85,6 @@ std::string fmt(double v) {
 }
 std::string pt(Point p) { return "(" + fmt(p.x) + "," + fmt(p.y) + ")"; }
 
-// Index after the group opened at t[i] ('{' or '['), brace-aware; npos when unbalanced.
-std::size_t skip_group(const std::string& t, std::size_t i) {
-  const char open = t[i], close = open == '{' ? '}' : ']';
-  int depth = 0, braces = 0;
-  for (std::size_t k = i; k < t.size(); ++k) {
-    const char c = t[k];
-    if (c == '\\') {
-      ++k;
-      continue;
-    }
-    if (open == '[') {
-      if (c == '{') ++braces;
-      else if (c == '}') --braces;
-      if (braces > 0) continue;
-    }
-    if (c == open) ++depth;
-    else if (c == close && --depth == 0) return k + 1;
-  }
-  return std::string::npos;
-}
-
 std::vector<std::string> split_list(const std::string& s, char sep = ',') {
   std::vector<std::string> out;
   int depth = 0;
@@ -316,7 +295,7 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
   auto opt_group = [&](std::string& out, Span& sp) {
     ws();
     if (i < end && t_[i] == '[') {
-      const std::size_t j = skip_group(t_, i);
+      const std::size_t j = text_skip_group(t_, i);
       if (j == std::string::npos || j > end) return false;
       out = t_.substr(i + 1, j - i - 2);
       sp = {static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(j - 1)};
@@ -327,7 +306,7 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
   auto brace_group = [&](std::string& out, Span& sp) {
     ws();
     if (i >= end || t_[i] != '{') return false;
-    const std::size_t j = skip_group(t_, i);
+    const std::size_t j = text_skip_group(t_, i);
     if (j == std::string::npos || j > end) return false;
     out = t_.substr(i + 1, j - i - 2);
     sp = {static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(j - 1)};
@@ -385,11 +364,11 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
         while (k < stored.size()) {
           const std::size_t d = stored.find("data [", k);
           if (d == std::string::npos) break;
-          const std::size_t oe = skip_group(stored, d + 5);
+          const std::size_t oe = text_skip_group(stored, d + 5);
           if (oe == std::string::npos) break;
           const std::size_t bb = stored.find('{', oe);
           if (bb == std::string::npos) break;
-          const std::size_t be = skip_group(stored, bb);
+          const std::size_t be = text_skip_group(stored, bb);
           if (be == std::string::npos) break;
           const std::string go = stored.substr(d + 6, oe - d - 7);
           const std::string gb = stored.substr(bb + 1, be - bb - 2);
@@ -1331,7 +1310,7 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
         as_text = trim(raw.substr(as + 4));
         has_as = true;
         if (!as_text.empty() && as_text.front() == '[') {
-          const std::size_t e = skip_group(as_text, 0);
+          const std::size_t e = text_skip_group(as_text, 0);
           if (e != std::string::npos) {
             unsupported("unsupported-key", "tick options '" + as_text.substr(0, e) + "' are not lowered", {0, 1});
             as_text = trim(as_text.substr(e));
@@ -1471,7 +1450,7 @@ void DataViz::labels() {
     std::string text = trim(*a->label);
     if (text.front() == '[') {
       unsupported("unsupported-key", "axis label options are not lowered", {0, 1});
-      const std::size_t e = skip_group(text, 0);
+      const std::size_t e = text_skip_group(text, 0);
       text = e == std::string::npos ? "" : trim(text.substr(e));
     }
     const bool is_x = a == &x;

@@ -21,36 +21,6 @@ namespace tikzlint::ir {
 
 namespace {
 
-std::string_view trim_view(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// The index after the group that opens at t[i] ('{' '[' '('), braces nested inside; npos if open.
-std::size_t skip_group(const std::string& t, std::size_t i) {
-  const char open = t[i], close = open == '{' ? '}' : open == '[' ? ']' : ')';
-  int depth = 0, braces = 0;
-  for (std::size_t j = i; j < t.size(); ++j) {
-    const char ch = t[j];
-    if (ch == '\\') {
-      ++j;
-      continue;
-    }
-    if (open != '{' && ch == '{') ++braces;
-    else if (open != '{' && ch == '}') --braces;
-    if (braces > 0) continue;
-    if (ch == open) ++depth;
-    else if (ch == close && --depth == 0) return j + 1;
-  }
-  return std::string::npos;
-}
-
-std::size_t skip_space(const std::string& t, std::size_t i) {
-  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-  return i;
-}
-
 std::string pt(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.5fpt", v);
@@ -97,9 +67,9 @@ std::vector<Row> split_body(const std::string& body, std::uint32_t base, const s
   std::size_t start = 0, i = 0;
   int depth = 0;
   auto read_opt = [&](std::size_t j, std::string& into) {
-    std::size_t k = skip_space(body, j);
+    std::size_t k = text_skip_space(body, j);
     if (k < body.size() && body[k] == '[') {
-      std::size_t e = skip_group(body, k);
+      std::size_t e = text_skip_group(body, k);
       if (e != std::string::npos) {
         into = body.substr(k + 1, e - k - 2);
         return e;
@@ -145,7 +115,7 @@ std::vector<Row> split_body(const std::string& body, std::uint32_t base, const s
     }
     ++i;
   }
-  if (!trim_view(std::string_view(body).substr(start)).empty() || !rows.back().cells.empty()) {
+  if (!text_trim(std::string_view(body).substr(start)).empty() || !rows.back().cells.empty()) {
     close_cell(body.size());
     rows.back().cells.back().last = true;
   } else {
@@ -179,12 +149,12 @@ std::vector<std::pair<std::string, std::uint32_t>> split_statements(const std::s
     if (ch == '{') ++depth;
     else if (ch == '}') --depth;
     else if (ch == ';' && depth == 0) {
-      std::string s(trim_view(std::string_view(t).substr(start, i + 1 - start)));
+      std::string s(text_trim(std::string_view(t).substr(start, i + 1 - start)));
       if (s != ";") out.push_back({s, base + static_cast<std::uint32_t>(start)});
       start = i + 1;
     }
   }
-  std::string rest(trim_view(std::string_view(t).substr(start)));
+  std::string rest(text_trim(std::string_view(t).substr(start)));
   if (!rest.empty()) out.push_back({rest, base + static_cast<std::uint32_t>(start)});
   return out;
 }
@@ -240,7 +210,7 @@ struct Extent {
 
 bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   const std::string& t = st.text;
-  std::size_t i = skip_space(t, 0);
+  std::size_t i = text_skip_space(t, 0);
   if (!at_word(t, i, "\\matrix")) return false;
   i += 7;
   // \matrix is `\path node[matrix]` (tikz.code.tex): options, (name) and `at` in any order, then {body};
@@ -248,17 +218,17 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   std::uint32_t opt_b = static_cast<std::uint32_t>(i), opt_e = opt_b;
   std::size_t body_b = std::string::npos, body_e = 0;
   while (true) {
-    i = skip_space(t, i);
+    i = text_skip_space(t, i);
     if (i >= t.size()) return false;
     if (t[i] == '[' || t[i] == '(' || t[i] == '{') {
-      const std::size_t e = skip_group(t, i);
+      const std::size_t e = text_skip_group(t, i);
       if (e == std::string::npos) return false;
       if (t[i] == '[') {
         if (!options.empty()) options += ",";
         options += t.substr(i + 1, e - i - 2);
         opt_e = static_cast<std::uint32_t>(e);
       } else if (t[i] == '(') {
-        name = std::string(trim_view(std::string_view(t).substr(i + 1, e - i - 2)));
+        name = std::string(text_trim(std::string_view(t).substr(i + 1, e - i - 2)));
       } else {
         body_b = i + 1;
         body_e = e - 1;
@@ -267,9 +237,9 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
       }
       i = e;
     } else if (t.compare(i, 2, "at") == 0 && i + 2 < t.size() && !is_letter(t[i + 2])) {
-      std::size_t j = skip_space(t, i + 2);
+      std::size_t j = text_skip_space(t, i + 2);
       if (j >= t.size() || t[j] != '(') return false;
-      const std::size_t e = skip_group(t, j);
+      const std::size_t e = text_skip_group(t, j);
       if (e == std::string::npos) return false;
       at = t.substr(j, e - j);
       i = e;
@@ -277,7 +247,7 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
       return false;
     }
   }
-  i = skip_space(t, i);
+  i = text_skip_space(t, i);
   if (i < t.size() && t[i] != ';') return false;  // operations after the matrix: not this shape
   const std::uint32_t whole_e = static_cast<std::uint32_t>(t.size());
 
@@ -301,15 +271,15 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
     } else if (k.key == "column sep") {
       column_sep = k.value;
     } else if (k.key == "ampersand replacement") {
-      amp = std::string(trim_view(k.value));
+      amp = std::string(text_trim(k.value));
     } else if (k.key == "matrix anchor") {
-      matrix_anchor = std::string(trim_view(k.value));
+      matrix_anchor = std::string(text_trim(k.value));
     } else if (k.key == "anchor" && k.value.find('.') != std::string::npos) {
-      inner_anchor = std::string(trim_view(k.value));  // a node inside: the matrix's own placement only
+      inner_anchor = std::string(text_trim(k.value));  // a node inside: the matrix's own placement only
     } else if (k.key == "nodes in empty cells") {
-      empty_nodes = !(k.has_value && trim_view(k.value) == "false");
+      empty_nodes = !(k.has_value && text_trim(k.value) == "false");
     } else if (k.key == "name") {
-      name = std::string(trim_view(k.value));
+      name = std::string(text_trim(k.value));
     } else if (unsupported_matrix_keys().count(k.key)) {
       host.problem("unsupported-key", "matrix option '" + k.key + "' is not modelled", opt_b, opt_e);
     } else if (!matrix_keys().count(k.key) && !node_only_keys().count(k.key) &&
@@ -354,7 +324,7 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   };
   auto cell_code = [&](const Cell& cell, std::size_t r, std::size_t c, bool report) {
     CellCode out;
-    std::string text(trim_view(cell.text));
+    std::string text(text_trim(cell.text));
     out.empty = text.empty();
     const std::string cell_name =
         name.empty() ? "" : "name=" + name + "-" + std::to_string(r) + "-" + std::to_string(c);
@@ -365,12 +335,12 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
       if (!text.empty() && text[0] == '|') {
         const std::size_t bar = text.find('|', 1);
         if (bar != std::string::npos) {
-          std::string spec(trim_view(std::string_view(text).substr(1, bar - 1)));
-          text = std::string(trim_view(std::string_view(text).substr(bar + 1)));
+          std::string spec(text_trim(std::string_view(text).substr(1, bar - 1)));
+          text = std::string(text_trim(std::string_view(text).substr(bar + 1)));
           for (std::size_t j = 0; j < spec.size();) {
-            j = skip_space(spec, j);
+            j = text_skip_space(spec, j);
             if (j >= spec.size() || (spec[j] != '[' && spec[j] != '(')) break;
-            const std::size_t e = skip_group(spec, j);
+            const std::size_t e = text_skip_group(spec, j);
             if (e == std::string::npos) break;
             if (spec[j] == '[') node_opts += (node_opts.empty() ? "" : ",") + spec.substr(j + 1, e - j - 2);
             else node_name = spec.substr(j, e - j);

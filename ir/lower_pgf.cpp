@@ -51,12 +51,6 @@ std::string fmt(double v) {
 std::string fmt_pt(double v) { return fmt(v) + "pt"; }
 std::string coord(Point p) { return "(" + fmt_pt(p.x) + "," + fmt_pt(p.y) + ")"; }
 
-std::string_view trim_view(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 bool same_transform(const Transform& a, const Transform& b) {
   return std::abs(a.a - b.a) < kSameTransform && std::abs(a.b - b.b) < kSameTransform &&
          std::abs(a.c - b.c) < kSameTransform && std::abs(a.d - b.d) < kSameTransform &&
@@ -175,7 +169,7 @@ class PgfLowerer {
     i = close + 1;
     return Range{j + 1, close};
   }
-  std::string text(Range r) const { return std::string(trim_view(std::string_view(t_).substr(r.b, r.e - r.b))); }
+  std::string text(Range r) const { return std::string(text_trim(std::string_view(t_).substr(r.b, r.e - r.b))); }
 
   // ------------------------------------------------------------------ problems and values
   void unsupported(const std::string& message, Range r) {
@@ -683,7 +677,7 @@ class PgfLowerer {
     while (pos <= k.size()) {
       std::size_t comma = k.find(',', pos);
       if (comma == std::string::npos) comma = k.size();
-      const std::string key(trim_view(std::string_view(k).substr(pos, comma - pos)));
+      const std::string key(text_trim(std::string_view(k).substr(pos, comma - pos)));
       if (key == "stroke" || key == "draw") stroke = true;
       else if (key == "fill") fill = true;
       else if (key == "clip") clip = true;
@@ -909,7 +903,7 @@ class PgfLowerer {
     Transform local;  // the options' transformations, in order
     if (opts) {
       for (const auto& k : host_.expand_keys(text(*opts))) {
-        const std::string key(trim_view(k.key));
+        const std::string key(text_trim(k.key));
         const Range kr = r;
         if (key == "left" || key == "right") h = key == "left" ? "west" : "east";
         else if (key == "top" || key == "bottom") v = key == "top" ? "north" : "south";
@@ -1203,7 +1197,7 @@ class PgfLowerer {
       double sx = kPtPerCm, sy = kPtPerCm;
       if (opts) {
         for (const auto& k : host_.expand_keys(text(*opts))) {
-          const std::string key(trim_view(k.key));
+          const std::string key(text_trim(k.key));
           std::string err;
           auto d = host_.eval(k.value, &err);
           if (!d) {
@@ -1408,8 +1402,8 @@ class PgfLowerer {
           unsupported("unsupported arrow specification '" + spec + "'", here());
           return;
         }
-        s0 = !trim_view(std::string_view(spec).substr(0, dash)).empty();
-        s1 = !trim_view(std::string_view(spec).substr(dash + 1)).empty();
+        s0 = !text_trim(std::string_view(spec).substr(0, dash)).empty();
+        s1 = !text_trim(std::string_view(spec).substr(dash + 1)).empty();
       } else {
         (cs == "\\pgfsetarrowsstart" ? s0 : s1) = !spec.empty();
       }
@@ -1427,7 +1421,7 @@ class PgfLowerer {
       if (!args(1)) return fail_args();
       std::string rest;
       for (const auto& k : host_.expand_keys(text(a[0]))) {
-        const std::string key(trim_view(k.key));
+        const std::string key(text_trim(k.key));
         double* slot = key == "bar width"            ? &bar_width_
                        : key == "bar shift"          ? &bar_shift_
                        : key == "bar interval width" ? &bar_interval_width_

@@ -1,0 +1,37 @@
+// ir/library_text.cpp: reading the text of library constructs (ir/library.hpp).
+#include <cctype>
+
+#include "ir/library.hpp"
+
+namespace tikzlint::ir {
+
+std::string_view text_trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::size_t text_skip_space(const std::string& t, std::size_t i) {
+  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  return i;
+}
+
+std::size_t text_skip_group(const std::string& t, std::size_t i) {
+  const char open = t[i], close = open == '{' ? '}' : open == '[' ? ']' : ')';
+  int depth = 0, braces = 0;
+  for (std::size_t j = i; j < t.size(); ++j) {
+    const char ch = t[j];
+    if (ch == '\\') {
+      ++j;
+      continue;
+    }
+    if (open != '{' && ch == '{') ++braces;
+    else if (open != '{' && ch == '}') --braces;
+    if (braces > 0) continue;
+    if (ch == open) ++depth;
+    else if (ch == close && --depth == 0) return j + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace tikzlint::ir
