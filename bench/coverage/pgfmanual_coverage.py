@@ -70,6 +70,7 @@ def examples(manual_dir):
         text = read(f)
         pos = 0
         n = 0
+        setup = []
         while True:
             b = text.find("\\begin{codeexample}", pos)
             if b < 0:
@@ -87,17 +88,22 @@ def examples(manual_dir):
             pos = e + 1
             n += 1
             name = re.sub(r"\.tex(\.gz)?$", "", f.name).replace("pgfmanual-en-", "")
-            yield f"{name}-{n:03d}", opts, body
+            if re.search(r"(^|,)\s*setup code", opts):
+                # pgfmanual-en-macros.tex runs a `setup code` block once, at the point where it appears, and
+                # what it defines (styles, data groups, macros) stays for the rest of the manual; later examples
+                # rely on it, so each example gets the setup blocks of its chapter that precede it.
+                setup.append(body)
+            yield f"{name}-{n:03d}", opts, body, "\n".join(setup)
 
 
-def standalone(opts, body):
+def standalone(opts, body, setup_blocks=""):
     pre = option_value(opts, "preamble") or ""
     setup = option_value(opts, "setup code") or ""
     pre_code = option_value(opts, "pre") or ""
     libs = ("arrows.meta,calc,positioning,intersections,angles,quotes,shapes,shapes.geometric,backgrounds,"
             "decorations.pathmorphing,patterns,3d,through,topaths,fit,matrix,trees,automata,petri")
     return ("\\documentclass{standalone}\n\\usepackage{tikz}\n\\usetikzlibrary{" + libs + "}\n" + pre + "\n" +
-            setup + "\n\\begin{document}\n" + pre_code + "\n" + body + "\n\\end{document}\n")
+            setup + "\n\\begin{document}\n" + setup_blocks + "\n" + pre_code + "\n" + body + "\n\\end{document}\n")
 
 
 def run_one(tikzlint, path, timeout):
@@ -122,6 +128,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--list", default="", help="print the files with a diagnostic of this rule")
+    ap.add_argument("--dump", default="", help="write each example's unsupported diagnostics to this JSON file")
     args = ap.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -129,16 +136,16 @@ def main():
         old.unlink()
     total = code_only = no_picture = 0
     paths = []
-    for name, opts, body in examples(args.manual):
+    for name, opts, body, setup_blocks in examples(args.manual):
         total += 1
-        if re.search(r"(^|,)\s*code only", opts):
+        if re.search(r"(^|,)\s*(code only|setup code)", opts):
             code_only += 1
             continue
         if "tikzpicture" not in body and "\\tikz" not in body:
             no_picture += 1
             continue
         p = out / f"{name}.tex"
-        p.write_text(standalone(opts, body))
+        p.write_text(standalone(opts, body, setup_blocks))
         paths.append(p)
     print(f"codeexample blocks: {total}; code only: {code_only}; without a TikZ picture: {no_picture}; "
           f"measured: {len(paths)}")
@@ -146,6 +153,7 @@ def main():
     by_rule = collections.Counter()
     by_what = collections.Counter()
     listing = []
+    dump = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for path, failure, rec in pool.map(lambda p: run_one(args.tikzlint, p, args.timeout), paths):
             if failure:
@@ -157,6 +165,7 @@ def main():
                 syntax.append(path.name)
             if unsup:
                 unsupported.append(path.name)
+                dump[path.stem] = [{"rule": d["rule"], "message": d["message"], "line": d.get("line")} for d in unsup]
                 seen = set()
                 for d in unsup:
                     what = re.sub(r"\(.*", "(...)", d["message"])
@@ -173,6 +182,8 @@ def main():
             if args.list and any(d["rule"] == args.list for d in diags):
                 listing.append((path.name, [d["message"] for d in diags if d["rule"] == args.list]))
     n = len(paths)
+    if args.dump:
+        pathlib.Path(args.dump).write_text(json.dumps(dump, indent=1, sort_keys=True))
     print(f"hard failures (crash/timeout): {len(hard)}")
     for name, why in hard[:20]:
         print(f"  {name}: {why}")
