@@ -219,6 +219,7 @@ class PictureLowerer {
   void add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
                   std::uint32_t b, std::uint32_t e);
   void lower_pic(PathState& ps, const PathOp& op);
+  bool lower_user_pic(PathState& ps, const PathOp& op, const std::string& type, const std::string& arg);
   // circuits library: the symbols of a `to`, nodes on its straight line that interrupt it
   SegmentRef lower_circuit_symbols(PathState& ps, const PathOp& op, const Settings& es, const Settings& base,
                                    const Resolved& target, bool is_edge);
@@ -994,11 +995,22 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     auto keys = expand(gn.options->raw, ob, &ps);
     // quotes library: "text" [options] on a node is a label
     for (auto it = keys.begin(); it != keys.end();) {
-      if (!it->key.empty() && it->key.front() == '"') {
-        std::size_t close = it->key.find('"', 1);
-        std::string txt = it->key.substr(1, close == std::string::npos ? std::string::npos : close - 1);
-        std::string rest = close == std::string::npos ? "" : std::string(trim(it->key.substr(close + 1)));
-        ns.labels.push_back((rest.empty() ? "" : rest + ":") + txt);
+      auto q = parse_quote_key(it->key);
+      if (q) {
+        // quotes mean label: label={[direction shorthands,every label quotes,options]text}, where the
+        // direction shorthands turn `above`, `left`... into `label position=` (tikzlibraryquotes)
+        std::string opts;
+        for (const auto& item : tex::split_options(q->options)) {
+          std::string k(trim(item.key));
+          if (k == "'") continue;
+          std::string kv = k + (item.has_value ? "=" + item.value : "");
+          if (!item.has_value) {
+            if (k == "centered") kv = "label position=center";
+            else if (auto a = direction_angle(k)) kv = "label position=" + std::to_string(*a);
+          }
+          opts += (opts.empty() ? "" : ",") + kv;
+        }
+        ns.labels.push_back("[" + opts + "]" + q->text);
         it = keys.erase(it);
       } else {
         ++it;
@@ -1171,6 +1183,12 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
       spec = std::string(trim(std::string_view(spec).substr(std::min(spec.size(), j + 1))));
     }
     std::string where = ns.label_position, text = spec;
+    // `label position=` (`pin position=`) among the label's own options sets its default position
+    for (const auto& item : tex::split_options(opts)) {
+      std::string k(trim(item.key));
+      if (item.has_value && k == (is_pin ? "pin position" : "label position"))
+        where = std::string(trim(tex::strip_braces(item.value)));
+    }
     // the angle ends at the first ':' outside braces and math
     {
       int d = 0;
@@ -1298,7 +1316,8 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
   }
   const std::uint32_t b = op.span.begin, e = op.span.end;
   if (type != "angle" && type != "right angle") {
-    problem("unsupported-construct", "pic '" + type + "' is not lowered", b, e, &ps);
+    if (!lower_user_pic(ps, op, type, arg))
+      problem("unsupported-construct", "pic '" + type + "' is not lowered", b, e, &ps);
     return;
   }
   if (arg.empty()) arg = "A--B--C";
@@ -3019,6 +3038,101 @@ SegmentRef PictureLowerer::lower_circuit_symbols(PathState& ps, const PathOp& op
     move_to(ps, target);
   }
   return seg;
+}
+
+// A pic defined with `TYPE/.pic={code}` or `pics/TYPE/.style={code=..., background code=...}`
+// (pgfmanual 18; tikz.code.tex \tikz@subpicture@handle@): its code runs in a scope shifted to the
+// pic's position, with the translation only of the transformations in force unless `transform
+// shape` (\tikz@node@transformations), then the pic's own options; `pic actions` gives the code's
+// paths the pic's draw/fill. Background code first, then code, then foreground code.
+bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::string& type,
+                                    const std::string& arg) {
+  if (!op.node || stmt_ == nullptr) return false;
+  const grammar::Node& gn = *op.node;
+  const std::uint32_t b = op.span.begin, e = op.span.end;
+  std::string code[3];  // background code, code, foreground code
+  std::vector<std::string> scope_keys, action_keys;
+  auto pics_key = [](std::string k) {
+    if (starts_with(k, "/tikz/")) k = k.substr(6);
+    if (starts_with(k, "pics/")) k = k.substr(5);
+    return k;
+  };
+  auto take_code = [&](const tex::FlatKey& k) {
+    const std::string name = pics_key(k.key);
+    if (name == "background code") code[0] += k.value;
+    else if (name == "code") code[1] += k.value;
+    else if (name == "foreground code") code[2] += k.value;
+    else return name == "setup code";
+    return true;
+  };
+  static const std::set<std::string> kActions = {"draw", "fill", "pattern", "shade", "shading", "ball color",
+                                                 "top color", "bottom color", "left color", "right color",
+                                                 "inner color", "outer color", "path picture", "filldraw"};
+  std::vector<tex::StyleProblem> sp;
+  if (gn.options) {
+    for (const auto& k : styles_.expand(gn.options->raw, &sp)) {
+      if (starts_with(k.key, "pics/") || starts_with(k.key, "/tikz/pics/")) {
+        if (!take_code(k)) return false;
+        continue;
+      }
+      std::string kv = k.key + (k.has_value ? "={" + k.value + "}" : "");
+      (kActions.count(k.key) ? action_keys : scope_keys).push_back(kv);
+    }
+  }
+  if (!type.empty()) {
+    if (!styles_.find("pics/" + type)) return false;
+    for (const auto& k : styles_.expand("pics/" + type + (arg.empty() ? "" : "={" + arg + "}"), &sp)) {
+      if (!take_code(k)) {
+        problem("unsupported-key", "key '" + k.key + "' of pic '" + type + "' is not modelled", b, e, &ps);
+        return true;
+      }
+    }
+  }
+  style_problems(sp, b, &ps);
+  if (code[0].empty() && code[1].empty() && code[2].empty()) return false;
+  // where: `at (c)` of \pic, else the current point of the path
+  Point local = ps.cur_local;
+  if (gn.at) {
+    auto r = resolve(&ps, *gn.at, ps.s);
+    if (!r) return true;
+    local = r->local;
+  }
+  const Point at = canvas(ps, local);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "reset cm,shift={(%.5fpt,%.5fpt)}", at.x, at.y);
+  std::string scope = buf;
+  if (ps.s.transform_shape) {
+    const Transform& m = ps.s.ctm;
+    std::snprintf(buf, sizeof buf, ",cm={%.6f,%.6f,%.6f,%.6f,(0pt,0pt)}", m.a, m.b, m.c, m.d);
+    scope += buf;
+  }
+  for (const auto& k : scope_keys) scope += "," + k;
+  std::string actions;
+  for (const auto& k : action_keys) actions += (actions.empty() ? "" : ",") + k;
+  Host host(*this, *stmt_);
+  const tex::Statement* saved = stmt_;
+  host.emit("\\begin{scope}[" + scope + "]", b, e);
+  host.emit("\\tikzset{pic actions/.style={" + actions + "}}", b, e);
+  for (const std::string& c : code) {
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i <= c.size(); ++i) {
+      if (i < c.size() && c[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (i < c.size() && c[i] == '{') ++depth;
+      if (i < c.size() && c[i] == '}') --depth;
+      if (i == c.size() || (c[i] == ';' && depth == 0)) {
+        std::string one(trim(std::string_view(c).substr(start, std::min(i + 1, c.size()) - start)));
+        start = i + 1;
+        if (!one.empty() && one != ";") host.emit(one, b, e);
+      }
+    }
+  }
+  host.emit("\\end{scope}", b, e);
+  stmt_ = saved;
+  return true;
 }
 
 void PictureLowerer::lower_picture_end() {

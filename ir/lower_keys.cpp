@@ -53,7 +53,7 @@ constexpr const char* kCosmetic[] = {
     "color", "text", "opacity", "fill opacity", "draw opacity", "text opacity", "transparent",
     "even odd rule", "nonzero rule", "pattern", "pattern color", "shading", "shading angle", "top color",
     "bottom color", "left color", "right color", "middle color", "inner color", "outer color", "ball color",
-    "blend mode", "transparency group", "path fading", "fit fading", "fading angle", "fading transform",
+    "blend mode", "blend group", "transparency group", "path fading", "fit fading", "fading angle", "fading transform",
     "scope fading", "double", "double distance", "double equal sign distance", "line cap", "line join",
     "miter limit", "cap", "join", "dash phase", "dash", "solid", "dash pattern", "rounded corners",
     "sharp corners", "help lines", "every path", "preaction", "postaction",
@@ -196,6 +196,25 @@ const char* auto_anchor_for(double tangent_deg, bool left) {
   return left ? "west" : "east";
 }
 
+std::optional<QuoteKey> parse_quote_key(std::string_view key) {
+  // \tikz@quote@@parser: "#1" then `'` (a swap: options become `',#2`) and the options
+  if (key.empty() || key.front() != '"') return std::nullopt;
+  std::size_t close = key.find('"', 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  QuoteKey q;
+  q.text = std::string(key.substr(1, close - 1));
+  std::string_view rest = trim(key.substr(close + 1));
+  if (!rest.empty() && rest.front() == '\'') {
+    q.swap = true;
+    rest = trim(rest.substr(1));
+  }
+  // \tikz@quote@@parser@group: "text"{options} takes the group's contents as the options
+  std::string opts(rest);
+  if (!rest.empty() && rest.front() == '{') opts = tex::strip_braces(rest);
+  q.options = (q.swap ? std::string("'") + (opts.empty() ? "" : ",") : std::string()) + opts;
+  return q;
+}
+
 bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
   // exactly one '-' outside braces and brackets separates start and end tips
   int depth = 0;
@@ -219,7 +238,8 @@ bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
       if (c == '{' || c == '[') ++d;
       if (c == '}' || c == ']') --d;
       if (d > 0) continue;
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("<>|*()' .}]", c) != nullptr)) return false;
+      // `_` is arrows.meta's `_` shorthand (Stealth's `[sep]`: a gap between tips)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("<>|*()' ._}]", c) != nullptr)) return false;
     }
     return d == 0;
   };
@@ -316,6 +336,15 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   };
   auto transform = [&](const Transform& t) { s.ctm = s.ctm.then_local(t); };
 
+  // --- quotes library on a to/edge: "text"options is `edge node={node[every edge quotes,options]{text}}`
+  // (tikzlibraryquotes.code.tex; every edge quotes is `auto` unless restyled)
+  if (target == KeyTarget::op && !k.key.empty() && k.key.front() == '"') {
+    if (auto q = parse_quote_key(k.key)) {
+      s.lib.to_nodes.push_back("node[auto,every edge quotes" + (q->options.empty() ? "" : "," + q->options) + "]{" +
+                               q->text + "}");
+      return true;
+    }
+  }
   // --- decorations (pgfmanual 24.2): what they draw is judged when the path ends (decorations.cpp)
   if (key == "decorate") {
     s.decorate = !(k.has_value && trim(v) == "false");
@@ -420,6 +449,19 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   if (key == "opacity" || key == "draw opacity") {
     if (auto d = num(v)) s.style.opacity = *d;
     return true;
+  }
+  // pgfmanual 23.2 "Specifying a Uniform Opacity": the named opacity levels set `opacity`.
+  static constexpr std::pair<std::string_view, double> kOpacityLevels[] = {
+      {"transparent", 0},         {"ultra nearly transparent", 0.05}, {"very nearly transparent", 0.1},
+      {"nearly transparent", 0.25}, {"semitransparent", 0.5},         {"nearly opaque", 0.75},
+      {"very nearly opaque", 0.9},  {"ultra nearly opaque", 0.95},    {"opaque", 1}};
+  if (!k.has_value) {
+    for (const auto& [name, level] : kOpacityLevels) {
+      if (key == name) {
+        s.style.opacity = level;
+        return true;
+      }
+    }
   }
   if (key == "clip") {
     s.clip = !(k.has_value && trim(v) == "false");

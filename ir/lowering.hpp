@@ -185,6 +185,13 @@ const char* auto_anchor_for(double tangent_deg, bool left);
 // The styles the libraries define with \tikzset (petri's place, automata's state, circuits'
 // symbols...), installed as if \usetikzlibrary had run before the preamble's own \tikzset.
 void install_library_styles(tex::StyleTable& styles);
+// A quotes-library key: "text"options (pgfmanual 17.10.4). `options` keeps a leading `'` (swap).
+struct QuoteKey {
+  std::string text, options;
+  bool swap = false;
+};
+std::optional<QuoteKey> parse_quote_key(std::string_view key);
+
 // A key of a TikZ library; false when `k` is none (KeyApplier then reports it unknown).
 bool apply_library_key(const KeyApplier& keys, Settings& s, const tex::FlatKey& k, KeyTarget target,
                        std::uint32_t b, std::uint32_t e, std::vector<LowerProblem>& problems);

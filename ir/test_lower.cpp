@@ -447,3 +447,57 @@ TEST_CASE("pattern command is a path with the pattern fill (tikz.code.tex: \\pat
   CHECK(d.picture_bbox.xmax == doctest::Approx(kCm));
   CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm));
 }
+
+TEST_CASE("pics: TYPE/.pic code is drawn at the pic's position; the enclosing scale moves it but does not scale it") {
+  lowertest::Pic p;
+  p.style("seagull/.pic={\\draw (-3mm,0) -- (3mm,0);}");
+  p.scope("scale=2");
+  p.path("\\path (1,0) pic[rotate=90] {seagull};");
+  p.end();
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.elements.size() == 1);
+  const auto& s = geom<ir::Segment>(d, 0);
+  // pgf: shift to the point (2 cm after scale=2), linear part reset (no transform shape), then rotate=90
+  CHECK_PT(s.a, 2 * kCm, -0.3 * kCm);
+  CHECK_PT(s.b, 2 * kCm, 0.3 * kCm);
+}
+
+TEST_CASE("pics: pics/TYPE/.style with background code and an argument; pic actions gives the pic's fill") {
+  lowertest::Pic p;
+  p.style("pics/dot/.style={background code={\\path[pic actions] (0,0) circle [radius=#1];}}");
+  p.path("\\pic[fill=red] at (1,1) {dot=2mm};");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.elements.size() == 1);
+  const auto& c = geom<ir::Circle>(d, 0);
+  CHECK_PT(c.center, kCm, kCm);
+  CHECK(c.radius == doctest::Approx(0.2 * kCm));
+  CHECK(d.elements[0].style.fill);
+}
+
+TEST_CASE("pics: an undefined pic type stays unsupported") {
+  auto d = one("\\path (0,0) pic {nosuchpic};");
+  CHECK(count_unsupported(d) == 1);
+}
+
+TEST_CASE("quotes: \"text\" on an edge is an auto-placed node at the middle; on a node a label") {
+  auto d = one("\\draw (0,0) edge [\"mid\"'] (2,0);");
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.nodes.size() == 1);
+  CHECK(d.nodes[0].text == "mid");
+  CHECK(d.nodes[0].center.x == doctest::Approx(kCm));
+  CHECK(d.nodes[0].box.ymax <= 0.01);  // swap: auto puts it right of the edge, i.e. below
+  auto n = one("\\node [draw, \"lab\" left] (a) at (0,0) {A};");
+  CHECK(count_unsupported(n) == 0);
+  REQUIRE(n.nodes.size() == 2);
+  CHECK(n.nodes[1].is_label);
+  CHECK(n.nodes[1].box.xmax <= n.nodes[0].box.xmin);  // `left` among the options: label position=180
+}
+
+TEST_CASE("opacity levels of pgfmanual 23.2 set opacity") {
+  auto d = one("\\draw[semitransparent] (0,0) -- (1,0);");
+  CHECK(d.elements[0].style.opacity == doctest::Approx(0.5));
+  auto u = one("\\draw[ultra nearly transparent] (0,0) -- (1,0);");
+  CHECK(u.elements[0].style.opacity == doctest::Approx(0.05));
+}

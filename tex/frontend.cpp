@@ -50,6 +50,45 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
+// tikzlibraryanimations (pgfmanual 26.2): `:attribute = {timeline}` on a path, a node or \scoped
+// animates the object in SVG output only; a PDF shows the unanimated picture, which is what the
+// rules check, so the specification is dropped. Only at brace, parenthesis and bracket depth 0:
+// `(30:1cm)` and `{a:b}` are left alone.
+void strip_animation_specs(TokenList& tokens) {
+  int group = 0, paren = 0, bracket = 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.cat == Cat::begin_group) ++group;
+    if (t.cat == Cat::end_group) --group;
+    if (group != 0) continue;
+    if (t.is_char('(')) ++paren;
+    if (t.is_char(')') && paren > 0) --paren;
+    if (t.is_char('[')) ++bracket;
+    if (t.is_char(']') && bracket > 0) --bracket;
+    if (!t.is_char(':') || paren != 0 || bracket != 0) continue;
+    std::size_t j = i + 1;
+    bool named = false;
+    while (j < tokens.size() && (tokens[j].cat == Cat::letter || tokens[j].cat == Cat::space ||
+                                 tokens[j].is_char('-') || tokens[j].is_char(':'))) {
+      named = named || tokens[j].cat == Cat::letter;
+      ++j;
+    }
+    if (!named || j >= tokens.size() || !tokens[j].is_char('=')) continue;
+    ++j;
+    while (j < tokens.size() && tokens[j].cat == Cat::space) ++j;
+    if (j >= tokens.size() || tokens[j].cat != Cat::begin_group) continue;
+    int d = 0;
+    std::size_t k = j;
+    for (; k < tokens.size(); ++k) {
+      if (tokens[k].cat == Cat::begin_group) ++d;
+      if (tokens[k].cat == Cat::end_group && --d == 0) break;
+    }
+    if (k >= tokens.size()) continue;
+    tokens.erase(tokens.begin() + static_cast<long>(i), tokens.begin() + static_cast<long>(k) + 1);
+    --i;  // wraps for i == 0; the loop's ++i brings it back
+  }
+}
+
 class PictureReader {
  public:
   PictureReader(Expander& ex, ExpandedDocument& doc, const SourceManager& sm)
@@ -67,6 +106,8 @@ class PictureReader {
   void tikz_command(const Token& t);
   void bare_picture(const Token& first);
   void statements(Mode mode, const Token& begin);
+  void scoped(const Token& t);
+  void skip_animation_specs(const Token& owner);
   void collect(Token first, StatementKind kind);
   void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut = false);
   std::uint32_t end_of_environment(const Token& end_token) const;
@@ -139,7 +180,9 @@ void PictureReader::picture(const Token& begin) {
 void PictureReader::tikz_command(const Token& t) {
   TokenList opts;
   bool present = false;
+  skip_animation_specs(t);
   if (!ex_.read_optional_raw(opts, t, present)) return;
+  skip_animation_specs(t);
   Picture pic;
   pic.range = ex_.range_of(t);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
@@ -261,6 +304,11 @@ void PictureReader::statements(Mode mode, const Token& begin) {
       }
       continue;
     }
+    if (t.is_cs("scoped")) {
+      scoped(t);
+      if (mode == Mode::single) return;
+      continue;
+    }
     if (t.cat == Cat::control && path_commands().count(t.text)) {
       collect(t, StatementKind::Path);
     } else {
@@ -277,6 +325,72 @@ void PictureReader::statements(Mode mode, const Token& begin) {
     ex_.diagnose("unterminated", Severity::error, "unterminated \\tikz group: missing '}'", begin);
   else if (!ex_.stopped() && !envs.empty())
     ex_.diagnose("unterminated", Severity::error, "unterminated " + envs.back() + " environment", begin);
+}
+
+// \scoped[options] <statement or {group}> (pgfmanual 12.3.2, tikz.code.tex \tikz@scoped): the same
+// as \begin{scope}[options] ... \end{scope} around the one statement or the braced group.
+// `\scoped :rotate = {...}`: the animation specifications before the scoped statement (see
+// strip_animation_specs), read from the token stream.
+void PictureReader::skip_animation_specs(const Token& owner) {
+  for (;;) {
+    Token n;
+    TokenList skipped;
+    while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par)) skipped.push_back(n);
+    if (ex_.stopped()) return;
+    if (!n.is_char(':')) {
+      ex_.push_back(n);
+      return;
+    }
+    skipped.push_back(n);
+    bool named = false;
+    while (ex_.next(n) && (n.cat == Cat::letter || n.cat == Cat::space || n.is_char('-'))) {
+      named = named || n.cat == Cat::letter;
+      skipped.push_back(n);
+    }
+    if (ex_.stopped()) return;
+    if (!named || !n.is_char('=')) {  // not an animation: give everything back
+      ex_.push_back(n);
+      for (auto it = skipped.rbegin(); it != skipped.rend(); ++it) ex_.push_back(*it);
+      return;
+    }
+    TokenList timeline;
+    if (!ex_.read_group_raw(timeline, owner)) return;
+  }
+}
+
+void PictureReader::scoped(const Token& t) {
+  TokenList opts;
+  bool present = false;
+  skip_animation_specs(t);
+  if (!ex_.read_optional_raw(opts, t, present)) return;
+  skip_animation_specs(t);
+  TokenList e = ex_.expand_fully(std::move(opts));
+  while (!e.empty() && (e.front().cat == Cat::space || e.front().cat == Cat::par)) e.erase(e.begin());
+  while (!e.empty() && (e.back().cat == Cat::space || e.back().cat == Cat::par)) e.pop_back();
+  Statement open;
+  open.kind = StatementKind::ScopeBegin;
+  serialise(e, open.text, &open.origin);
+  open.prov = ex_.provenance(t, t);
+  if (!current()) return;
+  current()->statements.push_back(std::move(open));
+  ex_.begin_group(t);
+  Token n;
+  while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par || n.cat == Cat::marker)) {
+  }
+  if (!ex_.stopped()) {
+    if (n.cat == Cat::begin_group) {  // \scoped{...}: next() opened the group
+      statements(Mode::group, t);
+    } else {
+      ex_.push_back(n);
+      statements(Mode::single, t);
+    }
+  }
+  ex_.end_group();
+  Statement close;
+  close.kind = StatementKind::ScopeEnd;
+  close.prov = ex_.provenance(t, t);
+  close.prov.range.end = std::max(close.prov.range.end, last_end_);
+  if (current()) current()->statements.push_back(std::move(close));
 }
 
 void PictureReader::collect(Token first, StatementKind kind) {
@@ -323,6 +437,7 @@ void PictureReader::collect(Token first, StatementKind kind) {
   if (path && !terminated && !ex_.stopped())
     ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,
                  "\\" + first.text + " statement without ';'", first);
+  strip_animation_specs(tokens);
   // A statement cut short by a budget error is kept as cut: the error says what happened, and
   // parsing its remains would only add a second, misleading one (lowering records it as missing).
   const bool cut = !terminated && ex_.stopped();

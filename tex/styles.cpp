@@ -58,7 +58,7 @@ constexpr std::string_view kHandlers[] = {
     "/.code",         "/.default",      "/.initial",    "/.store in",    "/.estore in",   "/.is choice",
     "/.is if",        "/.is family",    "/.search also", "/.unknown",    "/.cd",          "/.value required",
     "/.value forbidden", "/.ecode",     "/.estyle",     "/.forward to",  "/.get",         "/.try",
-    "/.retry",        "/.list",         "/.belongs to family"};
+    "/.retry",        "/.list",         "/.belongs to family", "/.tip", "/.pic"};
 
 }  // namespace
 
@@ -391,12 +391,21 @@ bool StyleTable::handle_definition(const RawItem& item, const std::string& key, 
     d.is_code = true;
     d.body = "\\def" + std::string(trim(v)) + "{#1}";
     define(name, std::move(d));
+  } else if (matched == "/.pic") {
+    // tikz.code.tex /handlers/.pic: NAME/.pic={code} is pics/NAME/.style={code={code}}
+    StyleDefinition d;
+    d.body = "code={" + v + "}";
+    std::string pic = name;
+    if (pic.rfind("/tikz/", 0) == 0) pic = pic.substr(6);
+    define("pics/" + pic, std::move(d));
   } else if (matched == "/.forward to") {
     StyleDefinition d;
     d.body = normalise_key(v) + "={#1}";
     define(name, std::move(d));
   } else {
     // /.is family, /.cd, /.is choice, /.is if, /.search also, /.unknown...: bookkeeping only.
+    // /.tip (pgfmanual 16.3: `foo/.tip=Stealth` names an arrow tip): tips are drawn as their
+    // end flags only (the tip's kind does not change the geometry the rules measure).
     if (matched == "/.is choice" || matched == "/.is if") {
       StyleDefinition d;
       d.is_code = true;

@@ -135,3 +135,41 @@ TEST_CASE("scope options keep a byte-accurate origin map") {
   REQUIRE(s.origin.size() == s.text.size());
   CHECK(s.origin[0] == src.find("shift"));
 }
+
+TEST_CASE("\\scoped puts one statement or a braced group in a scope") {
+  SourceManager sm;
+  auto doc = run(
+      "\\begin{tikzpicture}\\scoped[xshift=1cm] \\draw (0,0) -- (1,0);\n"
+      "\\scoped[yshift=2mm]{\\fill (0,0) circle (1pt); \\draw (0,0) -- (1,1);}\n\\draw (2,2) -- (3,3);\n"
+      "\\end{tikzpicture}",
+      sm);
+  REQUIRE(doc.pictures.size() == 1);
+  const auto& s = doc.pictures[0].statements;
+  REQUIRE(s.size() == 8);
+  CHECK(s[0].kind == StatementKind::ScopeBegin);
+  CHECK(s[0].text == "xshift=1cm");
+  CHECK(s[1].kind == StatementKind::Path);
+  CHECK(s[2].kind == StatementKind::ScopeEnd);
+  CHECK(s[3].kind == StatementKind::ScopeBegin);
+  CHECK(s[3].text == "yshift=2mm");
+  CHECK(s[4].kind == StatementKind::Path);
+  CHECK(s[5].kind == StatementKind::Path);
+  CHECK(s[6].kind == StatementKind::ScopeEnd);
+  CHECK(s[7].text.find("(2,2)") != std::string::npos);
+}
+
+TEST_CASE("animation specifications (:key = {...}) are dropped; a PDF shows the unanimated picture") {
+  SourceManager sm;
+  auto doc = run(
+      "\\begin{tikzpicture}\\draw :xshift = {0s=\"0cm\", 2s=\"1cm\"} (0,0) -- (30:1) node {a:b};\n"
+      "\\tikz :rotate = {0s=\"0\", 2s=\"90\"} [thick] \\node {x};\n"
+      "\\scoped :fill = {0s=\"red\"} \\fill (0,0) circle (1pt);\\end{tikzpicture}",
+      sm);
+  REQUIRE(doc.pictures.size() >= 1);
+  const auto& s = doc.pictures[0].statements;
+  REQUIRE(s.size() >= 1);
+  CHECK(s[0].text.find("xshift") == std::string::npos);
+  CHECK(s[0].text.find("(30:1)") != std::string::npos);  // a polar coordinate keeps its ':'
+  CHECK(s[0].text.find("{a:b}") != std::string::npos);   // and so does text in braces
+  for (const auto& d : doc.diagnostics) CHECK(d.severity != Severity::error);
+}
