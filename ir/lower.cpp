@@ -148,6 +148,8 @@ class PictureLowerer {
   }
 
   Diagram run();
+  // The directory of the file being checked: relative `plot file` names are read from there.
+  void set_base_dir(std::string dir) { base_dir_ = std::move(dir); }
 
  private:
   // --- per-path state
@@ -219,6 +221,7 @@ class PictureLowerer {
   void add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
                   std::uint32_t b, std::uint32_t e);
   void lower_pic(PathState& ps, const PathOp& op);
+  bool lower_custom_to_path(PathState& ps, const PathOp& op, const Settings& es, const Resolved& target);
   bool lower_user_pic(PathState& ps, const PathOp& op, const std::string& type, const std::string& arg);
   // circuits library: the symbols of a `to`, nodes on its straight line that interrupt it
   SegmentRef lower_circuit_symbols(PathState& ps, const PathOp& op, const Settings& es, const Settings& base,
@@ -263,6 +266,9 @@ class PictureLowerer {
   std::vector<bool> scope_is_3d_;
   bool axis_lowered_ = false;  // the axis' data coordinates are mapped (lower_axis_begin)
   int library_depth_ = 0;      // synthetic statements emitted by a library, nested
+  std::string base_dir_;       // the checked file's directory (set_base_dir)
+  int to_path_depth_ = 0;      // custom to paths inside custom to paths
+  static constexpr int kMaxToPathDepth = 8;
   std::optional<std::pair<double, double>> axis_domain_;
   bool begin_axis(const tex::Statement& st);
   void lower_addplot(const tex::Statement& st);
@@ -281,6 +287,7 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   dg.rule = code;
   dg.severity = starts_with(code, "unsupported") ? Severity::warning : Severity::error;
   if (code == "math-error" || code == "syntax-error") dg.severity = Severity::error;
+  if (code == "missing-file") dg.severity = Severity::warning;  // TeX goes on without it (a plot file)
   dg.message = msg;
   dg.range = range(b, e);
   if (ps && incomplete) ps->incomplete = true;
@@ -1860,6 +1867,10 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       else if (es.lib.loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
+      if (es.custom_to_path && !es.to_path.empty() && es.lib.to_symbols.empty()) {
+        if (!is_edge && lower_custom_to_path(ps, op, es, *target)) return;
+        problem("unsupported-key", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
+      }
       const Point S = ps.cur_local, E = target->local;
       const std::string start_node = ps.cur_node;
       // a circuit's symbols replace the to path by a straight line (tikzlibrarycircuits.code.tex)
@@ -1956,7 +1967,34 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
     }
     case OpKind::Plot: {
       std::vector<Point> pts;
-      if (op.plot_kind == "coordinates") {
+      std::vector<std::vector<Point>> earlier_runs;  // plot file: the data sets before the last jump
+      if (op.plot_kind == "file") {
+        std::string name(trim(op.argument));
+        if (!name.empty() && name.front() == '{') name = tex::strip_braces(name);
+        std::string path = name;
+        if (!path.empty() && path.front() != '/' && !base_dir_.empty()) path = base_dir_ + "/" + path;
+        const PlotFileData data = read_plot_file(path);
+        if (!data.found) {
+          // pgfmoduleplot: "Plot data file `name' not found." and nothing is plotted
+          problem("missing-file", "plot data file '" + name + "' not found: pgf plots nothing here", b, e, &ps, false);
+          return;
+        }
+        if (!data.error.empty()) {
+          problem("unsupported-path-operation", data.error, b, e, &ps);
+          return;
+        }
+        for (const auto& run : data.runs) {
+          if (!pts.empty()) earlier_runs.push_back(std::move(pts));
+          pts.clear();
+          for (const auto& [x, y] : run) pts.push_back(canvas(ps, x * os.xvec + y * os.yvec));
+        }
+        for (const auto& r : earlier_runs) {
+          Plot pl;
+          pl.points = r;
+          for (Point p : r) ps.bbox.add(p);
+          add_element(ps, pl, s.style);
+        }
+      } else if (op.plot_kind == "coordinates") {
         for (const auto& c : op.coords) {
           auto r = resolve(&ps, c, os);
           if (!r) return;
@@ -3135,6 +3173,55 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
   return true;
 }
 
+// `to path={...}` (pgfmanual 14.13, tikz.code.tex \tikz@to@use@path): the path text replaces the
+// `to`, with \tikztostart and \tikztotarget the coordinates (a node's name, so lines stop at its
+// border) and \tikztonodes the nodes written in the `to`, which land on the last segment it adds.
+bool PictureLowerer::lower_custom_to_path(PathState& ps, const PathOp& op, const Settings& es,
+                                          const Resolved& target) {
+  if (to_path_depth_ >= kMaxToPathDepth) return false;
+  auto as_text = [](const Point& local, const std::string& node) {
+    return node.empty() ? fmt_pt(local.x) + "," + fmt_pt(local.y) : node;
+  };
+  const std::string start = as_text(ps.cur_local, ps.cur_node);
+  std::string tgt = as_text(target.local, target.bare_node);
+  if (target.bare_node.empty() && !op.coords.empty() && op.coords.back().form == Coordinate::Form::Named &&
+      op.coords.back().relative == Coordinate::Relative::None)
+    tgt = op.coords.back().raw;  // (a.north): keep the anchor as written
+  std::string body = es.to_path;
+  auto replace_all = [&](const std::string& from, const std::string& to) {
+    for (std::size_t at = body.find(from); at != std::string::npos; at = body.find(from, at + to.size())) {
+      const std::size_t end = at + from.size();
+      if (end < body.size() && std::isalpha(static_cast<unsigned char>(body[end]))) {
+        at = end;  // a longer control word
+        continue;
+      }
+      body.replace(at, from.size(), to);
+    }
+  };
+  replace_all("\\tikztostart", start);
+  replace_all("\\tikztotarget", tgt);
+  replace_all("\\tikztonodes", "");
+  auto parsed = grammar::parse("\\path " + body + ";");
+  if (!parsed.errors.empty() || parsed.statements.empty()) return false;
+  ++to_path_depth_;
+  for (PathOp inner : parsed.statements[0].ops) {
+    inner.span = op.span;
+    for (auto& c : inner.coords) c.span = op.span;
+    if (inner.options) inner.options->span = op.span;
+    if (inner.node) inner.node->span = op.span;
+    lower_op(ps, inner);
+  }
+  --to_path_depth_;
+  // \tikztonodes: the to's own nodes, on the last segment the path added (implicit pos: midway)
+  Settings nb = es;
+  for (const auto& n : op.edge_nodes) {
+    NodePlacement w;
+    w.local_point = ps.cur_local;
+    lower_node(ps, n, w, true, &ps.last, n.is_coordinate, &nb);
+  }
+  return true;
+}
+
 void PictureLowerer::lower_picture_end() {
   if (!bbox_.any || stack_.empty()) return;
   const auto statements = picture_end_statements(stack_.front(), bbox_.box);
@@ -3286,8 +3373,15 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
   const std::set<std::string> colors = defined_colors(sm);
   tex::StyleTable styles(preamble_styles_of(doc));
   std::vector<Diagram> out;
+  std::string base_dir;
+  if (doc.file < sm.size()) {
+    const std::string& path = sm.get(doc.file).path();
+    const std::size_t slash = path.find_last_of('/');
+    base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  }
   for (const auto& pic : doc.pictures) {
     PictureLowerer pl(doc, pic, styles, colors);
+    pl.set_base_dir(base_dir);
     out.push_back(pl.run());
   }
   return out;

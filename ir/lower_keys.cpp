@@ -858,8 +858,8 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return true;
   }
   if (key == "to path") {
-    s.custom_to_path = true;
-    problems.push_back({"unsupported-key", "custom 'to path' is not lowered; straight line used", b, e, true});
+    s.custom_to_path = true;  // lowered where a `to` uses it (lower.cpp lower_custom_to_path)
+    s.to_path = std::string(trim(tex::strip_braces(v)));
     return true;
   }
   if (key == "insert path") {

@@ -51,6 +51,8 @@ struct LibrarySettings {
   // picture ("rectangle", "top", "grid", ...), in order, and the frame's separations
   std::vector<std::string> background;
   std::string inner_frame_xsep = "1ex", inner_frame_ysep = "1ex", outer_frame_xsep = "0ex", outer_frame_ysep = "0ex";
+  // mindmap (tikzlibrarymindmap.code.tex \tikz@concept@color): the fill and draw of `concept`
+  std::string concept_color = "black";
 };
 
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
@@ -114,6 +116,7 @@ struct Settings {
   std::string variable = "\\x";
   double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
   bool custom_to_path = false;
+  std::string to_path;  // `to path={...}` text (\tikztostart, \tikztotarget, \tikztonodes inside)
   std::vector<std::string> insert_paths;
   std::string name_path;
   std::string name_intersections;
@@ -185,6 +188,18 @@ const char* auto_anchor_for(double tangent_deg, bool left);
 // The styles the libraries define with \tikzset (petri's place, automata's state, circuits'
 // symbols...), installed as if \usetikzlibrary had run before the preamble's own \tikzset.
 void install_library_styles(tex::StyleTable& styles);
+// `plot file {name}` (ir/plot_file.cpp): the runs of (x, y) between jumps. `found` is false when the
+// file cannot be opened (pgf then warns and plots nothing); `error` is set for a malformed or
+// oversized file.
+inline constexpr std::size_t kPlotFileMaxBytes = 16u << 20;
+inline constexpr std::size_t kPlotFileMaxPoints = 1000000;
+struct PlotFileData {
+  bool found = false;
+  std::string error;
+  std::vector<std::vector<std::pair<double, double>>> runs;
+};
+PlotFileData read_plot_file(const std::string& path);
+
 // A quotes-library key: "text"options (pgfmanual 17.10.4). `options` keeps a leading `'` (swap).
 struct QuoteKey {
   std::string text, options;

@@ -1,6 +1,7 @@
 // ir/test_lower.cpp: coordinate forms, path operations, canvas and bounding box, unsupported
 // reporting. Expected values follow pgf's rules (pgfmanual 13-15); 1cm = 72.27/2.54pt.
 #include <numbers>
+#include <cstdio>
 
 #include "ir/test_lower_support.hpp"
 
@@ -500,4 +501,49 @@ TEST_CASE("opacity levels of pgfmanual 23.2 set opacity") {
   CHECK(d.elements[0].style.opacity == doctest::Approx(0.5));
   auto u = one("\\draw[ultra nearly transparent] (0,0) -- (1,0);");
   CHECK(u.elements[0].style.opacity == doctest::Approx(0.05));
+}
+
+TEST_CASE("plot file: points in the x/y vectors; an empty line or a `u` flag is a jump; a missing file plots nothing") {
+  const std::string path = "/tmp/tikzlint-test-plot-file.table";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fputs("# x y\n0 0\n1 2 i\n2 0\n\n3 1\n4 1 u\n5 0 % comment\n6 1\n", f);
+    std::fclose(f);
+  }
+  auto d = one("\\draw[x=2cm] plot file {" + path + "};");
+  CHECK(count_unsupported(d) == 0);
+  std::vector<const ir::Plot*> plots;
+  for (const auto& el : d.elements)
+    if (auto p = std::get_if<ir::Plot>(&el.geom)) plots.push_back(p);
+  REQUIRE(plots.size() == 3);
+  REQUIRE(plots[0]->points.size() == 3);
+  CHECK_PT(plots[0]->points[1], 2 * kCm, 2 * kCm);
+  CHECK(plots[1]->points.size() == 1);
+  REQUIRE(plots[2]->points.size() == 2);
+  CHECK_PT(plots[2]->points[1], 12 * kCm, kCm);
+  std::remove(path.c_str());
+  auto m = one("\\draw plot file {/nonexistent/tikzlint-no-such.table};");
+  CHECK(count_unsupported(m) == 0);
+  CHECK(m.elements.empty());
+  bool warned = false;
+  for (const auto& dg : m.diagnostics) warned = warned || (dg.rule == "missing-file" && dg.severity == Severity::warning);
+  CHECK(warned);
+}
+
+TEST_CASE("to path: the custom path replaces the to, with \\tikztotarget and \\tikztonodes") {
+  lowertest::Pic p;
+  p.path("\\node[minimum size=10pt, inner sep=0pt, outer sep=0pt] (a) at (0,0) {};");
+  p.path("\\draw[to path={-- ++(0,1) -| (\\tikztotarget) \\tikztonodes}] (0,0) to node {x} (2,0);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const auto& pl = geom<ir::Polyline>(d, 0);
+  REQUIRE(pl.points.size() == 4);
+  CHECK_PT(pl.points[1], 0, kCm);
+  CHECK_PT(pl.points[2], 2 * kCm, kCm);
+  CHECK_PT(pl.points[3], 2 * kCm, 0);
+  // the node lands midway on the last segment the to path added: the -| leg from (0,1) to (2,0)
+  REQUIRE(d.nodes.size() == 2);
+  CHECK(d.nodes[1].text == "x");
+  CHECK(d.nodes[1].center.x == doctest::Approx(2 * kCm).epsilon(0.01));
 }
