@@ -296,8 +296,9 @@ std::string report_jsonl(const FileReport& r) {
   out += ",\"verdicts\":{";
   // ordered_json's operator[] keeps the first position of a repeated name, with the last value.
   std::vector<std::pair<std::string_view, const char*>> verdicts;
-  for (const auto& [name, v] : r.verdicts) {
-    auto it = std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& e) { return e.first == name; });
+  for (const auto& [rule, v] : r.verdicts) {
+    const std::string_view name = rule;  // C++17: a structured binding cannot be captured (clang)
+    auto it = std::find_if(verdicts.begin(), verdicts.end(), [name](const auto& e) { return e.first == name; });
     if (it != verdicts.end()) it->second = checks::to_string(v);
     else verdicts.emplace_back(name, checks::to_string(v));
   }
