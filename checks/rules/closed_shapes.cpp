@@ -60,6 +60,22 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
 
   // 2. Line ends that nearly meet another line's end, with nothing drawn at them.
   const auto& strokes = scene.strokes();
+  // The strokes of one element are consecutive; first[i]/last[i] bound the run of stroke i.
+  std::vector<std::size_t> first(strokes.size()), last(strokes.size());
+  for (std::size_t i = 0; i < strokes.size();) {
+    std::size_t j = i;
+    while (j < strokes.size() && strokes[j].element == strokes[i].element) ++j;
+    for (std::size_t k = i; k < j; ++k) first[k] = i, last[k] = j - 1;
+    i = j;
+  }
+  // Stroke j lies within `visible_gap` of `end` (drawn through or at it).
+  auto touches = [&](const geo::Point& end, const Stroke& t, double visible_gap) {
+    double to_line = INFINITY;
+    for (std::size_t k = 1; k < t.pts.size(); ++k)
+      to_line = std::min(to_line, geo::point_segment_distance(end, t.pts[k - 1], t.pts[k]));
+    if (t.pts.size() == 1) to_line = geo::dist(end, t.pts[0]);
+    return to_line <= visible_gap;
+  };
   for (std::size_t i = 0; i < strokes.size(); ++i) {
     const Stroke& s = strokes[i];
     if (s.kind != StrokeKind::straight || !s.drawn || s.arrow) continue;
@@ -68,6 +84,25 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
       double lw = es.style.line_width;
       double reach = near * s.length;
       if (reach <= min_gap) continue;
+      // Most ends are corners of their own outline: the neighbouring edge (or, closing it, the
+      // first or last one) touches them. A stroke the query below would return that touches the
+      // end decides it without the query (`touched` does not depend on the order of the search).
+      const ir::Box q0 = geo::inflate({end.x, end.y, end.x, end.y}, reach);
+      const ir::Box q{std::min(q0.xmin, q0.xmax), std::min(q0.ymin, q0.ymax), std::max(q0.xmin, q0.xmax),
+                      std::max(q0.ymin, q0.ymax)};
+      if (std::isfinite(q.xmin) && std::isfinite(q.ymin) && std::isfinite(q.xmax) && std::isfinite(q.ymax)) {
+        bool near_touch = false;
+        for (std::size_t j : {i - 1, i + 1, first[i], last[i]}) {
+          if (j == i || j >= strokes.size() || j < first[i] || j > last[i]) continue;
+          const Stroke& t = strokes[j];
+          if (!t.drawn || t.kind == StrokeKind::grid || !geo::boxes_overlap(t.bounds, q)) continue;
+          if (touches(end, t, std::max({min_gap, lw, d.elements[t.element].style.line_width}))) {
+            near_touch = true;
+            break;
+          }
+        }
+        if (near_touch) continue;
+      }
       bool touched = false;
       double best = INFINITY;
       std::size_t best_j = i;
@@ -77,11 +112,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
         if (!t.drawn || t.kind == StrokeKind::grid) continue;
         double visible_gap = std::max({min_gap, lw, d.elements[t.element].style.line_width});
         // Anything drawn through or at this end closes it (corners, T-junctions, marks).
-        double to_line = INFINITY;
-        for (std::size_t k = 1; k < t.pts.size(); ++k)
-          to_line = std::min(to_line, geo::point_segment_distance(end, t.pts[k - 1], t.pts[k]));
-        if (t.pts.size() == 1) to_line = geo::dist(end, t.pts[0]);
-        if (to_line <= visible_gap) {
+        if (touches(end, t, visible_gap)) {
           touched = true;
           break;
         }
