@@ -11,6 +11,7 @@
 
 #include "ir/coords.hpp"
 #include "ir/lowering.hpp"
+#include "ir/mindmap.hpp"
 #include "ir/textmetrics.hpp"
 
 namespace tikzlint::ir {
@@ -97,6 +98,14 @@ constexpr LibraryStyles kLibraryStyles[] = {
         buffer gate/.style={shape=buffer gate US}}})"},
     {"tikzlibraryperspective.code.tex", R"(
       isometric view/.style={3d view={-45}{atan(1/sqrt(2))}})"},
+    // mindmap: `mindmap` and its variants, `concept` and `extra concept` need the concept color
+    // and are applied in apply_library_key; the concept sizes come from ir/mindmap.hpp
+    {"tikzlibrarymindmap.code.tex", R"(
+      every concept/.style={}, every extra concept/.style={}, every mindmap/.style={},
+      every annotation/.style={}, every circle connection bar/.style={},
+      concept connection/.style={line width=1mm,shorten <=2mm,shorten >=2mm,cap=round,draw=black!50},
+      annotation/.style={shape=rectangle,minimum size=0pt,text width=3.5cm,outer sep=1.5mm,inner sep=1mm,
+                         text badly ragged,rounded corners,font=\tiny,every annotation})"},
     // circuits: `circuit` itself is applied in apply_library_key (its `execute at begin to`)
     {"tikzlibrarycircuits.code.tex", R"(
       circuit declare symbol/.style={
@@ -278,6 +287,7 @@ const LibraryTable& library_table() {
     std::vector<std::string> bodies;
     for (const auto& l : kLibraryStyles) bodies.emplace_back(l.body);
     bodies.push_back(circuit_declarations());
+    bodies.push_back(concept_style_definitions(kConceptSizes[0], true));
     for (const std::string& body : bodies) {
       for (const auto& item : tex::split_options(body)) {
         const std::string key = tex::normalise_key(item.key);
@@ -630,6 +640,27 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     const bool primed = variant.find('\'') != std::string::npos;
     s.labels.push_back("[" + label_opts + "]" +
                        (primed && body.find(':') == std::string::npos ? "below:" : "") + body);
+    return true;
+  }
+
+  // --- mindmap (tikzlibrarymindmap.code.tex): concepts are circles in the concept color
+  if (key == "concept color") {
+    s.lib.concept_color = v;
+    return true;
+  }
+  if (const ConceptSizes* z = mindmap_variant(key)) {
+    // `small mindmap` and the others redefine the concept styles, then apply `mindmap`
+    if (z != &kConceptSizes[0]) apply_nested(ka, s, concept_style_definitions(*z, true), target, b, e, problems);
+    apply_nested(ka, s, mindmap_keys(*z), target, b, e, problems);
+    return true;
+  }
+  if (key == "concept") {
+    apply_nested(ka, s, "circle,fill={" + s.lib.concept_color + "},draw={" + s.lib.concept_color + "},every concept",
+                 target, b, e, problems);
+    return true;
+  }
+  if (key == "extra concept") {
+    apply_nested(ka, s, "concept color=black!50,level 2 concept,concept,every extra concept", target, b, e, problems);
     return true;
   }
 

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "ir/library.hpp"
+#include "ir/mindmap.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -351,40 +352,6 @@ std::vector<std::string> foreach_items(const std::string& list, std::size_t limi
 
 // ---------------------------------------------------------------- library styles
 
-// tikzlibrarymindmap.code.tex: root concept and level 1..4 concept for `mindmap` and its small,
-// large and huge variants (which also set the line width).
-struct ConceptSizes {
-  const char* root;
-  const char* level[4];
-  const char* line_width;
-};
-constexpr ConceptSizes kConceptSizes[] = {
-    {"minimum size=4cm,text width=3.5cm,font=\\large",
-     {"minimum size=2.25cm,level distance=5cm,text width=2cm,sibling angle=60,font=\\small",
-      "minimum size=1.75cm,level distance=2.9cm,text width=1.5cm,sibling angle=60,font=\\footnotesize",
-      "minimum size=1.15cm,text width=1cm,level distance=2.4cm,sibling angle=30,font=\\tiny",
-      "minimum size=0.9cm,text width=0.7cm,level distance=1.85cm,sibling angle=30,font=\\tiny"},
-     ""},
-    {"minimum size=2.3cm,text width=2.1cm,font=\\footnotesize",
-     {"minimum size=1.5cm,level distance=2.8cm,text width=1.4cm,sibling angle=75,font=\\scriptsize",
-      "minimum size=1.1cm,level distance=2.2cm,text width=1.1cm,sibling angle=60,font=\\tiny",
-      "minimum size=1.1cm,level distance=2.2cm,text width=1.1cm,sibling angle=30,font=\\tiny",
-      "minimum size=1.1cm,level distance=2.2cm,text width=1.1cm,sibling angle=30,font=\\tiny"},
-     "2pt"},
-    {"minimum size=5.6cm,text width=4.5cm,font=\\Large",
-     {"minimum size=3.2cm,level distance=7cm,text width=2.8cm,sibling angle=60",
-      "minimum size=2.45cm,level distance=4cm,text width=2.2cm,sibling angle=60,font=\\small",
-      "minimum size=1.63cm,text width=1.4cm,level distance=3.38cm,sibling angle=30,font=\\scriptsize",
-      "minimum size=1.27cm,text width=1cm,level distance=2.60cm,sibling angle=30,font=\\tiny"},
-     "2pt"},
-    {"minimum size=8cm,text width=7cm,font=\\huge",
-     {"minimum size=4.5cm,level distance=10cm,text width=4cm,sibling angle=60,font=\\large",
-      "minimum size=3.5cm,level distance=5.8cm,text width=3cm,sibling angle=60",
-      "minimum size=2.3cm,text width=2cm,level distance=4.8cm,sibling angle=30,font=\\footnotesize",
-      "minimum size=1.7cm,text width=1.4cm,level distance=3.7cm,sibling angle=30,font=\\scriptsize"},
-     "3pt"},
-};
-
 // tikzlibrarytrees.code.tex: the fork edges.
 const std::map<std::string, std::string>& fork_paths() {
   static const std::map<std::string, std::string> m = {
@@ -483,7 +450,6 @@ struct TreeState {
   bool edge_reset_cm = false;  // grow cyclic: edge from parent/.append style={reset cm}
   bool missing = false;
   bool mindmap = false;
-  int mindmap_size = 0;        // kConceptSizes index
   std::string concept_color = "black";
   std::vector<std::string> pass;  // keys every statement of the group gets (colors, line width...)
 };
@@ -612,23 +578,19 @@ void TreeLowerer::apply_keys(TreeState& s, const std::vector<tex::FlatKey>& keys
     const std::string& key = k.key;
     const std::string v = trim(k.value);
     // mindmap library styles (tikzlibrarymindmap.code.tex)
-    if (key == "mindmap" || key == "small mindmap" || key == "large mindmap" || key == "huge mindmap") {
+    if (const ConceptSizes* z = mindmap_variant(key)) {
       s.mindmap = true;
       s.circle_bar = true;
-      s.mindmap_size = key == "small mindmap" ? 1 : key == "large mindmap" ? 2 : key == "huge mindmap" ? 3 : 0;
-      const ConceptSizes& z = kConceptSizes[s.mindmap_size];
-      std::string body = "very thick,outer sep=0pt,inner sep=1pt,root concept,text centered,every mindmap";
-      if (*z.line_width) body += std::string(",line width=") + z.line_width;
-      apply_library(s, key, body, mode, level, t, out, depth);
+      // `small mindmap` and the others redefine the concept styles in the style table first
+      if (z != &kConceptSizes[0]) host_.expand_keys(concept_style_definitions(*z, true));
+      apply_library(s, key, mindmap_keys(*z), mode, level, t, out, depth);
       continue;
     }
-    if (key == "root concept") {
-      apply_library(s, key, kConceptSizes[s.mindmap_size].root, mode, level, t, out, depth);
-      continue;
-    }
-    if (starts_with(key, "level ") && key.size() == 15 && key.substr(7) == " concept" && key[6] >= '1' &&
-        key[6] <= '4') {
-      apply_library(s, key, kConceptSizes[s.mindmap_size].level[key[6] - '1'], mode, level, t, out, depth);
+    if (key == "root concept" ||
+        (starts_with(key, "level ") && key.size() == 15 && key.substr(7) == " concept" && key[6] >= '1' &&
+         key[6] <= '4')) {
+      // the library's definition and what the user appended, both in the style table
+      apply_keys(s, style(key), mode, level, t, out, depth + 1);
       continue;
     }
     if (key == "concept") {

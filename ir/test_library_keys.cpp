@@ -340,3 +340,45 @@ TEST_CASE("library keys that are not modelled stay unknown") {
   auto d = p.lower();
   CHECK(has_rule(d, "unsupported-key"));
 }
+
+// lualatex (pgf 3.1.10) on this picture: r.east = (32.7207pt,0), x.east = (130.65741pt,0),
+// a.north east = (146.53165pt,9.33316pt), a.south west = (32.7207pt,-9.33316pt); the annotation's
+// anchors lie 1.5mm (its outer sep) outside the box lowering records.
+TEST_CASE("mindmap: small mindmap concepts, extra concept and annotation have the library's sizes") {
+  Pic p;
+  p.options = "small mindmap,concept color=red!50";
+  p.path("\\node [concept] (r) {Root};");
+  p.path("\\node [extra concept] (x) at (4,0) {extra};");
+  p.path("\\node [annotation,right] (a) at (r.east) {The root concept is important.};");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  const ir::Node* r = node_named(d, "r");
+  const ir::Node* x = node_named(d, "x");
+  const ir::Node* a = node_named(d, "a");
+  REQUIRE(r);
+  REQUIRE(x);
+  REQUIRE(a);
+  CHECK(r->shape == ir::NodeShape::circle);
+  CHECK(r->drawn);
+  CHECK(r->filled);
+  CHECK(r->box.xmax == doctest::Approx(32.7207).epsilon(1e-4));  // minimum size=2.3cm, outer sep=0pt
+  CHECK(x->box.xmax == doctest::Approx(130.65741).epsilon(1e-4));  // level 2 concept: 1.1cm
+  const double outer = 0.15 * kCm;
+  CHECK(a->box.xmin == doctest::Approx(32.7207 + outer).epsilon(1e-4));
+  CHECK(a->box.xmax == doctest::Approx(146.53165 - outer).epsilon(1e-4));  // text width=3.5cm, inner sep 1mm
+  CHECK(a->box.ymax == doctest::Approx(9.33316 - outer).epsilon(1e-3));
+}
+
+TEST_CASE("mindmap: a user's root concept/.append style adds to the library's root concept") {
+  Pic p;
+  p.options = "root concept/.append style={concept color=blue!20,minimum size=2cm},mindmap";
+  p.path("\\node [concept] (r) {Root};");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  const ir::Node* r = node_named(d, "r");
+  REQUIRE(r);
+  // lualatex: r.east = (50.99146pt,0): the circle around the 3.5cm text box, larger than the
+  // appended 2cm and smaller than the library's 4cm (0.1pt for the \large text height)
+  CHECK(r->box.xmax == doctest::Approx(50.99146).epsilon(2e-3));
+  CHECK(r->shape == ir::NodeShape::circle);
+}
