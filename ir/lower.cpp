@@ -51,6 +51,13 @@ std::string collapse_spaces(std::string_view s) {
   return out;
 }
 
+// "(c)" -> "c": a coordinate written in a key value, for grammar::parse_coordinate.
+std::string strip_parens(const std::string& t_in) {
+  std::string t(trim(t_in));
+  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') return t.substr(1, t.size() - 2);
+  return t;
+}
+
 std::string fmt_pt(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6fpt", v);
@@ -1449,7 +1456,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   Settings os = s;
   if (op.options && op.kind != OpKind::Options) {
     std::vector<LowerProblem> probs;
-    keys_.apply(os, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
+    // `let ... in circle [radius=\n1]`: the let registers hold inside the operations' options too
+    keys_.apply(os, expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
                 op.options->span.begin + 1, probs);
     report(probs, &ps);
   }
@@ -1648,7 +1656,15 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       Point u, v;
       radius_axes(os, rx, rxu, ry, ryu, &u, &v);
       flush_run(ps, false, false);
-      ConjugateEllipse el{canvas(ps, ps.cur_local), os.ctm.apply_linear(u), os.ctm.apply_linear(v)};
+      ConjugateEllipse el{canvas(ps, centre), os.ctm.apply_linear(u), os.ctm.apply_linear(v)};
+      Point centre = ps.cur_local;
+      if (!os.at.empty()) {  // circle [at=(c)]: the centre, not the current point
+        grammar::Coordinate c = grammar::parse_coordinate(strip_parens(os.at));
+        c.span = op.span;
+        auto r = resolve(&ps, c, os);
+        if (!r) return;
+        centre = r->local;
+      }
       PrincipalEllipse pr = principal_axes(el.u, el.v);
       if (std::abs(pr.rx - pr.ry) < 1e-6 * std::max(1.0, pr.rx)) {
         add_element(ps, Circle{el.center, pr.rx}, s.style);
@@ -3116,8 +3132,13 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
       std::string kv = k.key + (k.has_value ? "={" + k.value + "}" : "");
       (kActions.count(k.key) ? action_keys : scope_keys).push_back(kv);
     }
+  std::string at_text;
   }
   if (!type.empty()) {
+      if (k.key == "at" && k.has_value) {  // \pic [at={(3,2)}]
+        at_text = std::string(trim(tex::strip_braces(k.value)));
+        continue;
+      }
     if (!styles_.find("pics/" + type)) return false;
     for (const auto& k : styles_.expand("pics/" + type + (arg.empty() ? "" : "={" + arg + "}"), &sp)) {
       if (!take_code(k)) {
@@ -3143,6 +3164,12 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
     const Transform& m = ps.s.ctm;
     std::snprintf(buf, sizeof buf, ",cm={%.6f,%.6f,%.6f,%.6f,(0pt,0pt)}", m.a, m.b, m.c, m.d);
     scope += buf;
+  } else if (!at_text.empty()) {
+    grammar::Coordinate c = grammar::parse_coordinate(strip_parens(at_text));
+    c.span = op.span;
+    auto r = resolve(&ps, c, ps.s);
+    if (!r) return true;
+    local = r->local;
   }
   for (const auto& k : scope_keys) scope += "," + k;
   std::string actions;

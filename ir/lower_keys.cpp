@@ -857,6 +857,10 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (auto d = dim(v)) s.angle_radius = *d;
     return true;
   }
+  if (key == "at" && k.has_value) {  // circle [at=(c)], \pic [at=(c)] (pgfmanual 14.6, 18.2)
+    s.at = std::string(trim(tex::strip_braces(v)));
+    return true;
+  }
   if (key == "to path") {
     s.custom_to_path = true;  // lowered where a `to` uses it (lower.cpp lower_custom_to_path)
     s.to_path = std::string(trim(tex::strip_braces(v)));

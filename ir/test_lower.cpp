@@ -547,3 +547,15 @@ TEST_CASE("to path: the custom path replaces the to, with \\tikztotarget and \\t
   CHECK(d.nodes[1].text == "x");
   CHECK(d.nodes[1].center.x == doctest::Approx(2 * kCm).epsilon(0.01));
 }
+
+TEST_CASE("circle [at=(c)] is centred at c; let registers hold inside an operation's options") {
+  lowertest::Pic p;
+  p.path("\\coordinate (c) at (1,2);");
+  p.path("\\draw let \\n1 = {3pt} in (0,0) circle [at=(c), radius=\\n1];");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(!d.elements.empty());
+  const auto& c = geom<ir::Circle>(d, 0);
+  CHECK_PT(c.center, kCm, 2 * kCm);
+  CHECK(c.radius == doctest::Approx(3));
+}
