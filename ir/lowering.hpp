@@ -139,6 +139,7 @@ struct LowerProblem {
   bool makes_incomplete = true;
 };
 
+  std::string at;       // `at=(c)` of circle/ellipse and pic options (the centre / position)
 // Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
 // the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 struct KeyApplier {
