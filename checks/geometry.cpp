@@ -85,6 +85,28 @@ double polygon_area(const std::vector<Point>& ring) {
   return std::abs(s) / 2;
 }
 
+double geos_ring_area(const std::vector<Point>& ring) {
+  // Shape::polygon closes the ring; Area::ofRingSigned is the shoelace sum relative to the first x.
+  const std::size_t m = ring.size();
+  if (m < 3) return 0;
+  const bool closed = !(dist(ring.front(), ring.back()) > 0);
+  const std::size_t n = closed ? m : m + 1;
+  auto at = [&](std::size_t i) -> const Point& { return i < m ? ring[i] : ring[0]; };
+  Point p0{}, p1 = at(0), p2 = at(1);
+  const double x0 = p1.x;
+  p2.x -= x0;
+  double sum = 0.0;
+  for (std::size_t i = 1; i < n - 1; i++) {
+    p0.y = p1.y;
+    p1.x = p2.x;
+    p1.y = p2.y;
+    p2 = at(i + 1);
+    p2.x -= x0;
+    sum += p1.x * (p0.y - p2.y);
+  }
+  return std::abs(sum / 2.0);
+}
+
 double angle_between_deg(Point u, Point v) {
   double nu = norm(u), nv = norm(v);
   if (nu <= 0 || nv <= 0) return 0;

@@ -28,6 +28,9 @@ double dist(Point a, Point b);
 double point_segment_distance(Point p, Point a, Point b);
 double polyline_length(const std::vector<Point>& pts);
 double polygon_area(const std::vector<Point>& ring);  // absolute, shoelace
+// The area GEOS 3.11 gives Shape::polygon(ring) when that polygon is valid (algorithm::Area::
+// ofRing on the closed shell, operation for operation); lets a rule skip building the polygon.
+double geos_ring_area(const std::vector<Point>& ring);
 double angle_between_deg(Point u, Point v);           // 0..180
 Box bounds_of(const std::vector<Point>& pts);
 Box inflate(const Box& b, double d);

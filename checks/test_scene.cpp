@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -158,4 +159,33 @@ TEST_CASE("box_clip_length is the length GEOS's overlay finds inside the box") {
     if (!snap) worst = std::max(worst, std::abs(*mine - g));
   }
   CHECK(worst < 1e-9);
+}
+
+TEST_CASE("geos_ring_area is GEOS's polygon area bit for bit") {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::size_t checked = 0;
+  for (int round = 0; round < 20000; ++round) {
+    // A star-shaped ring around a centre (simple, so valid), convex when the radius is
+    // constant; coordinates from small to large magnitudes.
+    const double scale = std::pow(10.0, -1 + 5 * unit(rng));
+    const geo::Point c{(unit(rng) - 0.5) * scale * 10, (unit(rng) - 0.5) * scale * 10};
+    const std::size_t n = 3 + round % 6;
+    // Gaps between angles stay under pi, so the ring winds once around the centre.
+    std::vector<double> angles(n);
+    for (std::size_t k = 0; k < n; ++k) angles[k] = (static_cast<double>(k) + 0.45 * unit(rng)) * 2 * M_PI / static_cast<double>(n);
+    const bool convex = round % 2 == 0;
+    std::vector<geo::Point> ring;
+    for (double a : angles) {
+      double r = scale * (convex ? 1.0 : 0.3 + unit(rng));
+      ring.push_back({c.x + r * std::cos(a), c.y + r * std::sin(a)});
+    }
+    if (round % 5 == 0) ring.push_back(ring.front());  // an explicitly closed ring
+    if (round % 3 == 0) std::reverse(ring.begin(), ring.end());
+    geo::Shape poly = geo::Shape::polygon(ring);
+    REQUIRE(poly);
+    CHECK(same_bits(geo::geos_ring_area(ring), poly.area()));
+    ++checked;
+  }
+  CHECK(checked == 20000);
 }

@@ -294,14 +294,18 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
                           f.points[0].y - (proj->r1[0] * P.x + proj->r1[1] * P.y + proj->r1[2] * P.z)};
       };
       BoxIndex face_index;
-      std::vector<geo::Shape> shapes;
+      std::vector<geo::Shape> shapes(faces.size());  // built when an overlay needs them
       std::vector<double> areas;
       std::vector<std::optional<std::vector<geo::Point>>> convex;
+      auto shape = [&](std::size_t i) -> const geo::Shape& {
+        if (!shapes[i]) shapes[i] = geo::Shape::polygon(faces[i]->points);
+        return shapes[i];
+      };
       for (std::size_t i = 0; i < faces.size(); ++i) {
         face_index.insert(geo::bounds_of(faces[i]->points), i);
-        shapes.push_back(geo::Shape::polygon(faces[i]->points));
-        areas.push_back(shapes.back().area());
         convex.push_back(convex_ring(faces[i]->points));
+        // A convex face is a valid polygon: its GEOS area without building it.
+        areas.push_back(convex.back() ? geo::geos_ring_area(faces[i]->points) : shape(i).area());
       }
       // For two convex faces the exact overlap decides most pairs without GEOS's overlay: it is
       // far below the area limit, or the later face lies in front over all of it. Only what is
@@ -339,7 +343,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
           double smaller = std::min(areas[i], areas[j]);
           if (smaller <= 1.0) continue;
           if (certainly_fine(i, j, face_ratio * smaller)) continue;
-          auto ov = shapes[i].overlap_with(shapes[j]);
+          auto ov = shape(i).overlap_with(shape(j));
           if (!ov || ov->first <= face_ratio * smaller) continue;
           auto di = depth_at(*faces[i], ov->second, k), dj = depth_at(*faces[j], ov->second, k);
           if (!di || !dj || kn <= 0) continue;
