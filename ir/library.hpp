@@ -8,6 +8,7 @@
 // PictureLowerer's state.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,11 @@ class LibraryHost {
   // A node's anchor ("north", "south west", "30", "center", ...) as `(name.anchor)` would give it
   // (canvas pt); nullopt for an unknown node or anchor.
   virtual std::optional<Point> named_anchor(const std::string&, const std::string&) const { return std::nullopt; }
+
+  // Definitions that outlive the picture and hold for the rest of the document, one table per
+  // kind (pgf defines them globally: `\datavisualization data group {name} = {...}` is
+  // \pgfdatagroup's \gdef). Pictures are lowered in document order; null outside a document.
+  virtual std::map<std::string, std::string>* document_definitions(const std::string& /*kind*/) { return nullptr; }
 
   // pgfmath in the current font units: "2*3" -> 6, "1cm" -> 28.45 (is_length).
   virtual std::optional<MathValue> eval(const std::string& expr, std::string* error = nullptr) const = 0;

@@ -155,6 +155,8 @@ class PictureLowerer {
   }
 
   Diagram run();
+  // What one picture leaves for the later pictures of the document (LibraryHost::document_definitions).
+  void set_document_definitions(std::map<std::string, std::map<std::string, std::string>>* d) { doc_defs_ = d; }
   // The directory of the file being checked: relative `plot file` names are read from there.
   void set_base_dir(std::string dir) { base_dir_ = std::move(dir); }
 
@@ -274,6 +276,7 @@ class PictureLowerer {
   bool axis_lowered_ = false;  // the axis' data coordinates are mapped (lower_axis_begin)
   int library_depth_ = 0;      // synthetic statements emitted by a library, nested
   std::string base_dir_;       // the checked file's directory (set_base_dir)
+  std::map<std::string, std::map<std::string, std::string>>* doc_defs_ = nullptr;
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
   std::optional<std::pair<double, double>> axis_domain_;
@@ -2850,6 +2853,10 @@ class PictureLowerer::Host final : public LibraryHost {
     } else {
       std::size_t j = 1;
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
+  std::map<std::string, std::string>* document_definitions(const std::string& kind) override {
+    return L_.doc_defs_ ? &(*L_.doc_defs_)[kind] : nullptr;
+  }
+
       static const std::set<std::string> kPath = {"\\draw", "\\path",   "\\fill",      "\\filldraw", "\\shade",
                                                   "\\shadedraw", "\\clip", "\\node",   "\\coordinate",
                                                   "\\pic",  "\\matrix", "\\useasboundingbox", "\\graph"};
@@ -3415,3 +3422,5 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
 }
 
 }  // namespace tikzlint::ir
+  std::map<std::string, std::map<std::string, std::string>> document_definitions;
+    pl.set_document_definitions(&document_definitions);

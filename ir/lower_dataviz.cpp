@@ -55,6 +55,7 @@ constexpr int kPrintLowerExp = -1, kPrintUpperExp = 4, kPrintPrecision = 2;
 // Bounds against hostile input: data points and samples one visualization may produce.
 constexpr std::size_t kMaxPoints = 20000;
 constexpr std::size_t kMaxTicks = 400;
+constexpr int kMaxGroupDepth = 8;  // data groups that use data groups
 
 std::string trim(const std::string& s) {
   std::size_t a = 0, b = s.size();
@@ -161,7 +162,7 @@ struct TickSettings {
 
 class DataViz {
  public:
-  DataViz(const tex::Statement& st, LibraryHost& host) : st_(st), host_(host), t_(st.text) {}
+  DataViz(const tex::Statement& st, LibraryHost& host) : st_(st), host_(host), tp_(&st.text) {}
   bool run();
 
  private:
@@ -198,13 +199,16 @@ class DataViz {
   void grid_on(Axis& ax, Axis& dir, bool padded);
   void axis_line(Axis& ax, Axis& other, const std::string& goto_spec, bool padded, const std::string& style);
   void labels();
-  void emit(const std::string& s) { host_.emit(s, 0, static_cast<std::uint32_t>(t_.size())); }
+  void emit(const std::string& s) { host_.emit(s, 0, static_cast<std::uint32_t>(st_.text.size())); }
   void grow(Point p);
   void node(const std::string& opts, const std::string& text, Point p, double outer_sep);
 
   const tex::Statement& st_;
   LibraryHost& host_;
-  const std::string& t_;
+  // The text being parsed: the statement, or a data group's stored body while it is read at its
+  // use (use_site_ then locates every problem at the `data group {name}` that used it).
+  const std::string* tp_;
+  std::optional<Span> use_site_;
   System system_ = System::none;
   TickSide side_ = TickSide::outer;
   LabelPlacement placement_ = LabelPlacement::standard;
@@ -214,7 +218,12 @@ class DataViz {
   std::vector<Visualizer> vis_;
   std::string current_set_;
   std::vector<std::pair<DataPoint, Span>> points_;
-  std::map<std::string, std::string> groups_;
+  std::map<std::string, std::string> groups_;  // outside a document (no host table)
+  // \pgfdatagroup defines globally: a group defined in one picture is used in later ones
+  std::map<std::string, std::string>& groups() {
+    auto* doc = host_.document_definitions("datavisualization data group");
+    return doc ? *doc : groups_;
+  }
   std::vector<std::string> all_axes_pending_;
   bool bbox_any_ = false;
   Box bbox_;
@@ -222,6 +231,7 @@ class DataViz {
 };
 
 void DataViz::unsupported(const std::string& code, const std::string& what, Span sp) {
+  if (use_site_) sp = *use_site_;
   host_.problem(code, what, sp.b, std::max(sp.e, sp.b + 1));
 }
 
@@ -229,6 +239,7 @@ std::optional<double> DataViz::number(const std::string& expr, Span sp) {
   std::string err;
   auto v = host_.eval(expr, &err);
   if (!v) {
+    if (use_site_) sp = *use_site_;
     host_.problem("math-error", "cannot evaluate '" + collapse(expr) + "' in \\datavisualization" +
                                     (err.empty() ? "" : ": " + err),
                   sp.b, std::max(sp.e, sp.b + 1));
@@ -284,20 +295,20 @@ void DataViz::node(const std::string& opts, const std::string& text, Point p, do
 void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& set, int depth) {
   std::string cur_set = set;
   auto ws = [&] {
-    while (i < end && std::isspace(static_cast<unsigned char>(t_[i]))) ++i;
+    while (i < end && std::isspace(static_cast<unsigned char>((*tp_)[i]))) ++i;
   };
   auto word = [&](const char* w) {
     const std::size_t n = std::char_traits<char>::length(w);
-    if (t_.compare(i, n, w) != 0) return false;
-    if (i + n < end && std::isalpha(static_cast<unsigned char>(t_[i + n]))) return false;
+    if ((*tp_).compare(i, n, w) != 0) return false;
+    if (i + n < end && std::isalpha(static_cast<unsigned char>((*tp_)[i + n]))) return false;
     return true;
   };
   auto opt_group = [&](std::string& out, Span& sp) {
     ws();
-    if (i < end && t_[i] == '[') {
-      const std::size_t j = text_skip_group(t_, i);
+    if (i < end && (*tp_)[i] == '[') {
+      const std::size_t j = text_skip_group((*tp_), i);
       if (j == std::string::npos || j > end) return false;
-      out = t_.substr(i + 1, j - i - 2);
+      out = (*tp_).substr(i + 1, j - i - 2);
       sp = {static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(j - 1)};
       i = j;
     }
@@ -305,20 +316,20 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
   };
   auto brace_group = [&](std::string& out, Span& sp) {
     ws();
-    if (i >= end || t_[i] != '{') return false;
-    const std::size_t j = text_skip_group(t_, i);
+    if (i >= end || (*tp_)[i] != '{') return false;
+    const std::size_t j = text_skip_group((*tp_), i);
     if (j == std::string::npos || j > end) return false;
-    out = t_.substr(i + 1, j - i - 2);
+    out = (*tp_).substr(i + 1, j - i - 2);
     sp = {static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(j - 1)};
     i = j;
     return true;
   };
   while (true) {
     ws();
-    if (i >= end || t_[i] == ';') return;
+    if (i >= end || (*tp_)[i] == ';') return;
     const std::size_t start = i;
     const Span here{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(std::min(end, start + 4))};
-    if (t_[i] == '[') {
+    if ((*tp_)[i] == '[') {
       std::string o;
       Span sp;
       if (!opt_group(o, sp)) break;
@@ -342,46 +353,44 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
         Span osp, nsp, bsp;
         if (!opt_group(o, osp) || !brace_group(name, nsp)) break;
         ws();
-        const bool define = i < end && (t_[i] == '=' || t_[i] == '+');
+        const bool define = i < end && ((*tp_)[i] == '=' || (*tp_)[i] == '+');
         if (define) {
-          const bool extend = t_[i] == '+';
+          const bool extend = (*tp_)[i] == '+';
           i += extend ? 2 : 1;
           if (!brace_group(body, bsp)) break;
-          std::string& g = groups_[trim(name)];
+          // pgfmanual 80.5: the body holds data commands (data, data point, data group, scope);
+          // [options] apply to all of them, as a scope around the body would
+          std::string& g = groups()[trim(name)];
           if (!extend) g.clear();
-          g += " data [" + o + "] {" + body + "}";
+          g += o.empty() ? " " + body : " scope [" + o + "] {" + body + "}";
           continue;
         }
-        auto it = groups_.find(trim(name));
-        if (it == groups_.end()) {
+        auto it = groups().find(trim(name));
+        if (it == groups().end()) {
           unsupported("unsupported-construct", "data group '" + trim(name) + "' is not defined in this \\datavisualization",
                       {here.b, nsp.e});
           continue;
         }
-        // The group's stored blocks are read as if written here (with their spans at the use).
-        const std::string stored = it->second;
-        std::size_t k = 0;
-        while (k < stored.size()) {
-          const std::size_t d = stored.find("data [", k);
-          if (d == std::string::npos) break;
-          const std::size_t oe = text_skip_group(stored, d + 5);
-          if (oe == std::string::npos) break;
-          const std::size_t bb = stored.find('{', oe);
-          if (bb == std::string::npos) break;
-          const std::size_t be = text_skip_group(stored, bb);
-          if (be == std::string::npos) break;
-          const std::string go = stored.substr(d + 6, oe - d - 7);
-          const std::string gb = stored.substr(bb + 1, be - bb - 2);
-          data_block(o.empty() ? go : go + "," + o, &gb, cur_set, {here.b, nsp.e});
-          k = be;
+        // The group's data commands are read as if written here, their problems located at the use.
+        if (depth >= kMaxGroupDepth) {
+          unsupported("resource-limit", "data groups nested too deeply", {here.b, nsp.e});
+          continue;
         }
+        const std::string stored = o.empty() ? it->second : " scope [" + o + "] {" + it->second + "}";
+        const std::string* saved_text = tp_;
+        const std::optional<Span> saved_site = use_site_;
+        if (!use_site_) use_site_ = Span{here.b, nsp.e};
+        tp_ = &stored;
+        parse_blocks(0, stored.size(), cur_set, depth + 1);
+        tp_ = saved_text;
+        use_site_ = saved_site;
         continue;
       }
       std::string o;
       Span osp{here.b, here.e};
       if (!opt_group(o, osp)) break;
       ws();
-      if (i < end && t_[i] == '{') {
+      if (i < end && (*tp_)[i] == '{') {
         std::string body;
         Span bsp;
         if (!brace_group(body, bsp)) break;
@@ -410,7 +419,7 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
     }
     if (word("info")) {
       i += 4;
-      if (i < end && t_[i] == '\'') ++i;
+      if (i < end && (*tp_)[i] == '\'') ++i;
       std::string o, body;
       Span osp, bsp;
       if (!opt_group(o, osp) || !brace_group(body, bsp)) break;
@@ -419,7 +428,7 @@ void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& se
     }
     break;
   }
-  if (i < end && t_[i] != ';') {
+  if (i < end && (*tp_)[i] != ';') {
     unsupported("unsupported-construct", "\\datavisualization block is not understood",
                 {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(std::min(end, i + 8))});
     failed_ = true;
@@ -657,6 +666,7 @@ void DataViz::axis_options(Axis& ax, const std::string& text, Span sp) {
 // ---------------------------------------------------------------- data
 
 void DataViz::add_point(DataPoint p, Span sp) {
+  if (use_site_) sp = *use_site_;  // read from a data group: located at its use
   if (points_.size() >= kMaxPoints) {
     if (points_.size() == kMaxPoints) {
       host_.problem("resource-limit", "\\datavisualization has too many data points", sp.b, sp.e);
@@ -1481,11 +1491,11 @@ void DataViz::labels() {
 }
 
 bool DataViz::run() {
-  const std::size_t cs = t_.find("\\datavisualization");
+  const std::size_t cs = (*tp_).find("\\datavisualization");
   if (cs == std::string::npos) return false;
   std::size_t i = cs + std::string("\\datavisualization").size();
-  const std::size_t semi = t_.rfind(';');
-  const std::size_t end = semi == std::string::npos ? t_.size() : semi;
+  const std::size_t semi = (*tp_).rfind(';');
+  const std::size_t end = semi == std::string::npos ? (*tp_).size() : semi;
   parse_blocks(i, end, "", 0);
   if (failed_) return true;
   if (vis_.empty() && !points_.empty())

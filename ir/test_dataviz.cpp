@@ -95,3 +95,44 @@ TEST_CASE("dataviz: table rows joined by the expander into one line are split ag
   CHECK(b.picture_bbox.ymax == doctest::Approx(a.picture_bbox.ymax));
   CHECK(a.picture_bbox.ymax > kCm);
 }
+
+TEST_CASE("dataviz: a data group is defined for the whole document, and its body holds data commands") {
+  auto statement = [](const std::string& text) {
+    tex::Statement s;
+    s.kind = tex::StatementKind::Path;
+    s.text = text;
+    for (std::uint32_t i = 0; i < text.size(); ++i) s.origin.push_back(i);
+    s.prov.range = {0, 0, static_cast<std::uint32_t>(text.size()), true};
+    return s;
+  };
+  tex::ExpandedDocument doc;
+  tex::Picture def, use, direct;
+  def.statements.push_back(statement(
+      "\\datavisualization data group {lines} = { data [set=a, format=function] { var x : interval [0:2];"
+      " func y = \\value x; } data point [x=0, y=2, set=b] data point [x=2, y=0, set=b] };"));
+  use.statements.push_back(statement(
+      "\\datavisualization [school book axes, visualize as line/.list={a,b}] data group {lines};"));
+  direct.statements.push_back(statement(
+      "\\datavisualization [school book axes, visualize as line/.list={a,b}] data [set=a, format=function]"
+      " { var x : interval [0:2]; func y = \\value x; } data point [x=0, y=2, set=b] data point [x=2, y=0, set=b];"));
+  for (auto* p : {&def, &use, &direct}) {
+    p->range = {0, 0, 10, true};
+    doc.pictures.push_back(*p);
+  }
+  SourceManager sm;
+  auto out = ir::lower(doc, sm);
+  REQUIRE(out.size() == 3);
+  CHECK(count_unsupported(out[1]) == 0);
+  // the group's use draws exactly what the same data written in place draws
+  REQUIRE(out[1].elements.size() == out[2].elements.size());
+  REQUIRE(out[1].has_picture_bbox);
+  REQUIRE(out[2].has_picture_bbox);
+  CHECK(out[1].picture_bbox.xmax == doctest::Approx(out[2].picture_bbox.xmax));
+  CHECK(out[1].picture_bbox.ymax == doctest::Approx(out[2].picture_bbox.ymax));
+  // an undefined group stays unsupported
+  tex::ExpandedDocument lone;
+  lone.pictures.push_back(use);
+  auto l = ir::lower(lone, sm);
+  REQUIRE(l.size() == 1);
+  CHECK(count_unsupported(l[0]) >= 1);
+}
