@@ -56,6 +56,10 @@ class LibraryHost {
   // (canvas pt); nullopt for an unknown node or anchor.
   virtual std::optional<Point> named_anchor(const std::string&, const std::string&) const { return std::nullopt; }
 
+  // Make `alias` another name of the node or coordinate `existing` (chains' <chain>-<n>), as
+  // `alias=` does; nothing when `existing` is unknown.
+  virtual void alias_node(const std::string& alias, const std::string& existing) {}
+
   // Definitions that outlive the picture and hold for the rest of the document, one table per
   // kind (pgf defines them globally: `\datavisualization data group {name} = {...}` is
   // \pgfdatagroup's \gdef). Pictures are lowered in document order; null outside a document.
@@ -92,5 +96,6 @@ bool lower_tree(const tex::Statement& st, LibraryHost& host);              // lo
 // the key applier does not model, kept in the current style scope for lower_tree (lower_tree.cpp).
 void remember_tree_options(tex::StyleTable& styles, const std::string& options);
 bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
+bool lower_chainin(const tex::Statement& st, LibraryHost& host);           // lower_chains.cpp  (\chainin, pgfmanual 46)
 
 }  // namespace tikzlint::ir

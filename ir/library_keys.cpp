@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "ir/chains.hpp"
 #include "ir/coords.hpp"
 #include "ir/lowering.hpp"
 #include "ir/mindmap.hpp"
@@ -643,6 +644,16 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
 
+  // --- chains (tikzlibrarychains.code.tex, lower_chains.cpp)
+  if (is_chain_key(key)) {
+    ChainKeyContext cx;
+    cx.apply = [&](Settings& t, const std::string& text) { apply_nested(ka, t, text, target, b, e, problems); };
+    cx.problem = [&](const std::string& code, const std::string& message) {
+      problems.push_back({code, message, b, e, true});
+    };
+    if (apply_chain_key(cx, s, key, v, k.has_value)) return true;
+  }
+
   // --- mindmap (tikzlibrarymindmap.code.tex): concepts are circles in the concept color
   if (key == "concept color") {
     s.lib.concept_color = v;
@@ -881,7 +892,8 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
 }
 
 std::vector<std::string> after_node_statements(const Settings& ns, const std::string& node) {
-  std::vector<std::string> out;
+  // chains: the edges of `join` (after node path)
+  std::vector<std::string> out = join_statements(ns, node);
   // automata: after node path = {[to path={[->,double=none,every initial by arrow]
   //   ([shift=(angle:distance)]\tikztostart.angle) node[shape=rectangle,anchor=...]{text}
   //   -- (\tikztostart)}] edge ()}; an edge is drawn (every edge = draw)

@@ -977,6 +977,9 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   rec.shape = lin;
   rec.is_point = g.shape == NodeShape::coordinate;
   if (!name.empty()) named_[collapse_spaces(name)] = rec;
+  for (const std::string& a : node_aliases(ns)) named_[collapse_spaces(a)] = rec;  // alias=, chains
+  for (const auto& [a, existing] : take_pending_aliases(ns))
+    if (auto f = named_.find(collapse_spaces(existing)); f != named_.end()) named_[collapse_spaces(a)] = f->second;
   if (is_coordinate) {
     if (!name.empty()) d_.coordinates.push_back({name, n.center, n.prov});
     return static_cast<std::size_t>(-1);
@@ -995,6 +998,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   ns.labels.clear();
   ns.pins.clear();
   ns.node_name.clear();
+  reset_node_library_keys(ns);
   if (!implicit_pos) ns.pos.reset();
   const std::uint32_t ob = gn.options ? gn.options->span.begin + 1 : gn.span.begin;
   std::vector<LowerProblem> probs;
@@ -1105,6 +1109,15 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   if (!anchor_point && gn.at) {
     auto r = resolve(&ps, *gn.at, ps.s, false);
     if (r) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
+    placed.on_path.reset();
+    placed.pos = -1;
+  }
+  if (!anchor_point && !ns.at.empty() && ns.at != ps.s.at) {  // node [at=(c)] (chains' `placed {at=..}`)
+    std::string t(trim(ns.at));
+    if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
+    grammar::Coordinate c = grammar::parse_coordinate(t);
+    c.span = gn.span;
+    if (auto r = resolve(&ps, c, ps.s, false)) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
     placed.on_path.reset();
     placed.pos = -1;
   }
@@ -2959,6 +2972,11 @@ class PictureLowerer::Host final : public LibraryHost {
     return it->second.anchor_canvas(*off);
   }
 
+  void alias_node(const std::string& alias, const std::string& existing) override {
+    if (auto it = L_.named_.find(collapse_spaces(existing)); it != L_.named_.end())
+      L_.named_[collapse_spaces(alias)] = it->second;
+  }
+
   std::optional<MathValue> eval(const std::string& expr, std::string* error) const override {
     std::string err;
     return eval_math(expr, font_units_of(L_.stack_.back()), error ? error : &err);
@@ -3293,6 +3311,7 @@ bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
   } else {
     if (cs == "\\calendar") done = lower_calendar(st, host);
     else if (starts_with(cs, "\\pgf") || cs == "\\color") done = lower_pgf_basic(st, host);
+    else if (cs == "\\chainin") done = lower_chainin(st, host);
   }
   stmt_ = saved;
   return done;

@@ -4,6 +4,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,19 @@ namespace tikzlint::ir {
 
 // pgfmanual 13.2.1 "The xyz coordinate system": x = (1cm,0), y = (0,1cm), z = (-3.85mm,-3.85mm).
 constexpr double kDefaultZ = -0.385 * kPtPerCm;
+
+// The chains of a picture (tikzlibrarychains.code.tex): pgf keeps their counts and directions
+// globally (\gdef), so every copy of Settings in a picture shares one ChainState (library_keys.cpp).
+struct ChainState {
+  struct Chain {
+    std::string direction;  // "right", "{at=(1,0)}": what `going`/`placed` said
+    bool going = true;      // going: only from the second node on, as `<direction>=of <previous>`
+    std::vector<std::string> members;  // the name each position is reached by (<chain>-<n> or a node's)
+  };
+  std::map<std::string, Chain> chains;
+  std::string previous;  // \tikzchainprevious
+  std::vector<std::pair<std::string, std::string>> pending_aliases;  // alias -> existing node
+};
 
 // What the keys of TikZ libraries leave for lowering to draw (library_keys.cpp): pgf turns them
 // into nodes and paths on the `to` or around the node they are given on.
@@ -53,6 +67,15 @@ struct LibrarySettings {
   std::string inner_frame_xsep = "1ex", inner_frame_ysep = "1ex", outer_frame_xsep = "0ex", outer_frame_ysep = "0ex";
   // mindmap (tikzlibrarymindmap.code.tex \tikz@concept@color): the fill and draw of `concept`
   std::string concept_color = "black";
+  // chains: the picture's chains; the current chain and default direction are local (TeX groups)
+  std::shared_ptr<ChainState> chains = std::make_shared<ChainState>();
+  std::string current_chain = "chain", chain_default_direction = "right";
+  bool chain_default_going = true;
+  // a node's own: `alias=` and its chain names; `join`s (from, options; "" from = the previous)
+  std::vector<std::string> aliases;
+  std::vector<std::pair<std::string, std::string>> joins;
+  bool on_chain = false;
+  std::string chain_previous;
 };
 
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
@@ -213,6 +236,13 @@ bool apply_library_key(const KeyApplier& keys, Settings& s, const tex::FlatKey& 
                        std::uint32_t b, std::uint32_t e, std::vector<LowerProblem>& problems);
 // \baselineskip, \pgflinewidth and \tikzcircuitssizeunit in a length expression, as pt values.
 std::string substitute_library_lengths(const std::string& expr, const Settings& s);
+// Forget what library keys of an enclosing scope said about a node (aliases, joins, chains):
+// each node starts afresh, as tikz.code.tex resets \tikz@alias and the after node path.
+void reset_node_library_keys(Settings& ns);
+// The names a node is also known by (alias=, <chain>-<n>, <chain>-begin/end), and the aliases of
+// existing nodes that chains made since (alias, existing name); the latter are handed out once.
+std::vector<std::string> node_aliases(const Settings& ns);
+std::vector<std::pair<std::string, std::string>> take_pending_aliases(const Settings& ns);
 // What a library draws after a node (automata's initial/accepting arrows, petri's tokens), as
 // statements that name the node `node`.
 std::vector<std::string> after_node_statements(const Settings& ns, const std::string& node);
