@@ -1468,12 +1468,16 @@ void PictureLowerer::lower_op(PathState& ps, const PathOp& op) {
 void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   const std::uint32_t b = op.span.begin, e = op.span.end;
   Settings& s = ps.s;
-  // op-local options (circle[...], arc[...], to[...]) on a copy
-  Settings os = s;
-  if (op.options && op.kind != OpKind::Options) {
+  // op-local options (circle[...], arc[...], to[...]) on a copy. Without options `os` is `s`
+  // itself, not a copy (a Settings copy costs ~2,000 instructions): only the Options case below
+  // changes ps.s, and it does not read `os`.
+  std::optional<Settings> op_local;
+  if (op.options && op.kind != OpKind::Options) op_local.emplace(s);
+  const Settings& os = op_local ? *op_local : s;
+  if (op_local) {
     std::vector<LowerProblem> probs;
     // `let ... in circle [radius=\n1]`: the let registers hold inside the operations' options too
-    keys_.apply(os, expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
+    keys_.apply(*op_local, expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
                 op.options->span.begin + 1, probs);
     report(probs, &ps);
   }

@@ -280,8 +280,27 @@ FontSpec text_font_of(const Settings& s) {
 }
 
 FontUnits font_units_of(const Settings& s) {
+  // Asked for every expression lowered, with the same fonts nearly every time: a one-entry memo
+  // of this pure function (doubles compared bit for bit) spares parsing the font commands.
+  struct Memo {
+    bool valid = false;
+    FontSpec picture;
+    std::string node_font;
+    FontUnits units;
+  };
+  thread_local Memo memo;
+  const FontSpec& p = s.picture_font;
+  auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  if (memo.valid && same(memo.picture.size_pt, p.size_pt) && same(memo.picture.base_size_pt, p.base_size_pt) &&
+      memo.picture.bold == p.bold && memo.picture.italic == p.italic && memo.picture.family == p.family &&
+      memo.node_font == s.node_font)
+    return memo.units;
   const FontSpec f = node_font_of(s);
-  return FontUnits{font_quad_pt(f), font_xheight_pt(f)};
+  memo.units = FontUnits{font_quad_pt(f), font_xheight_pt(f)};
+  memo.picture = p;
+  memo.node_font = s.node_font;
+  memo.valid = true;
+  return memo.units;
 }
 
 std::optional<MathValue> eval_math(const std::string& expr_in, FontUnits units, std::string* error) {

@@ -1180,6 +1180,19 @@ double next_random(std::uint64_t& state) {
 }
 
 Result evaluate(std::string_view expr, const Context& ctx) {
+  if (expr.size() > ctx.max_expression_bytes)
+    return error_result(Error{ErrorKind::limit,
+                              "expression of " + std::to_string(expr.size()) +
+                                  " bytes exceeds the limit of " + std::to_string(ctx.max_expression_bytes),
+                              0});
+
+  // Most coordinates are plain numbers: answered before the parser's state is allocated.
+  if (auto v = simple_number(expr, ctx)) {
+    Result r;
+    r.value = *v;
+    return r;
+  }
+
   State s;
   s.text = expr;
   s.ctx = &ctx;
@@ -1188,17 +1201,6 @@ Result evaluate(std::string_view expr, const Context& ctx) {
   s.args.reserve(16);
   s.frames.reserve(8);
   s.max_depth = std::min(ctx.max_nesting_depth, kHardNestingCap);
-  if (expr.size() > ctx.max_expression_bytes)
-    return error_result(Error{ErrorKind::limit,
-                              "expression of " + std::to_string(expr.size()) +
-                                  " bytes exceeds the limit of " + std::to_string(ctx.max_expression_bytes),
-                              0});
-
-  if (auto v = simple_number(expr, ctx)) {
-    Result r;
-    r.value = *v;
-    return r;
-  }
 
   const char* first = expr.data();
   const char* const last = expr.data() + expr.size();
