@@ -97,5 +97,6 @@ bool lower_tree(const tex::Statement& st, LibraryHost& host);              // lo
 void remember_tree_options(tex::StyleTable& styles, const std::string& options);
 bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
 bool lower_chainin(const tex::Statement& st, LibraryHost& host);           // lower_chains.cpp  (\chainin, pgfmanual 46)
+bool lower_spy(const tex::Statement& st, LibraryHost& host);               // lower_spy.cpp     (\spy, pgfmanual 71)
 
 }  // namespace tikzlint::ir

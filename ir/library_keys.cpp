@@ -654,6 +654,17 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     if (apply_chain_key(cx, s, key, v, k.has_value)) return true;
   }
 
+  // --- spy (tikzlibraryspy.code.tex): the options a scope's \spy commands use (lower_spy.cpp)
+  if (key == "spy using outlines" || key == "spy using overlays" || key == "spy scope") {
+    const bool outlines = key == "spy using outlines";
+    s.lib.spy_scope = key == "spy scope" ? v
+                      : std::string("every spy on node/.style={") +
+                            (outlines ? "very thin,draw" : "fill,fill opacity=0.2,text opacity=1") +
+                            "},every spy in node/.style={" +
+                            (outlines ? "thick,draw" : "fill,fill opacity=0.2,text opacity=1") + "}," + v;
+    return true;
+  }
+
   // --- mindmap (tikzlibrarymindmap.code.tex): concepts are circles in the concept color
   if (key == "concept color") {
     s.lib.concept_color = v;

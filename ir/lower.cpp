@@ -3312,6 +3312,7 @@ bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
     else if (cs == "\\datavisualization") done = lower_datavisualization(st, host);
     else if (cs == "\\matrix") done = lower_matrix(st, host);
     else if (mentions_child_operation(st.text)) done = lower_tree(st, host);
+    else if (cs == "\\spy") done = lower_spy(st, host);
   } else {
     if (cs == "\\calendar") done = lower_calendar(st, host);
     else if (starts_with(cs, "\\pgf") || cs == "\\color") done = lower_pgf_basic(st, host);

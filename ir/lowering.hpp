@@ -67,6 +67,8 @@ struct LibrarySettings {
   std::string inner_frame_xsep = "1ex", inner_frame_ysep = "1ex", outer_frame_xsep = "0ex", outer_frame_ysep = "0ex";
   // mindmap (tikzlibrarymindmap.code.tex \tikz@concept@color): the fill and draw of `concept`
   std::string concept_color = "black";
+  // spy (tikzlibraryspy.code.tex): the `spy scope` options in force, empty outside a spy scope
+  std::string spy_scope;
   // chains: the picture's chains; the current chain and default direction are local (TeX groups)
   std::shared_ptr<ChainState> chains = std::make_shared<ChainState>();
   std::string current_chain = "chain", chain_default_direction = "right";
