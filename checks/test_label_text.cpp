@@ -1,5 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
 #include "checks/label_text.hpp"
 
 using namespace tikzlint::checks;
@@ -53,4 +58,55 @@ TEST_CASE("short identifiers are names") {
 TEST_CASE("plain text drops markup but keeps what is printed") {
   CHECK(plain_text("\\textbf{Area} = $12\\,\\text{cm}^2$") == "Area = 12 cm²");
   CHECK(plain_text("{\\small 5 cm}") == "5 cm");
+}
+
+TEST_CASE("label_patterns match as the std::regex they replace, groups included") {
+  const std::regex degree(R"((-?\d+(?:\.\d+)?)\s*°)");
+  const std::regex measure(
+      R"(^(?:([A-Za-z][A-Za-z0-9']{0,9})\s*[=:]\s*)?(\d+(?:\.\d+)?|\.\d+|\d+\s*/\s*\d+)\s*)"
+      R"(((?:sq\.?|square)\s+)?([A-Za-z]+)?\s*(²|\^2)?\.?$)");
+  const std::regex identifier(R"(^(?:[A-Za-z]'{0,2}|[A-Za-z][0-9]{1,2}'?|[A-Z]{2,3}'?|α|β|γ|θ|φ|δ|∠ ?[A-Z]{1,3})$)");
+  const std::vector<std::string> pieces = {
+      "0", "1", "7", "12", "345", ".", "-", " ", "  ", "\t", "/", "=", ":", "'", "''", "sq", "sq.", "square",
+      "s", "q", "m", "cm", "in", "ft", "units", "A", "AB", "XYZW", "Area", "h", "x", "²", "^2", "^", "°", "∠",
+      "∠ ", "α", "θ", "δ", "π", "×", "abcdefghijk", "P", "S", "e", "3.5", ".5", "1/2", " / "};
+  std::vector<std::string> inputs = {"5 cm", "3", "2.5 in", "A = 12 cm²", "Area: 4 sq. m", "3/4", "3 / 4 ft",
+                                     ".5", "5.", "60°", "-45.5 °", "x°", "AB", "B'", "h1", "∠ ABC", "∠ABCD",
+                                     "Cube", "7×4×5 cm", "3 × 9 = 27", "12 square units", "V = 3", ""};
+  std::mt19937 rng(5);
+  for (int round = 0; round < 200000; ++round) {
+    std::string s;
+    for (int k = 1 + static_cast<int>(rng() % 6); k > 0; --k) s += pieces[rng() % pieces.size()];
+    inputs.push_back(s);
+  }
+  std::size_t measured = 0, named = 0, angles = 0;
+  for (const std::string& s : inputs) {
+    CAPTURE(s);
+    std::smatch m;
+    bool found = std::regex_search(s, m, degree);
+    auto deg = label_patterns::number_before_degree(s);
+    REQUIRE(found == deg.has_value());
+    if (found) {
+      CHECK(m[1].str() == *deg);
+      ++angles;
+    }
+    bool whole = std::regex_match(s, m, measure);
+    auto me = label_patterns::measure(s);
+    REQUIRE(whole == me.has_value());
+    if (whole) {
+      ++measured;
+      CHECK(m[1].str() == me->prefix);
+      CHECK(m[2].str() == me->number);
+      CHECK(m[3].str() == me->square);
+      CHECK(m[4].str() == me->unit);
+      CHECK(m[5].matched == me->squared);
+    }
+    bool id = std::regex_match(s, identifier);
+    CHECK(id == label_patterns::identifier(s));
+    named += id;
+  }
+  // The generated strings reach every pattern (not only their failures).
+  CHECK(measured > 1000);
+  CHECK(named > 100);
+  CHECK(angles > 1000);
 }

@@ -495,3 +495,54 @@ TEST_CASE("label_association: an approximately lowered axis decides labels attac
   unlowered.diagnostics.push_back(skipped);
   CHECK(run("label_association", unlowered).verdict == Verdict::indeterminate);
 }
+
+// Large inputs take the indexed and reduced paths of the rules (more than BoxIndex::kScanLimit
+// items, classes of more than 32 labels); their findings are those of the plain pairwise scans.
+TEST_CASE("length_proportions: in a class of 40 labels the one disagreeing label is named by every other") {
+  ir::Diagram d;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    double y = 40.0 * k;
+    d.elements.push_back(segment(0, y, 4 * cm, y, 1 + k));
+    d.nodes.push_back(text_node(k == 20 ? "6 cm" : "4 cm", 2 * cm, y - 10, 100 + k));
+  }
+  RuleResult r = run("length_proportions", d);
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.findings.size() == 39);  // each 4 cm label against the 6 cm one; that one's partner is reported
+  for (const auto& f : r.findings) CHECK(f.evidence["other_label"] == "6 cm");
+  d.nodes[20].text = "4 cm";
+  CHECK(run("length_proportions", d).verdict == Verdict::pass);
+}
+
+TEST_CASE("core_math: forty sides labelled alike pass when drawn equal and fail when one is longer") {
+  ir::Diagram d;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    double y = 40.0 * k;
+    d.elements.push_back(segment(0, y, 4 * cm, y, 1 + k));
+    d.nodes.push_back(text_node("4", 2 * cm, y - 10, 100 + k));
+  }
+  CHECK(run("core_math", d).verdict == Verdict::pass);
+  d.elements[30] = segment(0, 1200, 5 * cm, 1200, 31);
+  RuleResult r = run("core_math", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].range.begin == at_line(31).begin);
+}
+
+TEST_CASE("overlap: among a hundred opaque fills, the one painted over a label is reported") {
+  ir::Diagram d;
+  for (std::uint32_t k = 0; k < 100; ++k) {  // painted before the labels: under them
+    ir::Element sq = polygon({{k * 30.0, 0}, {k * 30.0 + 20, 0}, {k * 30.0 + 20, 20}, {k * 30.0, 20}}, true, 1 + k);
+    sq.style.fill = true;
+    d.elements.push_back(sq);
+  }
+  for (std::uint32_t k = 0; k < 100; ++k) d.nodes.push_back(text_node("A", k * 30.0 + 10, 10, 200 + k));
+  CHECK(run("overlap", d).verdict == Verdict::pass);
+  ir::Element late = polygon({{1500, 0}, {1520, 0}, {1520, 20}, {1500, 20}}, true, 400);
+  late.style.fill = true;
+  d.elements.push_back(late);
+  RuleResult r = run("overlap", d);
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].evidence["problem"] == "fill over text");
+  CHECK(r.findings[0].range.begin == at_line(250).begin);
+}

@@ -93,6 +93,20 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
     return std::abs(a.length - b.length) > eq_tol * std::max(a.length, b.length);
   };
 
+  // No two of these strokes are unequal when the longest exceeds the shortest by no more than the
+  // tolerance of the shortest (rounding is monotonic, so this holds for the computed values too):
+  // a group of equal sides then needs no pairwise scan.
+  auto none_unequal = [&](const std::vector<std::size_t>& ids) {
+    if (!(eq_tol >= 0)) return false;
+    double lo = INFINITY, hi = -INFINITY;
+    for (std::size_t id : ids) {
+      if (!std::isfinite(strokes[id].length) || strokes[id].length < 0) return false;
+      lo = std::min(lo, strokes[id].length);
+      hi = std::max(hi, strokes[id].length);
+    }
+    return ids.empty() || hi - lo <= eq_tol * lo;
+  };
+
   // 3. Sides labelled with the same length drawn unequal.
   std::map<std::string, std::vector<std::size_t>> by_text;  // label text -> strokes
   for (const Label& l : scene.labels()) {
@@ -103,6 +117,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
     by_text[l.text.plain].push_back(a.best->index);
   }
   for (const auto& [text, ids] : by_text) {
+    if (none_unequal(ids)) continue;
     bool reported = false;
     for (std::size_t i = 0; i < ids.size() && !reported; ++i)
       for (std::size_t j = i + 1; j < ids.size() && !reported; ++j) {
@@ -145,6 +160,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   std::map<int, std::vector<std::size_t>> by_count;
   for (const auto& [host, count] : ticks) by_count[count].push_back(host);
   for (const auto& [count, hosts] : by_count) {
+    if (none_unequal(hosts)) continue;
     bool reported = false;
     for (std::size_t i = 0; i < hosts.size() && !reported; ++i)
       for (std::size_t j = i + 1; j < hosts.size() && !reported; ++j) {

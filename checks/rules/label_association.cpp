@@ -323,8 +323,13 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   }
 
   // Two different lengths on the same stretch of one segment (or of a segment drawn twice).
+  // Such strokes are one stroke, or collinear within 1pt and overlapping along the line, so
+  // their bounds come within 1pt: the pairs to test come from an index of the claimed strokes.
+  BoxIndex claimed;
+  for (std::size_t i = 0; i < claims.size(); ++i) claimed.insert(scene.strokes()[claims[i].stroke].bounds, i);
   for (std::size_t i = 0; i < claims.size(); ++i)
-    for (std::size_t j = i + 1; j < claims.size(); ++j) {
+    for (std::size_t j : claimed.query(geo::inflate(scene.strokes()[claims[i].stroke].bounds, 2.0))) {
+      if (j <= i) continue;
       const Claim &ci = claims[i], &cj = claims[j];
       if (same_value(ci.value, cj.value)) continue;
       const Stroke& si = scene.strokes()[ci.stroke];

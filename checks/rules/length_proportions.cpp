@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "checks/geometry.hpp"
 #include "checks/rule_support.hpp"
@@ -140,16 +141,49 @@ RuleResult check_length_proportions(const ir::Diagram& d, const Config& cfg) {
   auto compare = [&](const std::vector<Measured>& ms, double eps, const char* what, const char* unit) {
     // Report each label whose drawn scale disagrees with some other's, against the one it
     // disagrees with most.
+    // Two labels compare when their classes are equal. rel(i, j) = 1 - min(r_i/r_j, r_j/r_i) with
+    // r = drawn / value, so the label disagreeing most with i has the least or the greatest r of
+    // its class. A large class whose r spread is moderate (rel stays far from 1, so rounding
+    // cannot reorder candidates) scans only the labels within 1e-9 of those extremes, one per
+    // distinct (drawn, value) (equal pairs give equal rel; the first in index order wins ties,
+    // as in the full scan). Anything else scans its whole class in index order.
+    std::map<int, std::vector<std::size_t>> classes;
+    for (std::size_t i = 0; i < ms.size(); ++i) classes[ms[i].klass].push_back(i);
+    std::vector<std::vector<std::size_t>> reduced;
+    reduced.reserve(classes.size());
+    std::vector<const std::vector<std::size_t>*> scan_of(ms.size());
+    for (const auto& [klass, members] : classes) {
+      pairs += static_cast<int>(members.size() * (members.size() - 1) / 2);
+      const std::vector<std::size_t>* scan = &members;
+      auto plain = [](double x) { return std::isfinite(x) && x > 1e-150 && x < 1e150; };
+      if (members.size() > 32 &&
+          std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plain(ms[m].drawn) && plain(ms[m].value); })) {
+        double rmin = INFINITY, rmax = 0;
+        for (std::size_t m : members) {
+          double r = ms[m].drawn / ms[m].value;
+          rmin = std::min(rmin, r);
+          rmax = std::max(rmax, r);
+        }
+        if (rmax < 1e3 * rmin) {
+          std::vector<std::size_t> cand;
+          std::set<std::pair<double, double>> seen;
+          for (std::size_t m : members) {
+            double r = ms[m].drawn / ms[m].value;
+            if ((r <= rmin * (1 + 1e-9) || r >= rmax * (1 - 1e-9)) && seen.insert({ms[m].drawn, ms[m].value}).second)
+              cand.push_back(m);
+          }
+          reduced.push_back(std::move(cand));
+          scan = &reduced.back();
+        }
+      }
+      for (std::size_t m : members) scan_of[m] = scan;
+    }
     std::vector<bool> reported(ms.size(), false);
     for (std::size_t i = 0; i < ms.size(); ++i) {
       double worst = 0;
       std::size_t worst_j = i;
-      for (std::size_t j = 0; j < ms.size(); ++j) {
+      for (std::size_t j : *scan_of[i]) {
         if (i == j) continue;
-        if (ms[i].klass != -1 && ms[j].klass != -1 && ms[i].klass != ms[j].klass) continue;
-        if (ms[i].klass == -1 && ms[j].klass != -1) continue;
-        if (ms[j].klass == -1 && ms[i].klass != -1) continue;
-        if (i < j) ++pairs;
         double a = ms[i].drawn * ms[j].value, b = ms[j].drawn * ms[i].value;
         double rel = std::abs(a - b) / std::max(a, b);
         if (rel > worst) worst = rel, worst_j = j;

@@ -218,6 +218,21 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     }
   }
 
+  // Opaque fills (for 3.) by the bounds of their regions, each region built once.
+  std::vector<std::optional<std::vector<geo::Point>>> fill_regions(d.elements.size());
+  BoxIndex fill_index;
+  bool fills_finite = true;  // else every label scans every element, as the index would not
+  for (std::size_t ei = 0; ei < d.elements.size() && !labels.empty(); ++ei) {
+    const ir::Element& e = d.elements[ei];
+    if (!e.style.fill || e.style.invisible || e.style.opacity < 1.0) continue;
+    fill_regions[ei] = geo::element_region(e);
+    if (!fill_regions[ei]) continue;
+    ir::Box bb = geo::bounds_of(*fill_regions[ei]);
+    fills_finite = fills_finite && std::isfinite(bb.xmin) && std::isfinite(bb.ymin) && std::isfinite(bb.xmax) &&
+                   std::isfinite(bb.ymax);
+    fill_index.insert(bb, ei);
+  }
+
   // 2. Lines through text, and 3. opaque fills painted over text.
   for (const Label& l : labels) {
     const ir::Node& n = d.nodes[l.node];
@@ -253,11 +268,20 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       r.findings.push_back(std::move(f));
       continue;
     }
-    for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+    // Ascending element order either way: the first fill found is the one reported.
+    std::vector<std::size_t> candidates;
+    if (fills_finite && std::isfinite(l.glyphs.xmin) && std::isfinite(l.glyphs.ymin) && std::isfinite(l.glyphs.xmax) &&
+        std::isfinite(l.glyphs.ymax) && l.glyphs.xmin <= l.glyphs.xmax && l.glyphs.ymin <= l.glyphs.ymax) {
+      candidates = fill_index.query(l.glyphs);
+    } else {
+      candidates.resize(d.elements.size());
+      for (std::size_t ei = 0; ei < d.elements.size(); ++ei) candidates[ei] = ei;
+    }
+    for (std::size_t ei : candidates) {
       const ir::Element& e = d.elements[ei];
       if (!e.style.fill || e.style.invisible || e.style.opacity < 1.0) continue;
       if (!painted_after(e.prov.range, n.prov.range)) continue;
-      auto region = geo::element_region(e);
+      const auto& region = fill_regions[ei];
       if (!region || !geo::boxes_overlap(geo::bounds_of(*region), l.glyphs)) continue;
       geo::Shape area = geo::Shape::polygon(*region);
       if (!area.covers(geo::Shape::point(l.center))) continue;
