@@ -1,6 +1,8 @@
 // closed_shapes: outlines meant to be closed are closed.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "checks/geometry.hpp"
 #include "checks/rule_support.hpp"
@@ -61,11 +63,25 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
   // 2. Line ends that nearly meet another line's end, with nothing drawn at them.
   const auto& strokes = scene.strokes();
   // The strokes of one element are consecutive; first[i]/last[i] bound the run of stroke i.
+  // So are the elements of one path statement: path_first/path_last bound that run when it is
+  // short (a cube drawn as two squares and four edges), else they equal first/last.
   std::vector<std::size_t> first(strokes.size()), last(strokes.size());
+  std::vector<std::size_t> path_first(strokes.size()), path_last(strokes.size());
+  constexpr std::size_t kPathRun = 16;
   for (std::size_t i = 0; i < strokes.size();) {
     std::size_t j = i;
     while (j < strokes.size() && strokes[j].element == strokes[i].element) ++j;
     for (std::size_t k = i; k < j; ++k) first[k] = i, last[k] = j - 1;
+    i = j;
+  }
+  for (std::size_t i = 0; i < strokes.size();) {
+    const std::uint32_t path = d.elements[strokes[i].element].path_id;
+    std::size_t j = i;
+    while (j < strokes.size() && d.elements[strokes[j].element].path_id == path) ++j;
+    for (std::size_t k = i; k < j; ++k) {
+      path_first[k] = j - i <= kPathRun ? i : first[k];
+      path_last[k] = j - i <= kPathRun ? j - 1 : last[k];
+    }
     i = j;
   }
   // Stroke j lies within `visible_gap` of `end` (drawn through or at it).
@@ -92,15 +108,20 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
                       std::max(q0.ymin, q0.ymax)};
       if (std::isfinite(q.xmin) && std::isfinite(q.ymin) && std::isfinite(q.xmax) && std::isfinite(q.ymax)) {
         bool near_touch = false;
-        for (std::size_t j : {i - 1, i + 1, first[i], last[i]}) {
-          if (j == i || j >= strokes.size() || j < first[i] || j > last[i]) continue;
+        auto try_stroke = [&](std::size_t j) {
+          if (j == i || j >= strokes.size()) return false;
           const Stroke& t = strokes[j];
-          if (!t.drawn || t.kind == StrokeKind::grid || !geo::boxes_overlap(t.bounds, q)) continue;
-          if (touches(end, t, std::max({min_gap, lw, d.elements[t.element].style.line_width}))) {
+          if (!t.drawn || t.kind == StrokeKind::grid || !geo::boxes_overlap(t.bounds, q)) return false;
+          return touches(end, t, std::max({min_gap, lw, d.elements[t.element].style.line_width}));
+        };
+        for (std::size_t j : {i - 1, i + 1, first[i], last[i]})
+          if (j >= first[i] && j <= last[i] && try_stroke(j)) {
             near_touch = true;
             break;
           }
-        }
+        if (!near_touch && path_last[i] - path_first[i] > last[i] - first[i])
+          for (std::size_t j = path_first[i]; j <= path_last[i] && !near_touch; ++j)
+            near_touch = (j < first[i] || j > last[i]) && try_stroke(j);
         if (near_touch) continue;
       }
       bool touched = false;
