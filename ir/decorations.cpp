@@ -31,25 +31,13 @@ bool stays_within_amplitude(const std::string& name) {
   return false;
 }
 
-// \arrow / \arrowreversed only place arrow tips: no node, no path the rules measure.
-bool code_only_arrows(const std::string& code) {
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    if (code[i] != '\\') continue;
-    std::size_t j = i + 1;
-    while (j < code.size() && std::isalpha(static_cast<unsigned char>(code[j]))) ++j;
-    const std::string cs = code.substr(i + 1, j - i - 1);
-    if (cs != "arrow" && cs != "arrowreversed" && cs != "pgfdecoratedpathlength" && cs != "relax") return false;
-    i = j - 1;
-  }
-  return true;
-}
-
 }  // namespace
 
 DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
   DecorationEffect e;
   std::string err;
   double shape_size = kDefaultDecorationShapeSize;
+  bool effects_keys = false, reverse = false;
   for (const auto& it : tex::split_options(spec)) {
     const std::string key = tex::normalise_key(it.key);
     const std::string value = trimmed(tex::strip_braces(it.value));
@@ -57,10 +45,16 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
       auto d = eval_dimension(value, units, &err);
       return d ? *d : fallback;
     };
+    if (key == "text effects/.cd") {  // the bare keys that follow are text effects (path from text...)
+      effects_keys = true;
+      continue;
+    }
     if (!it.has_value) {
       if (key == "mirror") e.mirror = true;
-      else if (key == "name") continue;
-      else e.name = key;  // `decoration={brace}`: a bare word is the decoration's name
+      else if (key == "reverse path") reverse = true;
+      else if (key == "name" || key == "reset marks" || key.find('/') != std::string::npos) continue;
+      else if (!effects_keys || key.find("along path") != std::string::npos || key == "markings")
+        e.name = key;  // `decoration={brace}`: a bare word is the decoration's name
       continue;
     }
     if (key == "name") e.name = value;
@@ -73,13 +67,8 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
              key == "shape start height" || key == "shape end height")
       shape_size = std::max(shape_size, dim(shape_size));
     else if (key == "mark") {
-      // mark=at position <p> with {<code>} / mark=between positions a and b step s with {<code>}
-      const std::size_t with = value.find(" with");
-      const std::string code = with == std::string::npos ? value : value.substr(with + 5);
-      if (!code_only_arrows(code)) {
-        e.kind = DecorationEffect::Kind::unsupported;
-        e.reason = "markings that draw nodes or paths are not lowered";
-      }
+      // mark=at position <p> with {<code>}: the code runs in the mark's frame (decorations_draw.cpp)
+      if (e.name.empty()) e.name = "markings";
     }
   }
   if (e.kind == DecorationEffect::Kind::unsupported) {
@@ -98,8 +87,13 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
     e.amplitude = shape_size;
   } else if (e.name == "brace") {
     e.kind = DecorationEffect::Kind::brace;
-  } else if (e.name == "markings") {
-    e.kind = DecorationEffect::Kind::arrows_only;
+    if (reverse) {  // walked from the end: the brace's left is the path's right, its tip mirrored
+      e.mirror = !e.mirror;
+      e.aspect = 1 - e.aspect;
+    }
+  } else if (e.name == "markings" || e.name == "text along path" || e.name == "text effects along path" ||
+             e.name == "waves" || e.name == "expanding waves" || e.name == "footprints") {
+    e.kind = DecorationEffect::Kind::drawn;
   } else {
     e.kind = DecorationEffect::Kind::unsupported;
     e.reason = "decoration '" + e.name + "' is not lowered";

@@ -896,7 +896,10 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   if (key == "on background layer") return true;
   // decorations.text: text effects style the characters of `text effects along path`, whose
   // drawing is judged with the decoration (decorations.cpp)
-  if (key == "text effects") return true;
+  if (key == "text effects") {  // joins the decoration's keys (decorations_text_effects.cpp)
+    s.decoration += (s.decoration.empty() ? "" : ",") + std::string("text effects={") + v + "}";
+    return true;
+  }
   for (const char* p : kShapeParameters)
     if (key == p) return true;
   return false;

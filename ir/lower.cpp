@@ -257,6 +257,8 @@ class PictureLowerer {
   void decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
                          bool replaces, std::uint32_t b, std::uint32_t e);
   bool lower_decorate_op(PathState& ps, const PathOp& op);
+  void lower_drawn_decoration(PathState& ps, const DecorationEffect& fx, const std::string& spec,
+                              const std::vector<std::size_t>& which, bool replaces, std::uint32_t b, std::uint32_t e);
   void detect_right_angle_marks();
   void remember_path(const PathState& ps);
   void name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e);
@@ -2311,6 +2313,10 @@ void PictureLowerer::apply_decorations(PathState& ps, const grammar::Statement& 
 void PictureLowerer::decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
                                        bool replaces, std::uint32_t b, std::uint32_t e) {
   const DecorationEffect fx = classify_decoration(spec, font_units_of(ps.s));
+  if (fx.kind == DecorationEffect::Kind::drawn) {
+    lower_drawn_decoration(ps, fx, spec, which, replaces, b, e);
+    return;
+  }
   if (fx.kind == DecorationEffect::Kind::unsupported) {
     problem("unsupported-key", fx.reason, b, e, &ps);
     return;
@@ -3121,6 +3127,39 @@ SegmentRef PictureLowerer::lower_circuit_symbols(PathState& ps, const PathOp& op
     move_to(ps, target);
   }
   return seg;
+}
+
+// Markings, text along path, waves (decorations_draw.cpp): what they draw is emitted in their frames,
+// the path they construct added to this one.
+void PictureLowerer::lower_drawn_decoration(PathState& ps, const DecorationEffect& fx, const std::string& spec,
+                                            const std::vector<std::size_t>& which, bool replaces, std::uint32_t b,
+                                            std::uint32_t e) {
+  if (stmt_ == nullptr) return;
+  std::vector<Geometry> pieces;
+  for (std::size_t idx : which) pieces.push_back(d_.elements[idx].geom);
+  DecoratedPath path = decorated_path_of(pieces);
+  if (path.subpaths.empty()) path.subpaths.push_back({canvas(ps, ps.cur_local)});  // a lone moveto
+  Host host(*this, *stmt_);
+  const tex::Statement* saved = stmt_;
+  auto drawn = lower_drawing_decoration(fx.name, spec, path, host, b, e);
+  stmt_ = saved;
+  if (!drawn) return;
+  Element made;
+  made.style = ps.s.style;
+  made.prov = stmt_->prov;
+  made.path_id = ps.path_id;
+  if (!which.empty()) made = d_.elements[which.front()];
+  // pgfmanual 24.2: the decoration's own path replaces the decorated one (whose points were
+  // already counted in the picture's size when it was constructed)
+  if (replaces)
+    for (std::size_t idx : which) d_.elements[idx].style.invisible = true;
+  for (Point p : drawn->control_points) add_bbox(ps, p);
+  for (auto& piece : drawn->path) {
+    for (Point p : piece) add_bbox(ps, p);
+    made.geom = Plot{piece};
+    ps.elements.push_back(d_.elements.size());
+    d_.elements.push_back(made);
+  }
 }
 
 // A pic defined with `TYPE/.pic={code}` or `pics/TYPE/.style={code=..., background code=...}`
