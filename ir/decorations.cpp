@@ -53,6 +53,7 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
       if (key == "mirror") e.mirror = true;
       else if (key == "reverse path") reverse = true;
       else if (key == "name" || key == "reset marks" || key.find('/') != std::string::npos) continue;
+      else if (key == "shape scaled" || key == "shape sloped" || key == "shape evenly spread") continue;
       else if (!effects_keys || key.find("along path") != std::string::npos || key == "markings")
         e.name = key;  // `decoration={brace}`: a bare word is the decoration's name
       continue;

@@ -57,6 +57,9 @@ std::vector<std::string> scan_tokens(const std::string& t) {
     if (c == '{') {
       j = text_skip_group(t, i);
       if (j == std::string::npos) j = t.size();
+    } else if (c == '\\' && i + 1 == t.size()) {  // "\ " whose space was trimmed: a control space
+      out.push_back("\\ ");
+      break;
     } else if (c == '\\' && i + 1 < t.size()) {
       j = i + 2;
       if (std::isalpha(static_cast<unsigned char>(t[i + 1])))
@@ -272,6 +275,7 @@ std::optional<DrawnDecoration> lower_text_effects(const std::string& spec, Decor
         }
         continue;
       }
+      if (k == "character command") continue;  // read by text_for
       keep.push_back(it.key + (it.has_value ? "={" + it.value + "}" : ""));
     }
     std::string out;
@@ -293,7 +297,13 @@ std::optional<DrawnDecoration> lower_text_effects(const std::string& spec, Decor
   };
   auto text_for = [&](const Char& x) {
     std::string body = x.token == " " ? "\\ " : x.token;
-    if (!te.character_command.empty()) body = te.character_command + "{" + body + "}";
+    std::string command = te.character_command;  // or `character command=` in the character's styles
+    const std::vector<std::string> styles = {"every character", "every word", "every letter",
+                                             "word " + std::to_string(x.word)};
+    for (const std::string& name : styles)
+      for (const auto& it : tex::split_options(style(name)))
+        if (tex::normalise_key(it.key) == "character command") command = trimmed(tex::strip_braces(it.value));
+    if (!command.empty()) body = command + "{" + body + "}";
     for (const auto& [var, what] : te.vars) {
       const std::string v = trimmed(what);
       if (var == "word count" && !v.empty()) replace_all(body, v, std::to_string(x.word));

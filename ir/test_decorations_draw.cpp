@@ -273,3 +273,21 @@ TEST_CASE("text effects: path from text turns a lone point into a line as long a
   CHECK(e2->center.y == doctest::Approx(46.23167).epsilon(0.002));
   CHECK(d.picture_bbox.ymax == doctest::Approx(53.08965).epsilon(0.005));
 }
+
+TEST_CASE("text effects: a control space at the end of the text is a character of its own") {
+  Pic p;
+  p.options = "decoration={text effects along path, text={ab\\ }, text effects/.cd, character count=\\i, "
+              "characters={name=t-\\i}}";
+  p.path("\\path[decorate] (0,0) -- (3,0);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  CHECK_FALSE(has_rule(d, "syntax-error"));
+  CHECK(node_named(d, "t-3") != nullptr);
+}
+
+TEST_CASE("shape backgrounds: shape scaled and shape sloped are options, not the decoration's name") {
+  auto e = ir::classify_decoration("shape backgrounds,shape=rectangle,shape start size=4mm,shape scaled", {});
+  CHECK(e.name == "shape backgrounds");
+  CHECK(e.kind == ir::DecorationEffect::Kind::within_amplitude);
+  CHECK(e.amplitude == doctest::Approx(4 * kCm / 10));
+}
