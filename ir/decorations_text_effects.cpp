@@ -358,7 +358,7 @@ std::optional<DrawnDecoration> lower_text_effects(const std::string& spec, Decor
   if (cs.empty()) return out;
   // the automaton: scan, pre token, token (the node), post token; a width past the end is final
   double s = 0;
-  int repeat = te.repeat;
+  int repeat = text_width > 0 ? te.repeat : 0;  // a text of no width would repeat in place forever
   for (std::size_t i = 0, n = 0; n < 100000; ++n) {
     if (i >= cs.size()) {
       if (repeat == 0) break;
