@@ -4,8 +4,11 @@
 // its range and mapped linearly onto its unit vector, and the axis system's actions (axis
 // lines, ticks with their text nodes, grid, axis labels) are emitted as \draw and \node.
 // Axis systems: school book axes, scientific axes (outer/inner ticks, clean; standard, upright
-// and end labels), plain xy/uv Cartesian. Polar axes, legends, labels in data, info blocks,
-// external sources and other keys are reported as unsupported.
+// and end labels), plain xy/uv Cartesian. Legends (label in legend; new legend, legend={...}:
+// placements, arrangements) are emitted as a \matrix. Styles of /tikz/data visualization
+// (\tikzdatavisualizationset, stored under `data visualization/` by the expander) are expanded.
+// Polar axes, labels in data, info blocks, external sources and other keys are reported as
+// unsupported.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,6 +59,8 @@ constexpr int kPrintLowerExp = -1, kPrintUpperExp = 4, kPrintPrecision = 2;
 constexpr std::size_t kMaxPoints = 20000;
 constexpr std::size_t kMaxTicks = 400;
 constexpr int kMaxGroupDepth = 8;  // data groups that use data groups
+constexpr int kMaxStyleDepth = 16;  // \tikzdatavisualizationset styles that use styles
+constexpr double kSmallFontSize = 9;  // \small in a 10pt document: legend entries' em
 
 std::string trim(const std::string& s) {
   std::size_t a = 0, b = s.size();
@@ -140,6 +145,30 @@ struct Visualizer {
   std::string style;  // TikZ options from style={...}
 };
 
+// One `label in legend={...}` (tikzlibrarydatavisualization.code.tex
+// \tikz@dv@new@label@in@legend@for@visualizer): an entry of a legend, in the order declared.
+struct LegendEntry {
+  std::string visualizer, text, node_style, legend = "main legend";
+  std::optional<bool> text_left;  // text left / text right; unset: the legend's label style
+};
+
+// A legend (`new legend`, `legend={...}`, `main legend={...}`): a matrix of its entries placed
+// relative to the data visualization's bounding box or the data's (pgfmanual 84.3).
+struct Legend {
+  std::string name;
+  bool columns_mode = true;  // @columns or rows
+  int ideal = 1, max_entries = 100;
+  std::string strategy = "down then right";
+  // at=([xshift/yshift]BOX.ANCHOR): the box is the data visualization's or the data's
+  bool at_data_box = false;
+  std::string box_anchor = "east", shift_x = ".8em", shift_y = "0pt";
+  std::optional<Point> at_point;  // at values=/right of=... (visualization cs) or at=(x,y)
+  std::string anchor = "west";
+  bool text_left = false;
+  std::string label_node_style;   // label style={node style={...}}
+  std::string matrix_style = "row sep=0pt,column sep=.8em";
+};
+
 enum class System { none, school_book, scientific };
 enum class TickSide { outer, inner, clean };
 enum class LabelPlacement { standard, upright, end };
@@ -170,8 +199,15 @@ class DataViz {
   void parse_blocks(std::size_t i, std::size_t end, const std::string& set, int depth);
   void options(const std::string& text, Span sp);
   void key(const std::string& k, const std::string& v, bool has_v, Span sp);
+  bool user_style(const std::string& k, const std::string& v, bool has_v, Span sp);
   void axis_options(Axis& ax, const std::string& text, Span sp);
   void visualizer_options(Visualizer& vz, const std::string& text, Span sp);
+  void legend_entry(Visualizer& vz, const std::string& text, Span sp);
+  Legend& legend(const std::string& name);
+  void legend_options(Legend& lg, const std::string& text, Span sp, int depth = 0);
+  std::optional<Point> visualization_point(const std::string& spec, Span sp);
+  void draw_legends();
+  void draw_legend(const Legend& lg, const std::vector<const LegendEntry*>& entries);
   void system_options(const std::string& text, Span sp);
   void data_block(const std::string& opts, const std::string* body, const std::string& set, Span sp);
   void read_table(const std::string& body, const DataPoint& base, const std::string& sep, const std::string& head,
@@ -216,6 +252,8 @@ class DataViz {
   std::string unit_ = "1";
   std::vector<Axis> axes_;
   std::vector<Visualizer> vis_;
+  std::vector<Legend> legends_;
+  std::vector<LegendEntry> entries_;
   std::string current_set_;
   std::vector<std::pair<DataPoint, Span>> points_;
   std::map<std::string, std::string> groups_;  // outside a document (no host table)
@@ -227,6 +265,9 @@ class DataViz {
   std::vector<std::string> all_axes_pending_;
   bool bbox_any_ = false;
   Box bbox_;
+  bool data_bbox_any_ = false;
+  Box data_bbox_;  // pgf's `data bounding box`: the data points only
+  int style_depth_ = 0;
   bool failed_ = false;
 };
 
@@ -235,7 +276,16 @@ void DataViz::unsupported(const std::string& code, const std::string& what, Span
   host_.problem(code, what, sp.b, std::max(sp.e, sp.b + 1));
 }
 
-std::optional<double> DataViz::number(const std::string& expr, Span sp) {
+std::optional<double> DataViz::number(const std::string& expr0, Span sp) {
+  std::string expr = expr0;
+  // \pgfkeysvalueof{/tikz/data visualization/scientific axes/width|height} (pgfmanual 82.3)
+  const std::pair<const char*, std::string> values[] = {
+      {"\\pgfkeysvalueof{/tikz/data visualization/scientific axes/width}", width_},
+      {"\\pgfkeysvalueof{/tikz/data visualization/scientific axes/height}",
+       height_.empty() ? std::to_string(kScientificHeightRatio) + "*(" + width_ + ")" : height_}};
+  for (const auto& [macro, value] : values)
+    for (std::size_t at = expr.find(macro); at != std::string::npos; at = expr.find(macro))
+      expr.replace(at, std::char_traits<char>::length(macro), "(" + value + ")");
   std::string err;
   auto v = host_.eval(expr, &err);
   if (!v) {
@@ -560,13 +610,44 @@ void DataViz::key(const std::string& k0, const std::string& v, bool has_v, Span 
     data_block("format=named", &v, current_set_, sp);
     return;
   }
-  if (k == "legend" || k == "new legend" || k == "new legend entry") {
-    unsupported("unsupported-key", "\\datavisualization legends are not lowered", sp);
+  // new legend=NAME (default main legend); legend={...} is `new legend, main legend={...}`
+  if (k == "new legend") {
+    legend(has_v && !trim(v).empty() ? trim(v) : "main legend");
     return;
   }
+  if (k == "legend") {
+    Legend& lg = legend("main legend");
+    if (has_v) legend_options(lg, v, sp);
+    return;
+  }
+  for (auto& lg : legends_)
+    if (lg.name == k) {
+      if (has_v) legend_options(lg, v, sp);
+      return;
+    }
+  if (k == "new legend entry") {
+    unsupported("unsupported-key", "\\datavisualization legend entries without a visualizer are not lowered", sp);
+    return;
+  }
+  if (k == "main legend") {  // a legend is created when an entry names it
+    legend_options(legend("main legend"), v, sp);
+    return;
+  }
+  // a style defined with \tikzdatavisualizationset (data visualization/NAME/.style)
+  if (user_style(k, v, has_v, sp)) return;
   if (k == "set" || k == "/data point/set") {
     current_set_ = v;
     return;
+  }
+  // NAME/.style={...} among the options: defined as \tikzdatavisualizationset would (the styles
+  // the lowering consults are its own keys; `every ...` styles of pgf's stay reported below)
+  for (const char* handler : {"/.style", "/.append style", "/.prefix style"}) {
+    const std::string h = handler;
+    if (k.size() > h.size() && k.compare(k.size() - h.size(), h.size(), h) == 0 && k.rfind("every ", 0) != 0 &&
+        k.substr(0, k.size() - h.size()).find('/') == std::string::npos) {
+      host_.expand_keys("data visualization/" + k + "={" + v + "}");
+      return;
+    }
   }
   if (k == "clean ticks" || k == "every visualizer" || k == "every data" ||
       k.rfind("every ", 0) == 0 || k.find("/.style") != std::string::npos ||
@@ -577,6 +658,27 @@ void DataViz::key(const std::string& k0, const std::string& v, bool has_v, Span 
   }
   if (is_known_cosmetic_key(k)) return;
   unsupported("unsupported-key", "\\datavisualization key '" + k + "' is not lowered", sp);
+}
+
+// `k` as a style of /tikz/data visualization (\tikzdatavisualizationset{NAME/.style={...}} or
+// \tikzset{data visualization/NAME/.style=...}): its keys are set here, in order.
+bool DataViz::user_style(const std::string& k, const std::string& v, bool has_v, Span sp) {
+  const std::string name = "data visualization/" + k;
+  auto keys = host_.expand_keys(name + (has_v ? "={" + v + "}" : ""));
+  if (keys.size() == 1 && keys[0].key == name) return false;  // not a style
+  if (style_depth_ >= kMaxStyleDepth) {
+    unsupported("expansion-limit", "\\datavisualization style '" + k + "' nests too deeply", sp);
+    return true;
+  }
+  ++style_depth_;
+  for (const auto& fk : keys) {
+    std::string kk = fk.key;
+    if (kk == name) continue;
+    if (kk.rfind("data visualization/", 0) == 0) kk = kk.substr(19);
+    key(tex::normalise_key(kk), tex::strip_braces(fk.value), fk.has_value, sp);
+  }
+  --style_depth_;
+  return true;
 }
 
 void DataViz::visualizer_options(Visualizer& vz, const std::string& text, Span sp) {
@@ -596,8 +698,8 @@ void DataViz::visualizer_options(Visualizer& vz, const std::string& text, Span s
         if (sk == "mark") vz.marks = tex::strip_braces(s.value) != "none";
       }
       vz.style += (vz.style.empty() ? "" : ",") + v;
-    } else if (k == "label in legend" || k == "label in data" || k == "pin in data" || k == "label in legend options") {
-      unsupported("unsupported-key", "visualizer option '" + k + "' is not lowered", ks);
+    } else if (k == "label in legend") {
+      legend_entry(vz, v, ks);
     } else {
       unsupported("unsupported-key", "visualizer option '" + k + "' is not lowered", ks);
     }
@@ -1095,7 +1197,12 @@ void DataViz::draw_data() {
       if (any) pts.push_back(at(scaled));
     }
     if (pts.empty()) continue;
-    for (Point q : pts) grow(q);
+    for (Point q : pts) {
+      grow(q);
+      if (!data_bbox_any_) data_bbox_ = {q.x, q.y, q.x, q.y}, data_bbox_any_ = true;
+      data_bbox_ = {std::min(data_bbox_.xmin, q.x), std::min(data_bbox_.ymin, q.y), std::max(data_bbox_.xmax, q.x),
+                    std::max(data_bbox_.ymax, q.y)};
+    }
     const std::string style = "semithick" + std::string(vz.style.empty() ? "" : ", " + vz.style);
     if (vz.lines && pts.size() >= 2) {
       std::string path;
@@ -1121,6 +1228,290 @@ void DataViz::draw_data() {
       emit(path + ";");
     }
   }
+}
+
+// ---------------------------------------------------------------- legends
+
+// `label in legend={text=..., text right | text left, node style={...}, legend=NAME}` of one
+// visualizer: an entry of a legend (pgfmanual 84.3). Other legend entry options are reported.
+void DataViz::legend_entry(Visualizer& vz, const std::string& text, Span sp) {
+  LegendEntry e;
+  e.visualizer = vz.name;
+  for (const auto& it : tex::split_options(text)) {
+    const std::string k = tex::normalise_key(it.key);
+    const std::string v = tex::strip_braces(it.value);
+    if (k == "text") e.text = v;
+    else if (k == "text right") e.text_left = false;
+    else if (k == "text left") e.text_left = true;
+    else if (k == "node style") e.node_style += "," + v;
+    else if (k == "legend") e.legend = trim(v);
+    else unsupported("unsupported-key", "label in legend option '" + k + "' is not lowered", sp);
+  }
+  legend(e.legend);  // new legend entry creates its legend (\tikz@dv@temp@legend)
+  entries_.push_back(e);
+}
+
+Legend& DataViz::legend(const std::string& name) {
+  for (auto& lg : legends_)
+    if (lg.name == name) return lg;
+  Legend lg;  // every new legend: east outside, label style=text right
+  lg.name = name;
+  legends_.push_back(lg);
+  return legends_.back();
+}
+
+namespace {
+
+// The placements of tikzlibrarydatavisualization.code.tex's legend options: at=([shift]BOX.ANCHOR)
+// (x and y each from the data visualization's box or the data's, as fractions west..east and
+// south..north), the matrix anchor, one column or one row, text left, and `every legend inside`.
+struct LegendPlacement {
+  const char* name;
+  bool columns;  // columns=1 (else rows=1)
+  bool x_data;
+  double fx;
+  bool y_data;
+  double fy;
+  const char* shift_x;
+  const char* shift_y;
+  const char* anchor;
+  bool text_left, inside;
+};
+constexpr LegendPlacement kLegendPlacements[] = {
+    {"east outside", true, false, 1, false, .5, ".8em", "0pt", "west", false, false},
+    {"north east outside", true, false, 1, true, 1, ".8em", "0pt", "north west", false, false},
+    {"south east outside", true, false, 1, true, 0, ".8em", "0pt", "south west", false, false},
+    {"west outside", true, false, 0, false, .5, "-.8em", "0pt", "east", true, false},
+    {"north west outside", true, false, 0, true, 1, "-.8em", "0pt", "north east", true, false},
+    {"south west outside", true, false, 0, true, 0, "-.8em", "0pt", "south east", true, false},
+    {"south outside", false, false, .5, false, 0, "0pt", "-.5em", "north", false, false},
+    {"north outside", false, false, .5, false, 1, "0pt", ".5em", "south", false, false},
+    {"north east inside", true, true, 1, true, 1, "-.3em", "0pt", "north east", false, true},
+    {"south west inside", true, true, 0, true, 0, ".3em", "0pt", "south west", false, true},
+    {"north west inside", true, true, 0, true, 1, ".3em", "0pt", "north west", false, true},
+    {"south east inside", true, true, 1, true, 0, "-.3em", "0pt", "south east", false, true},
+    {"west inside", true, true, 0, true, .5, ".3em", "0pt", "west", false, true},
+    {"east inside", true, true, 1, true, .5, ".3em", "0pt", "east", false, true},
+    {"north inside", false, true, .5, true, 1, "0pt", "0pt", "north", false, true},
+    {"south inside", false, true, .5, true, 0, "0pt", "0pt", "south", false, true},
+};
+// Placements at a point in data coordinates (visualization cs), with every legend inside.
+constexpr std::pair<const char*, const char*> kLegendAtValues[] = {
+    {"at values", "center"},          {"right of", "west"},           {"left of", "east"},
+    {"above of", "south"},            {"below of", "north"},          {"above right of", "south west"},
+    {"above left of", "south east"},  {"below right of", "north west"}, {"below left of", "north east"},
+};
+// opaque (the default of every legend inside): matrix node style
+constexpr const char* kOpaqueStyle = "inner sep=.333ex,outer sep=.5ex,rounded corners=3pt,fill=";
+
+}  // namespace
+
+// A point given as `x=1,y=2` (visualization cs): the axes' attributes mapped as data are.
+std::optional<Point> DataViz::visualization_point(const std::string& spec, Span sp) {
+  std::map<std::string, double> scaled;
+  for (const auto& it : tex::split_options(spec)) {
+    const std::string attr = tex::normalise_key(it.key);
+    bool found = false;
+    for (const auto& ax : axes_)
+      if (ax.attribute == attr) {
+        auto v = number(tex::strip_braces(it.value), sp);
+        if (!v) return std::nullopt;
+        scaled[ax.name] = ax.map(*v);
+        found = true;
+      }
+    if (!found) return std::nullopt;
+  }
+  return at(scaled);
+}
+
+// legend options (tikzlibrarydatavisualization.code.tex, /tikz/data visualization/legend options).
+void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int depth) {
+  auto count = [&](const std::string& v) {
+    auto n = number(v, sp);
+    return n && *n >= 1 ? static_cast<int>(std::lround(*n)) : 1;
+  };
+  for (const auto& it : tex::split_options(text)) {
+    const std::string k0 = tex::normalise_key(it.key);
+    const std::string v = tex::strip_braces(it.value);
+    const Span ks{sp.b + it.begin, sp.b + it.end};
+    const std::string k = k0 == "right"   ? "east outside"
+                          : k0 == "left"  ? "west outside"
+                          : k0 == "above" ? "north outside"
+                          : k0 == "below" ? "south outside"
+                                          : k0;
+    if (k == "columns" || k == "ideal number of columns") lg.columns_mode = true, lg.ideal = count(v);
+    else if (k == "rows" || k == "ideal number of rows") lg.columns_mode = false, lg.ideal = count(v);
+    else if (k == "max rows") lg.columns_mode = true, lg.max_entries = count(v);
+    else if (k == "max columns") lg.columns_mode = false, lg.max_entries = count(v);
+    else if (k == "down then right" || k == "down then left" || k == "up then right" || k == "up then left" ||
+             k == "right then down" || k == "left then down" || k == "right then up" || k == "left then up")
+      lg.strategy = k;
+    else if (k == "anchor") lg.anchor = trim(v);
+    else if (k == "opaque") lg.matrix_style += std::string(",") + kOpaqueStyle + (it.has_value ? v : "white");
+    else if (k == "transparent") lg.matrix_style += ",fill=none";
+    else if (k == "matrix node style") lg.matrix_style += "," + v;
+    else if (k == "label style") {
+      for (const auto& ls : tex::split_options(v)) {
+        const std::string lk = tex::normalise_key(ls.key);
+        if (lk == "text left") lg.text_left = true;
+        else if (lk == "text right") lg.text_left = false;
+        else if (lk == "node style") lg.label_node_style += "," + tex::strip_braces(ls.value);
+        else unsupported("unsupported-key", "legend label style '" + lk + "' is not lowered", ks);
+      }
+    } else if (k == "every legend inside") {
+      legend_options(lg, "opaque=white, label style={node style={font=\\footnotesize}}", ks, depth + 1);
+    } else if (k == "at") {
+      std::string c = trim(v);
+      std::optional<Point> p;
+      if (c.rfind("(visualization cs:", 0) == 0 && c.back() == ')')
+        p = visualization_point(c.substr(18, c.size() - 19), ks);
+      else if (c.size() > 2 && c.front() == '(' && c.back() == ')' && c.find(" cs:") == std::string::npos &&
+               c.find("bounding box") == std::string::npos) {
+        auto parts = split_list(c.substr(1, c.size() - 2));
+        if (parts.size() == 2)
+          if (auto x = number(parts[0], ks))
+            if (auto y = number(parts[1], ks)) p = Point{*x, *y};
+      }
+      if (!p) {
+        unsupported("unsupported-key", "legend position '" + collapse(v) + "' is not lowered", ks);
+        continue;
+      }
+      lg.at_point = p;
+    } else {
+      bool done = false;
+      for (const auto& pl : kLegendPlacements)
+        if (k == pl.name) {
+          lg.columns_mode = pl.columns;
+          lg.ideal = 1;
+          lg.at_point.reset();
+          lg.at_data_box = pl.x_data;
+          lg.box_anchor = std::string(pl.y_data ? "data" : "dv") + ":" + std::to_string(pl.fx) + ":" +
+                          std::to_string(pl.fy);
+          lg.shift_x = pl.shift_x;
+          lg.shift_y = pl.shift_y;
+          lg.anchor = pl.anchor;
+          if (pl.text_left) lg.text_left = true;
+          if (pl.inside && depth < 4) legend_options(lg, "every legend inside", ks, depth + 1);
+          done = true;
+        }
+      for (const auto& [name, anchor] : kLegendAtValues)
+        if (k == name) {
+          auto p = visualization_point(v, ks);
+          if (!p) {
+            unsupported("unsupported-key", "legend position '" + collapse(v) + "' is not lowered", ks);
+            done = true;
+            break;
+          }
+          lg.at_point = p;
+          lg.anchor = anchor;
+          if (depth < 4) legend_options(lg, "every legend inside", ks, depth + 1);
+          done = true;
+        }
+      if (!done) unsupported("unsupported-key", "legend option '" + k + "' is not lowered", ks);
+    }
+  }
+}
+
+void DataViz::draw_legends() {
+  for (const auto& lg : legends_) {
+    std::vector<const LegendEntry*> entries;
+    for (const auto& e : entries_)
+      if (e.legend == lg.name) entries.push_back(&e);
+    if (!entries.empty()) draw_legend(lg, entries);
+  }
+}
+
+// A legend as \pgf@dv@legend.get arrangement and tikzlibrarydatavisualization.code.tex build it:
+// a \matrix (row sep 0pt, column sep .8em) of the entries, arranged in rows and columns by the
+// ideal count, the maximum and the strategy, whose anchor sits at the placement's point. Each
+// entry (text right) is \node[anchor=mid west, inner ysep=1pt, inner xsep=0pt, xshift=.333em] in
+// \small (every data set label: inner sep=1pt, outer sep=.1666em) with a strut of .75em height
+// and .25em depth (\tikz@dv@pre@height/post@height), and the visualizer's sample left of the
+// origin: `zig zag label in legend line` (-2em,0) (-1.5em,.3ex) (-.5em,-.3ex) (0,0) for lines,
+// `circular label in legend line` for cycles, `label in legend one mark` at (0,0) for no lines.
+void DataViz::draw_legend(const Legend& lg, const std::vector<const LegendEntry*>& entries) {
+  if (!bbox_any_) return;
+  // step 1 of get arrangement: target (the ideal count, or fewer when max allows) and per target
+  const int n = static_cast<int>(entries.size());
+  int target, per;
+  if (n > lg.ideal) {
+    if (lg.ideal * lg.max_entries > n) target = lg.ideal, per = (n - 1) / lg.ideal + 1;
+    else per = lg.max_entries, target = (n - 1) / lg.max_entries + 1;
+  } else {
+    target = n, per = 1;
+  }
+  const int rows = lg.columns_mode ? per : target, cols = lg.columns_mode ? target : per;
+  std::vector<std::vector<std::string>> cells(rows, std::vector<std::string>(cols));
+  const bool down = lg.strategy.rfind("down", 0) == 0 || lg.strategy.rfind("up", 0) == 0;
+  const bool up = lg.strategy.find("up") != std::string::npos;
+  const bool leftward = lg.strategy.find("left") != std::string::npos;
+  for (int i = 0; i < n; ++i) {
+    int r = down ? i % rows : i / cols, c = down ? i / rows : i % cols;
+    if (r >= rows || c >= cols) continue;
+    if (up) r = rows - 1 - r;
+    if (leftward) c = cols - 1 - c;
+    const LegendEntry& e = *entries[i];
+    const Visualizer* vz = visualizer(e.visualizer);
+    const bool left = e.text_left.value_or(lg.text_left);
+    std::string node_opts = "inner sep=1pt,outer sep=.1666em,font=\\small" + lg.label_node_style +
+                            std::string(left ? ",anchor=mid east,inner ysep=1pt,inner xsep=0pt,xshift=-.333em,align=right"
+                                             : ",anchor=mid west,inner ysep=1pt,inner xsep=0pt,xshift=.333em") +
+                            e.node_style;
+    // the strut: .75em above and .25em below the baseline in the node's font
+    const bool footnote = node_opts.rfind("font=\\footnotesize") != std::string::npos &&
+                          node_opts.rfind("font=\\footnotesize") > node_opts.rfind("font=\\small");
+    const double em = footnote ? 8.0 : kSmallFontSize;
+    if (auto ext = host_.measure_node(node_opts, e.text))
+      node_opts += ",text height=" + fmt(std::max(ext->text_height, .75 * em)) +
+                   ",text depth=" + fmt(std::max(ext->text_depth, .25 * em));
+    std::string sample;
+    if (vz) {
+      const std::string style = "semithick" + std::string(vz->style.empty() ? "" : ", " + vz->style) +
+                                (left ? ",xscale=-1" : "");
+      if (vz->lines && vz->cycle) {
+        sample = "\\draw[" + style + "] plot[" + (vz->kind == Visualizer::smooth ? "smooth cycle" : "") +
+                 "] coordinates {";
+        for (int a = 0; a < 360; a += 45) sample += "([xshift=-1em]" + std::to_string(a) + ":.9em and .35ex) ";
+        sample += "}" + std::string(vz->kind == Visualizer::smooth ? "" : " -- cycle") + ";";
+      } else if (vz->lines) {
+        sample = vz->kind == Visualizer::smooth
+                     ? "\\draw[" + style + "] plot[smooth] coordinates {(-2em,0) (-1.5em,.3ex) (-.5em,-.3ex) (0,0)};"
+                     : "\\draw[" + style + "] (-2em,0) -- (-1.5em,.3ex) -- (-.5em,-.3ex) -- (0,0);";
+      } else if (vz->marks) {
+        const std::string a = fmt(kMarkSize * kXMarkArm);
+        sample = "\\draw[thin" + std::string(left ? ",xscale=-1" : "") + "] (-" + a + ",-" + a + ") -- (" + a + "," +
+                 a + ") (-" + a + "," + a + ") -- (" + a + ",-" + a + ");";
+      }
+    }
+    cells[r][c] = "\\node[" + node_opts + "] {" + e.text + "}; " + sample;
+  }
+  std::string body;
+  for (const auto& row : cells) {
+    for (int c = 0; c < cols; ++c) body += (c ? " & " : "") + row[c];
+    body += " \\\\ ";
+  }
+  // the placement's point: ([xshift=..,yshift=..]BOX.ANCHOR), shifts in the picture's font
+  Point at_pt;
+  if (lg.at_point) {
+    at_pt = *lg.at_point;
+  } else {
+    double fx = 1, fy = .5;
+    std::string ybox = "dv";
+    {
+      const auto parts = split_list(lg.box_anchor, ':');
+      if (parts.size() == 3) {
+        ybox = parts[0];
+        fx = std::atof(parts[1].c_str());
+        fy = std::atof(parts[2].c_str());
+      }
+    }
+    const Box& xb = lg.at_data_box && data_bbox_any_ ? data_bbox_ : bbox_;
+    const Box& yb = ybox == "data" && data_bbox_any_ ? data_bbox_ : bbox_;
+    const auto sx = host_.eval(lg.shift_x), sy = host_.eval(lg.shift_y);
+    at_pt = {xb.xmin + fx * (xb.xmax - xb.xmin) + (sx ? sx->value : 0),
+             yb.ymin + fy * (yb.ymax - yb.ymin) + (sy ? sy->value : 0)};
+  }
+  emit("\\matrix[anchor=" + lg.anchor + "," + lg.matrix_style + "] at " + pt(at_pt) + " {" + body + "};");
 }
 
 // ---------------------------------------------------------------- ticks, grid, axes, labels
@@ -1511,6 +1902,7 @@ bool DataViz::run() {
   emit("\\begin{scope}");
   draw_data();
   draw_system();
+  draw_legends();
   emit("\\end{scope}");
   return true;
 }

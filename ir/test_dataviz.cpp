@@ -75,7 +75,7 @@ TEST_CASE("dataviz: school book axes meet at the origin, one unit per cm, arrows
 
 TEST_CASE("dataviz: what is not modelled stays unsupported") {
   auto d = one(
-      "\\datavisualization [school book axes, visualize as line=a, a={label in legend={text=A}}]"
+      "\\datavisualization [school book axes, visualize as line=a, a={label in data={text=A}}]"
       " data [set=a] { x, y\n 0, 0\n 1, 1\n } info { \\draw (visualization cs: x=0, y=1) circle [radius=1pt]; };");
   CHECK(count_unsupported(d) >= 2);
   auto e = one("\\datavisualization [scientific polar axes, visualize as line] data { x, y\n 0, 0\n };");
@@ -135,4 +135,94 @@ TEST_CASE("dataviz: a data group is defined for the whole document, and its body
   auto l = ir::lower(lone, sm);
   REQUIRE(l.size() == 1);
   CHECK(count_unsupported(l[0]) >= 1);
+}
+
+TEST_CASE("dataviz: label in legend entries form the main legend east of the visualization, as lualatex places it") {
+  auto d = one(
+      "\\datavisualization [school book axes, visualize as line/.list={a,b},"
+      " a={label in legend={text=a}}, b={label in legend={text=b}}]"
+      " data point [x=-1, y=-1, set=a] data point [x=1, y=0, set=a]"
+      " data point [x=-1, y=1, set=b] data point [x=1, y=0.5, set=b];");
+  CHECK(count_unsupported(d) == 0);
+  const ir::Node* a = node_with(d, "a");
+  const ir::Node* b = node_with(d, "b");
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK(a->center.y > b->center.y);  // one column, down then right, in declaration order
+  CHECK_NEAR(a->box.xmin, b->box.xmin, 1e-6);
+  // lualatex (pgf 3.1): picture bbox [-36.15, -36.15, 81.25, 36.15]; the legend is its right part
+  REQUIRE(d.has_picture_bbox);
+  CHECK_NEAR(d.picture_bbox.xmax, 81.25, 0.3);
+  CHECK_NEAR(d.picture_bbox.ymax, 36.15, 0.3);
+}
+
+namespace {
+
+// Three lines a, b, c in a 2cm x 2cm scientific system without ticks, each with a legend entry
+// ("first", "$\beta$", "gg"), and `extra` legend options.
+std::string legend_case(const std::string& extra) {
+  return "\\datavisualization [scientific axes, all axes={length=2cm, ticks=none}, visualize as line/.list={a,b,c}, " +
+         extra +
+         " a={label in legend={text=first}}, b={label in legend={text=$\\beta$}}, c={label in legend={text=gg}}]"
+         " data [set=a] { x, y\n 0, 0\n 1, 1\n } data [set=b] { x, y\n 0, 1\n 1, 0\n }"
+         " data [set=c] { x, y\n 0, 0.5\n 1, 0.5\n };";
+}
+
+}  // namespace
+
+// Picture bounding boxes lualatex gives for legend_case (tools/tex-diff, pgf 3.1); the legend
+// matrix is what grows them, so its size and placement are checked to 0.05pt.
+TEST_CASE("dataviz: the main legend, one column right of the visualization, as pgf places it") {
+  auto d = one(legend_case(""));
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  CHECK_NEAR(d.picture_bbox.xmax, 113.0694, 0.05);
+  CHECK_NEAR(d.picture_bbox.ymax, 57.2054, 0.05);
+  CHECK_NEAR(d.picture_bbox.ymin, -0.3, 0.05);
+  REQUIRE(node_with(d, "first") != nullptr);
+  REQUIRE(node_with(d, "gg") != nullptr);
+  // down then right: "first" above "gg", both left-aligned after the sample line
+  CHECK(node_with(d, "first")->center.y > node_with(d, "gg")->center.y);
+  CHECK_NEAR(node_with(d, "first")->box.xmin, node_with(d, "gg")->box.xmin, 0.01);
+}
+
+TEST_CASE("dataviz: legend placements and arrangements: below (one row), columns=2, inside") {
+  auto below = one(legend_case("legend=below,"));
+  CHECK(count_unsupported(below) == 0);
+  REQUIRE(below.has_picture_bbox);
+  CHECK_NEAR(below.picture_bbox.xmin, -36.2922, 0.05);
+  CHECK_NEAR(below.picture_bbox.ymin, -22.8660, 0.05);
+  CHECK_NEAR(below.picture_bbox.xmax, 93.1977, 0.05);
+  auto two = one(legend_case("legend={columns=2},"));
+  CHECK(count_unsupported(two) == 0);
+  REQUIRE(two.has_picture_bbox);
+  CHECK_NEAR(two.picture_bbox.xmax, 155.6173, 0.05);
+  auto inside = one(legend_case("legend={north east inside},"));
+  CHECK(count_unsupported(inside) == 0);
+  REQUIRE(inside.has_picture_bbox);
+  CHECK_NEAR(inside.picture_bbox.xmax, 57.2054, 0.05);
+  const ir::Node* first = node_with(inside, "first");
+  REQUIRE(first != nullptr);
+  CHECK(first->box.xmax < 57.2054);
+  CHECK(first->box.ymax < 57.2054);
+  auto unknown = one(legend_case("legend={frobnicate},"));
+  CHECK(count_unsupported(unknown) == 1);
+}
+
+TEST_CASE("dataviz: styles of /tikz/data visualization (\\tikzdatavisualizationset) are expanded") {
+  // what the expander makes of \tikzdatavisualizationset{legend example/.style={...}}
+  Pic p;
+  p.pre("data visualization/legend example/.style={scientific axes, all axes={length=2cm, ticks=none},"
+        " a={label in legend={text=first}}, b={label in legend={text=$\\beta$}}, c={label in legend={text=gg}}}");
+  p.path(
+      "\\datavisualization [visualize as line/.list={a,b,c}, legend example]"
+      " data [set=a] { x, y\n 0, 0\n 1, 1\n } data [set=b] { x, y\n 0, 1\n 1, 0\n }"
+      " data [set=c] { x, y\n 0, 0.5\n 1, 0.5\n };");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  CHECK_NEAR(d.picture_bbox.xmax, 113.0694, 0.05);
+  // an unknown key is still reported
+  auto e = one("\\datavisualization [visualize as line, no such style] data { x, y\n 0, 0\n 1, 1\n };");
+  CHECK(count_unsupported(e) == 1);
 }

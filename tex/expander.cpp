@@ -286,6 +286,7 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"include", &Expander::p_input},
       {"endinput", &Expander::p_endinput},
       {"tikzset", &Expander::p_tikzset},
+      {"tikzdatavisualizationset", &Expander::p_tikzdatavisualizationset},
       {"tikzstyle", &Expander::p_tikzstyle},
       {"foreach", &Expander::p_foreach},
     };
@@ -1987,6 +1988,33 @@ void Expander::p_tikzset(const Token& t) {
     out.insert(out.end(), expanded.begin(), expanded.end());
   }
   emit_style(t, trim_tokens(std::move(out)));
+}
+
+// \tikzdatavisualizationset{...} is \pgfqkeys{/tikz/data visualization}{...}: a \tikzset whose
+// relative keys live under `data visualization/` (the \datavisualization lowering reads them there).
+void Expander::p_tikzdatavisualizationset(const Token& t) {
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  TokenList out = string_tokens("{", t);
+  out[0].cat = Cat::begin_group;
+  bool first = true;
+  for (TokenList& item : split_top(body, ',')) {
+    TokenList it = trim_tokens(std::move(item));
+    if (it.empty()) continue;
+    if (!first) out.push_back(string_tokens(",", t)[0]);
+    first = false;
+    if (!(it.front().text == "/")) {
+      TokenList pre = string_tokens("data visualization/", t);
+      out.insert(out.end(), pre.begin(), pre.end());
+    }
+    out.insert(out.end(), it.begin(), it.end());
+  }
+  Token close = t;
+  close.cat = Cat::end_group;
+  close.text = "}";
+  out.push_back(close);
+  push_back(std::move(out));
+  p_tikzset(t);
 }
 
 void Expander::run_key_code(const TokenList& code, const TokenList& value, const Token& at) {

@@ -257,6 +257,7 @@ class Expander {
   void p_endinput(const Token&);
   void p_skip_args(const Token&);
   void p_tikzset(const Token&);
+  void p_tikzdatavisualizationset(const Token&);
   void p_tikzstyle(const Token&);
   void p_foreach(const Token&);  // foreach.cpp
 
