@@ -916,6 +916,10 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   in.minimum_width = ns.minimum_width;
   in.minimum_height = ns.minimum_height;
   in.ex = units.ex;  // the mid anchors' .5ex, also of the font around the node
+  in.shape_name = ns.shape_name;  // library shapes (shapes_*.cpp)
+  in.params = ns.shape_params;
+  in.line_width = ns.style.line_width;
+  in.font_size_pt = font.size_pt;
   NodeShapeGeometry g = node_shape_geometry(in);
 
   std::optional<Point> off = anchor_offset(g, anchor.empty() ? "center" : anchor);
@@ -944,7 +948,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
       acc.add(Point{n.center.x + hx, n.center.y + hy});
     } else {
       for (Point q : {Point{-1, -1}, Point{1, -1}, Point{1, 1}, Point{-1, 1}})
-        acc.add(n.center + lin.apply_linear({q.x * (g.half_width + ox), q.y * (g.half_height + oy)}));
+        acc.add(n.center + lin.apply_linear(box_corner(g, q, ox, oy)));
     }
     return acc.box;
   };
@@ -952,7 +956,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   {
     int i = 0;
     for (Point q : {Point{-1, -1}, Point{1, -1}, Point{1, 1}, Point{-1, 1}})
-      n.corners[static_cast<std::size_t>(i++)] = n.center + lin.apply_linear({q.x * g.half_width, q.y * g.half_height});
+      n.corners[static_cast<std::size_t>(i++)] = n.center + lin.apply_linear(box_corner(g, q, 0, 0));
   }
   const double scale = std::sqrt(std::abs(lin.determinant()));
   n.text_width = tb.width * scale;

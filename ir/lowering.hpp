@@ -95,6 +95,7 @@ struct Settings {
   // nodes (pgfmanual 17)
   NodeShape shape = NodeShape::rectangle;
   std::string shape_name = "rectangle";
+  std::shared_ptr<const ShapeParameters> shape_params;  // library shapes' keys (nodes.hpp)
   std::optional<double> inner_xsep, inner_ysep;  // default .3333em of the node font
   std::optional<double> outer_xsep, outer_ysep;  // default .5\pgflinewidth
   double minimum_width = 0, minimum_height = 0;

@@ -1,12 +1,58 @@
-// ir/nodes.cpp: shapes rectangle, circle, ellipse and coordinate with pgf's anchors.
+// ir/nodes.cpp: shapes rectangle, circle, ellipse and coordinate with pgf's anchors; the library
+// shapes' outlines come from shapes_*.cpp (ir/shapes.hpp).
 #include "ir/nodes.hpp"
+
+#include <algorithm>
 
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <tuple>
+
+#include "ir/shapes.hpp"
 
 namespace tikzlint::ir {
 namespace {
+
+// The library shape named `in.shape_name`, or null when it is not modelled (then it is sized
+// like a rectangle and its own anchors are unknown).
+std::shared_ptr<const ShapeOutline> library_outline(const NodeShapeInput& in) {
+  if (in.shape_name.empty()) return nullptr;
+  if (auto o = shapes::build_geometric(in)) return o;
+  if (auto o = shapes::build_circuit(in)) return o;
+  if (auto o = shapes::build_misc(in)) return o;
+  return nullptr;
+}
+
+// The outermost crossing, towards +x (dir > 0) or -x, of the line at height y with a polygon.
+std::optional<double> horizontal_crossing(const std::vector<Point>& poly, double y, int dir) {
+  std::optional<double> best;
+  const std::size_t n = poly.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point a = poly[i], b = poly[(i + 1) % n];
+    if ((a.y - y) * (b.y - y) > 0 || a.y == b.y) continue;
+    const double x = a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x);
+    if (!best || (dir > 0 ? x > *best : x < *best)) best = x;
+  }
+  return best;
+}
+
+// The farthest crossing of the ray from the origin along (ux, uy) with a closed polygon.
+std::optional<Point> ray_polygon(const std::vector<Point>& poly, double ux, double uy) {
+  double best = -1;
+  const std::size_t n = poly.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point a = poly[i], b = poly[(i + 1) % n];
+    const double ex = b.x - a.x, ey = b.y - a.y;
+    const double den = ux * ey - uy * ex;
+    if (std::abs(den) < 1e-12) continue;
+    const double t = (a.x * ey - a.y * ex) / den;      // along the ray
+    const double s = (a.x * uy - a.y * ux) / den;      // along the edge
+    if (t >= 0 && s >= -1e-9 && s <= 1 + 1e-9) best = std::max(best, t);
+  }
+  if (best < 0) return std::nullopt;
+  return Point{best * ux, best * uy};
+}
 
 constexpr double kDeg = std::numbers::pi / 180.0;
 
@@ -80,15 +126,32 @@ NodeShapeGeometry node_shape_geometry(const NodeShapeInput& in) {
     case NodeShape::other:
       g.half_width = std::max(hw, in.minimum_width / 2);
       g.half_height = std::max(hh, in.minimum_height / 2);
+      if (in.shape == NodeShape::other) g.outline = library_outline(in);
+      if (g.outline) {
+        // half extents of the drawn border about the center (rules that read only these)
+        const Box& b = g.outline->path_box;
+        g.half_width = std::max(-b.xmin, b.xmax);
+        g.half_height = std::max(-b.ymin, b.ymax);
+      }
       break;
   }
   return g;
+}
+
+Point box_corner(const NodeShapeGeometry& g, Point q, double ox, double oy) {
+  if (!g.outline) return {q.x * (g.half_width + ox), q.y * (g.half_height + oy)};
+  const Box& b = g.outline->path_box;
+  return {q.x < 0 ? b.xmin - ox : b.xmax + ox, q.y < 0 ? b.ymin - oy : b.ymax + oy};
 }
 
 Point border_toward(const NodeShapeGeometry& g, Point dir) {
   const double len = std::hypot(dir.x, dir.y);
   if (len < 1e-12) return {0, 0};
   const double ux = dir.x / len, uy = dir.y / len;
+  if (g.outline && !g.outline->border.empty()) {
+    if (auto p = ray_polygon(g.outline->border, ux, uy)) return *p;
+    return {0, 0};
+  }
   const double a = g.half_width + g.outer_xsep, b = g.half_height + g.outer_ysep;
   switch (g.shape) {
     case NodeShape::coordinate:
@@ -119,6 +182,31 @@ Point border_point(const NodeShapeGeometry& g, double angle_deg) {
 std::optional<Point> anchor_offset(const NodeShapeGeometry& g, std::string_view anchor_in) {
   const std::string anchor = normalise(anchor_in);
   if (anchor.empty() || anchor == "center") return Point{0, 0};
+  if (g.outline) {
+    for (const auto& [name, p] : g.outline->anchors)
+      if (name == anchor) return p;
+    // pgf's library shapes put the compass anchors where the border meets their direction,
+    // unless the shape names them itself (above)
+    for (const auto& c : kCompass)
+      if (c.name == anchor) return border_toward(g, {double(c.dx), double(c.dy)});
+    if (anchor == "base") return Point{0, g.base_dy};
+    if (anchor == "mid") return Point{0, g.base_dy + 0.5 * g.ex};
+    // base/mid east/west: where the border meets the horizontal through the base or mid point
+    // (the shapes' anchor borders taken from \basepoint / \midpoint as reference)
+    for (const auto& [name, dy, dx] : {std::tuple<const char*, double, int>{"base east", 0, 1},
+                                       {"base west", 0, -1},
+                                       {"mid east", 0.5 * g.ex, 1},
+                                       {"mid west", 0.5 * g.ex, -1}}) {
+      if (anchor != name) continue;
+      const double y = g.base_dy + dy;
+      if (auto x = horizontal_crossing(g.outline->border, y, dx)) return Point{*x, y};
+      return std::nullopt;
+    }
+    char* end = nullptr;
+    const double angle = std::strtod(anchor.c_str(), &end);
+    if (end != nullptr && *end == '\0' && end != anchor.c_str()) return border_point(g, angle);
+    return std::nullopt;
+  }
   const double a = g.half_width + g.outer_xsep, b = g.half_height + g.outer_ysep;
   const bool round = g.shape == NodeShape::circle || g.shape == NodeShape::ellipse;
   for (const auto& c : kCompass) {

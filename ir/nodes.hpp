@@ -2,15 +2,56 @@
 // All offsets are in the node's own (shape) coordinates, relative to the `center` anchor; the
 // caller applies the node's rotation/scale when `transform shape` or node options ask for it.
 #pragma once
+#include <functional>
+#include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ir/diagram.hpp"
 
 namespace tikzlint::ir {
 
+// The values of the library shapes' own keys (`regular polygon sides`, `star point ratio`,
+// `shape border rotate`, `logic gate inputs` ...), as pgfkeys holds them: lengths in pt, numbers,
+// or the text as written. Shared and copied on write, since Settings are copied at every scope.
+struct ShapeParameters {
+  std::map<std::string, double, std::less<>> numbers;
+  std::map<std::string, std::string, std::less<>> texts;
+  double number(std::string_view key, double fallback) const {
+    auto it = numbers.find(key);
+    return it == numbers.end() ? fallback : it->second;
+  }
+  std::string text(std::string_view key, std::string_view fallback) const {
+    auto it = texts.find(key);
+    return it == texts.end() ? std::string(fallback) : it->second;
+  }
+};
+
+using Evaluate = std::function<std::optional<double>(const std::string&)>;
+// Records `key=value` when key is a shape parameter (evaluating lengths with `dim`, numbers with
+// `num`); false for any other key. shapes_params.cpp lists the keys and their pgf initial values.
+bool record_shape_parameter(std::shared_ptr<const ShapeParameters>& params, std::string_view key,
+                            const std::string& value, const Evaluate& dim, const Evaluate& num);
+
+// A library shape's border and anchors in shape coordinates (relative to `center`), built once
+// per node by the shape's code in shapes_*.cpp from its pgf definition.
+struct ShapeOutline {
+  std::vector<std::pair<std::string, Point>> anchors;  // named anchors, outer sep included as pgf
+  std::vector<Point> border;  // pgf's anchor border (outer sep included), a closed polygon
+  Box path_box;               // extent of the background path (no outer sep)
+  Box outer_box;              // extent with the outer sep (what the picture's bounding box sees)
+};
+
 struct NodeShapeInput {
   NodeShape shape = NodeShape::rectangle;
+  std::string shape_name;                           // "diamond", "and gate US" ... ("" = by shape)
+  std::shared_ptr<const ShapeParameters> params;    // null: every parameter at its initial value
+  double line_width = 0.4;                          // \pgflinewidth at the node (pt)
+  double font_size_pt = 10;                         // the node's font (IEC gate symbols)
   double text_width = 0, text_height = 0, text_depth = 0;  // typeset text, pt
   double inner_xsep = 0, inner_ysep = 0;                   // pt
   double outer_xsep = 0, outer_ysep = 0;                   // pt
@@ -26,12 +67,19 @@ struct NodeShapeGeometry {
   // Offset of the text baseline (`base` anchor) below/above the center: base.y - center.y.
   double base_dy = 0;
   double ex = 4.30554;
+  // A library shape's border and named anchors; null for rectangle, circle, ellipse, coordinate.
+  std::shared_ptr<const ShapeOutline> outline;
 };
 
 // pgfmanual 17.2.3: rectangle = text + 2 inner sep, floored by minimum width/height; circle
 // radius = |(w/2 + inner xsep, (h+d)/2 + inner ysep)| floored by half the minimum sizes;
 // ellipse radii = sqrt2 * (w/2 + inner xsep, (h+d)/2 + inner ysep), floored likewise.
 NodeShapeGeometry node_shape_geometry(const NodeShapeInput& in);
+
+// The corner q (q.x, q.y = +-1) of the node's box in shape coordinates, grown by (ox, oy): the
+// drawn border's extent for (0, 0), the anchors' for the outer seps. Library shapes need not be
+// symmetric about their center (an isosceles triangle's apex, a callout's pointer).
+Point box_corner(const NodeShapeGeometry& g, Point q, double ox, double oy);
 
 // The anchor's offset from the center (`north`, `south west`, `base`, `mid east`, `text`,
 // `30` ...). Anchors lie on the border plus outer sep, as in pgf. nullopt for unknown names.
