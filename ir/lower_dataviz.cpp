@@ -187,6 +187,9 @@ struct TickSettings {
   std::string even_padding, odd_padding;  // tick text low padding (stack)
   std::set<std::string> no_text_at;
   bool no_text = false;
+  // /pgf/number format/... in the tick style: how \pgfmathprintnumber typesets the tick texts
+  bool fixed = false, sci = false, zerofill = false;
+  int precision = kPrintPrecision;
 };
 
 class DataViz {
@@ -1516,20 +1519,27 @@ void DataViz::draw_legend(const Legend& lg, const std::vector<const LegendEntry*
 
 // ---------------------------------------------------------------- ticks, grid, axes, labels
 
-std::string print_number(double v) {
-  if (v == 0 || std::abs(v) < 1e-12) return "0";
+// \pgfmathprintnumber (pgfmathfloat.code.tex): std (fixed between 10^-1 and 10^4, else sci),
+// fixed, sci; precision digits; zerofill keeps the trailing zeros.
+std::string print_number(double v, bool fixed = false, bool sci = false, bool zerofill = false,
+                         int precision = kPrintPrecision) {
+  precision = std::clamp(precision, 0, 12);
+  if (v == 0 || std::abs(v) < 1e-12) {
+    if (zerofill && precision > 0 && !sci) return "0." + std::string(precision, '0');
+    return "0";
+  }
   const double av = std::abs(v);
   int e = static_cast<int>(std::floor(std::log10(av)));
   double m = av / std::pow(10.0, e);
   // rounding the mantissa may carry (9.996 -> 10.00)
-  const double scale = std::pow(10.0, kPrintPrecision);
+  const double scale = std::pow(10.0, precision);
   if (std::round(m * scale) / scale >= 10) m /= 10, ++e;
   std::string sign = v < 0 ? "-" : "";
-  if (e < kPrintLowerExp || e > kPrintUpperExp) {
+  if (sci || (!fixed && (e < kPrintLowerExp || e > kPrintUpperExp))) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", kPrintPrecision, std::round(m * scale) / scale);
+    std::snprintf(buf, sizeof buf, "%.*f", precision, std::round(m * scale) / scale);
     std::string ms = buf;
-    while (ms.find('.') != std::string::npos && (ms.back() == '0' || ms.back() == '.')) {
+    while (!zerofill && ms.find('.') != std::string::npos && (ms.back() == '0' || ms.back() == '.')) {
       const bool dot = ms.back() == '.';
       ms.pop_back();
       if (dot) break;
@@ -1537,15 +1547,16 @@ std::string print_number(double v) {
     return sign + (ms == "1" ? "1" : ms) + "\\cdot 10^{" + std::to_string(e) + "}";
   }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", kPrintPrecision, std::round(av * scale) / scale);
+  std::snprintf(buf, sizeof buf, "%.*f", precision, std::round(av * scale) / scale);
   std::string s = buf;
   std::string frac;
   const std::size_t dot = s.find('.');
   if (dot != std::string::npos) {
     frac = s.substr(dot + 1);
     s = s.substr(0, dot);
-    while (!frac.empty() && frac.back() == '0') frac.pop_back();
+    while (!zerofill && !frac.empty() && frac.back() == '0') frac.pop_back();
   }
+  if (frac.find_first_not_of('0') == std::string::npos && s == "0" && !zerofill) return "0";
   std::string grouped;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (i > 0 && (s.size() - i) % 3 == 0) grouped += "{,}";
@@ -1609,8 +1620,30 @@ TickSettings DataViz::tick_settings(const std::vector<std::string>& list, const 
       else if (k == "tick suffix") ts.suffix = v;
       else if (k == "stack") ts.even_padding = it.has_value ? v : kStackDefault;
       else if (k == "stack'") ts.odd_padding = it.has_value ? v : kStackDefault;
-      else if (k == "node style") ts.node_style += ", " + v;
-      else if (k == "style") ts.line_style += ", " + v;
+      else if (k == "node style" || k == "style") {
+        // number format keys set how the tick texts are printed; the rest styles the line or node
+        std::string rest;
+        for (const auto& sub : tex::split_options(v)) {
+          std::string sk = tex::normalise_key(sub.key);
+          if (sk.rfind("/pgf/number format/", 0) == 0) sk = sk.substr(19);
+          else if (sk.rfind("number format/", 0) == 0) sk = sk.substr(14);
+          else {
+            rest += ", " + std::string(text_trim(v.substr(sub.begin, sub.end - sub.begin)));
+            continue;
+          }
+          if (sk == "fixed") ts.fixed = true, ts.sci = false, ts.zerofill = false;
+          else if (sk == "fixed zerofill") ts.fixed = true, ts.sci = false, ts.zerofill = true;
+          else if (sk == "sci") ts.sci = true, ts.fixed = false, ts.zerofill = false;
+          else if (sk == "sci zerofill") ts.sci = true, ts.fixed = false, ts.zerofill = true;
+          else if (sk == "std") ts.sci = ts.fixed = false;
+          else if (sk == "zerofill") ts.zerofill = true;
+          else if (sk == "precision") {
+            if (auto n = number(tex::strip_braces(sub.value), sp)) ts.precision = static_cast<int>(std::lround(*n));
+          } else
+            unsupported("unsupported-key", "tick number format '" + sk + "' is not lowered", sp);
+        }
+        (k == "style" ? ts.line_style : ts.node_style) += rest;
+      }
       else if (k == "no tick text") ts.no_text = true;
       else if (k == "no tick text at") {
         for (const auto& x : split_list(v))
@@ -1735,8 +1768,8 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
         emit("\\draw[line cap=round" + ts.line_style + "] " + pt(a) + " -- " + pt(b) + ";");
       }
       if (!text || !is_major || ts.no_text || (zero && x_like)) continue;
-      const std::string num = print_number(*v);
-      if (ts.no_text_at.count(num)) continue;
+      if (ts.no_text_at.count(print_number(*v))) continue;
+      const std::string num = print_number(*v, ts.fixed, ts.sci, ts.zerofill, ts.precision);
       std::string body;
       if (has_as) {
         body = as_text;

@@ -226,3 +226,22 @@ TEST_CASE("dataviz: styles of /tikz/data visualization (\\tikzdatavisualizations
   auto e = one("\\datavisualization [visualize as line, no such style] data { x, y\n 0, 0\n 1, 1\n };");
   CHECK(count_unsupported(e) == 1);
 }
+
+TEST_CASE("dataviz: /pgf/number format keys in a tick style set how the tick texts are printed") {
+  // \pgfmathprintnumber with fixed zerofill, precision=2 prints 0.50 and 1.00; std prints 0.5, 1
+  auto d = one(
+      "\\datavisualization [scientific axes, y axis={ticks={step=0.5, style={red, /pgf/number format/fixed zerofill,"
+      " /pgf/number format/precision=2}}}, visualize as line] data { x, y\n 0, 0\n 1, 1\n };");
+  CHECK(count_unsupported(d) == 0);
+  CHECK(node_with(d, "$0.50$") != nullptr);
+  CHECK(node_with(d, "$1.00$") != nullptr);
+  CHECK(node_with(d, "$0.5$") == nullptr);
+  auto s = one(
+      "\\datavisualization [scientific axes, y axis={ticks={step=0.5, style={/pgf/number format/sci}}},"
+      " visualize as line] data { x, y\n 0, 0\n 1, 1\n };");
+  CHECK(node_with(s, "$5\\cdot 10^{-1}$") != nullptr);
+  auto u = one(
+      "\\datavisualization [scientific axes, y axis={ticks={style={/pgf/number format/frac}}}, visualize as line]"
+      " data { x, y\n 0, 0\n 1, 1\n };");
+  CHECK(count_unsupported(u) >= 1);
+}
