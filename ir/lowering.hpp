@@ -142,6 +142,7 @@ struct Settings {
   std::string variable = "\\x";
   double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
   bool custom_to_path = false;
+  std::string at;       // `at=(c)` of circle/ellipse and pic options (the centre / position)
   std::string to_path;  // `to path={...}` text (\tikztostart, \tikztotarget, \tikztonodes inside)
   std::vector<std::string> insert_paths;
   std::string name_path;
@@ -165,7 +166,6 @@ struct LowerProblem {
   bool makes_incomplete = true;
 };
 
-  std::string at;       // `at=(c)` of circle/ellipse and pic options (the centre / position)
 // Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
 // the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 struct KeyApplier {
