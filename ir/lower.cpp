@@ -183,7 +183,7 @@ class PictureLowerer {
     SegmentRef last;
     std::map<std::string, std::string> let;  // "\p1" -> "(x pt,y pt)" text ...
     BBoxAccumulator bbox;       // the path's own points (pgf's \pgf@pathminx...)
-    BBoxAccumulator node_bbox;  // its nodes, labels and pins, outer sep included
+    BBoxAccumulator node_bbox;  // its nodes, labels and pins: their borders (outer sep not included)
     std::vector<std::vector<Point>> clip_polygons;
     bool clip_is_rect = false;
   };
@@ -971,9 +971,13 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   n.placement = ns.placement;
   n.prov = stmt_ ? stmt_->prov : Provenance{};
   if (!is_coordinate && !ns.overlay) {
-    Box outer = outline(g.outer_xsep, g.outer_ysep);
-    if (g.shape == NodeShape::coordinate) outer = {n.center.x, n.center.y, n.center.x, n.center.y};
-    ps.node_bbox.add(outer);
+    // pgfmoduleshapes: the picture grows by the shape's background path, the border (inner sep
+    // included, outer sep not), and by half the line width when the border is drawn (lualatex:
+    // minimum size=10pt gives +-5pt undrawn or filled, +-5.2pt drawn at .4pt, +-7pt at 4pt)
+    const double stroke = ns.node_drawn ? ns.style.line_width / 2 : 0;
+    Box border = outline(stroke, stroke);
+    if (g.shape == NodeShape::coordinate) border = {n.center.x, n.center.y, n.center.x, n.center.y};
+    ps.node_bbox.add(border);
   } else if (is_coordinate && !ns.overlay) {
     ps.node_bbox.add(n.center);
   }

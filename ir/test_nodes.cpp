@@ -69,7 +69,9 @@ TEST_CASE("nodes: box at the position, default inner and outer sep") {
   // pgfmanual 17.2.3: inner sep .3333em, outer sep .5\pgflinewidth (0.2pt)
   CHECK(d.nodes[1].box.width() == doctest::Approx(2 * 0.3333 * 10));
   CHECK(d.nodes[1].outer_sep == doctest::Approx(0.2));
-  CHECK(d.picture_bbox.xmin == doctest::Approx(-0.3333 * 10 - 0.2));
+  // the picture grows by the node's border, not its outer sep (lualatex: an undrawn node of
+  // minimum size 10pt gives a bbox of +-5pt, drawn at .4pt +-5.2pt)
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-0.3333 * 10));
 }
 
 TEST_CASE("nodes: inner sep's em is the quad of the font around the node, not of font=") {
@@ -259,4 +261,17 @@ TEST_CASE("nodes: shapes of the shape libraries are `other`, boxed by their own 
   // a shape without a model is sized like a rectangle
   CHECK(d.nodes[1].box.width() == doctest::Approx(10));
   CHECK(count_unsupported(d) == 0);
+}
+
+TEST_CASE("nodes: the picture grows by the border, plus half the line width when the border is drawn") {
+  for (const auto& [opts, half] : std::vector<std::pair<std::string, double>>{
+           {"", 5.0}, {"draw", 5.2}, {"outer sep=5pt", 5.0}, {"draw,outer sep=5pt", 5.2},
+           {"draw,line width=4pt", 7.0}, {"fill=red,outer sep=5pt", 5.0}}) {
+    Pic p;
+    p.path("\\node[minimum size=10pt,inner sep=0pt," + opts + "] at (0,0) {};");
+    auto d = p.lower();
+    REQUIRE(d.has_picture_bbox);
+    CHECK_MESSAGE(d.picture_bbox.xmax == doctest::Approx(half), opts);  // lualatex, pgf 3.1
+    CHECK_MESSAGE(d.picture_bbox.ymin == doctest::Approx(-half), opts);
+  }
 }
