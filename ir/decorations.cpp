@@ -93,7 +93,8 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
       e.aspect = 1 - e.aspect;
     }
   } else if (e.name == "markings" || e.name == "text along path" || e.name == "text effects along path" ||
-             e.name == "waves" || e.name == "expanding waves" || e.name == "footprints") {
+             e.name == "waves" || e.name == "expanding waves" || e.name == "footprints" ||
+             e.name == "show path construction") {
     e.kind = DecorationEffect::Kind::drawn;
   } else {
     e.kind = DecorationEffect::Kind::unsupported;

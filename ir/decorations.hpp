@@ -49,6 +49,7 @@ std::vector<std::vector<Point>> fractal_pieces(const std::vector<Point>& pts, co
 // finely; a moveto between subpaths adds nothing to the distance walked.
 struct DecoratedPath {
   std::vector<std::vector<Point>> subpaths;
+  std::vector<Geometry> pieces;  // what it was made of, in order (show path construction)
   struct Frame {
     Point at;              // the point reached
     double angle_deg = 0;  // the tangent's direction there
@@ -100,6 +101,11 @@ std::optional<DrawnDecoration> lower_waves(const std::string& name, const std::s
 // decorations.footprints: the feet it constructs (decorations_footprints.cpp).
 std::optional<DrawnDecoration> lower_footprints(const std::string& spec, DecoratedPath path, LibraryHost& host,
                                                 std::uint32_t b, std::uint32_t e);
+
+// decorations.pathreplacing `show path construction`: each input segment's code run with
+// \tikzinputsegmentfirst/last/supporta/supportb (decorations_draw.cpp).
+std::optional<DrawnDecoration> lower_show_path_construction(const std::string& spec, const DecoratedPath& path,
+                                                            LibraryHost& host, std::uint32_t b, std::uint32_t e);
 
 // The decorations above by name: nullopt when `name` is not one of them.
 std::optional<DrawnDecoration> lower_drawing_decoration(const std::string& name, const std::string& spec,

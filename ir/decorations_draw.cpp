@@ -75,6 +75,7 @@ bool near(Point a, Point b) { return std::abs(a.x - b.x) < 1e-3 && std::abs(a.y 
 
 DecoratedPath decorated_path_of(const std::vector<Geometry>& pieces) {
   DecoratedPath p;
+  p.pieces = pieces;
   for (const Geometry& g : pieces) {
     std::vector<Point> pts = geometry_points(g);
     if (pts.empty()) continue;
@@ -410,6 +411,104 @@ std::optional<DrawnDecoration> lower_waves(const std::string& name, const std::s
 
 namespace tikzlint::ir {
 
+// pgflibrarydecorations.pathreplacing.code.tex: the path's soft-path segments one by one (an arc is
+// curvetos of at most 90 degrees, a circle four and a closepath), each running its kind's code.
+std::optional<DrawnDecoration> lower_show_path_construction(const std::string& spec, const DecoratedPath& path,
+                                                            LibraryHost& host, std::uint32_t b, std::uint32_t e) {
+  std::map<std::string, std::string> code;
+  for (const auto& it : tex::split_options(spec)) {
+    const std::string key = tex::normalise_key(it.key);
+    if (key == "moveto code" || key == "lineto code" || key == "curveto code" || key == "closepath code")
+      code[key.substr(0, key.size() - 5)] = tex::strip_braces(trimmed(it.value));
+  }
+  auto run = [&](const std::string& kind, Point first, Point last, Point sa, Point sb) {
+    auto c = code.find(kind);
+    if (c == code.end() || trimmed(c->second).empty()) return;
+    std::string t = c->second;
+    auto put = [&](const std::string& name, Point p) {
+      const std::string v = fmt(p.x) + "pt," + fmt(p.y) + "pt";
+      for (std::size_t at = t.find(name); at != std::string::npos; at = t.find(name, at + v.size())) {
+        const std::size_t end = at + name.size();
+        if (end < t.size() && std::isalpha(static_cast<unsigned char>(t[end]))) {
+          at = end - v.size();
+          continue;
+        }
+        t.replace(at, name.size(), v);
+      }
+    };
+    put("\\tikzinputsegmentsupporta", sa);
+    put("\\tikzinputsegmentsupportb", sb);
+    put("\\tikzinputsegmentfirst", first);
+    put("\\tikzinputsegmentlast", last);
+    host.emit("\\begin{scope}[reset cm]", b, e);
+    for (const std::string& st : split_tikz_code(t)) host.emit(st, b, e);
+    host.emit("\\end{scope}", b, e);
+  };
+  bool have = false;
+  Point cur{0, 0};
+  auto move_to = [&](Point p) {
+    run("moveto", p, p, p, p);
+    cur = p;
+    have = true;
+  };
+  auto start = [&](Point p) {
+    if (!have || !near(cur, p)) move_to(p);
+  };
+  auto line_to = [&](Point p, const char* kind = "lineto") {
+    run(kind, cur, p, cur, p);
+    cur = p;
+  };
+  auto curves = [&](const std::vector<Point>& hull) {  // p0 c1 c2 p1, repeated
+    for (std::size_t i = 0; i + 3 < hull.size(); i += 4) {
+      run("curveto", hull[i], hull[i + 3], hull[i + 1], hull[i + 2]);
+      cur = hull[i + 3];
+    }
+  };
+  for (const Geometry& g : path.pieces) {
+    if (const auto* sg = std::get_if<Segment>(&g)) {
+      start(sg->a);
+      line_to(sg->b);
+    } else if (const auto* pl = std::get_if<Polyline>(&g)) {
+      if (pl->points.empty()) continue;
+      start(pl->points.front());
+      for (std::size_t i = 1; i < pl->points.size(); ++i) line_to(pl->points[i]);
+      if (pl->closed) line_to(pl->points.front(), "closepath");
+    } else if (const auto* pt = std::get_if<Plot>(&g)) {
+      if (pt->points.empty()) continue;
+      start(pt->points.front());
+      for (std::size_t i = 1; i < pt->points.size(); ++i) line_to(pt->points[i]);
+    } else if (const auto* r = std::get_if<Rectangle>(&g)) {
+      move_to(r->corners[0]);
+      for (int i = 1; i < 4; ++i) line_to(r->corners[static_cast<std::size_t>(i)]);
+      line_to(r->corners[0], "closepath");
+    } else if (const auto* bz = std::get_if<Bezier>(&g)) {
+      start(bz->p0);
+      curves({bz->p0, bz->c1, bz->c2, bz->p1});
+    } else if (const auto* a = std::get_if<Arc>(&g)) {
+      const double rr = a->rotation_deg * kPi / 180;
+      const ConjugateEllipse el{a->center, {a->rx * std::cos(rr), a->rx * std::sin(rr)},
+                                {-a->ry * std::sin(rr), a->ry * std::cos(rr)}};
+      start(a->from);
+      curves(arc_hull_points(el, a->start_deg, a->end_deg));
+    } else if (std::holds_alternative<Circle>(g) || std::holds_alternative<Ellipse>(g)) {
+      ConjugateEllipse el;
+      if (const auto* c = std::get_if<Circle>(&g)) el = {c->center, {c->radius, 0}, {0, c->radius}};
+      if (const auto* x = std::get_if<Ellipse>(&g)) {
+        const double rr = x->rotation_deg * kPi / 180;
+        el = {x->center, {x->rx * std::cos(rr), x->rx * std::sin(rr)}, {-x->ry * std::sin(rr), x->ry * std::cos(rr)}};
+      }
+      move_to(el.at(0));
+      curves(arc_hull_points(el, 0, 360));
+      line_to(el.at(0), "closepath");
+    }
+  }
+  return DrawnDecoration{};
+}
+
+}  // namespace tikzlint::ir
+
+namespace tikzlint::ir {
+
 std::optional<DrawnDecoration> lower_drawing_decoration(const std::string& name, const std::string& spec,
                                                         const DecoratedPath& path, LibraryHost& host,
                                                         std::uint32_t b, std::uint32_t e) {
@@ -418,6 +517,7 @@ std::optional<DrawnDecoration> lower_drawing_decoration(const std::string& name,
   if (name == "text effects along path") return lower_text_effects(spec, path, host, b, e);
   if (name == "waves" || name == "expanding waves") return lower_waves(name, spec, path, host);
   if (name == "footprints") return lower_footprints(spec, path, host, b, e);
+  if (name == "show path construction") return lower_show_path_construction(spec, path, host, b, e);
   return std::nullopt;
 }
 

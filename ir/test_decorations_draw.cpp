@@ -291,3 +291,24 @@ TEST_CASE("shape backgrounds: shape scaled and shape sloped are options, not the
   CHECK(e.kind == ir::DecorationEffect::Kind::within_amplitude);
   CHECK(e.amplitude == doctest::Approx(4 * kCm / 10));
 }
+
+TEST_CASE("show path construction: each segment's code with its first, last and support points") {
+  // lualatex, lineto and curveto code drawing each segment: picture (-0.2pt,-0.2pt) to (85.55823pt,57.10548pt)
+  Pic p;
+  p.options = "decoration={show path construction,"
+              "lineto code={\\draw (\\tikzinputsegmentfirst) -- (\\tikzinputsegmentlast);},"
+              "curveto code={\\draw (\\tikzinputsegmentfirst) .. controls (\\tikzinputsegmentsupporta) and "
+              "(\\tikzinputsegmentsupportb) .. (\\tikzinputsegmentlast);}}";
+  p.path("\\path[decorate] (0,0) -- (3,1) arc (0:180:1.5 and 1);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  std::vector<const ir::Bezier*> curves;
+  for (const auto& el : d.elements)
+    if (const auto* bz = std::get_if<ir::Bezier>(&el.geom)) curves.push_back(bz);
+  REQUIRE(curves.size() == 2);  // the half ellipse is two quarter curvetos
+  CHECK(ir::length(curves[0]->p0 - ir::Point{3 * kCm, kCm}) < 1e-3);
+  CHECK(ir::length(curves[0]->p1 - ir::Point{1.5 * kCm, 2 * kCm}) < 1e-3);
+  CHECK(ir::length(curves[0]->c1 - ir::Point{3 * kCm, kCm + 0.55228 * kCm}) < 0.01);
+  CHECK(d.picture_bbox.xmax == doctest::Approx(85.55823).epsilon(0.001));
+  CHECK(d.picture_bbox.ymax == doctest::Approx(57.10548).epsilon(0.001));
+}
