@@ -150,6 +150,8 @@ struct Visualizer {
 struct LegendEntry {
   std::string visualizer, text, node_style, legend = "main legend";
   std::optional<bool> text_left;  // text left / text right; unset: the legend's label style
+  // label in legend line/mark coordinates (the sample); unset: the visualizer's default
+  std::optional<std::vector<std::string>> line_coords, mark_coords;
 };
 
 // A legend (`new legend`, `legend={...}`, `main legend={...}`): a matrix of its entries placed
@@ -1248,6 +1250,16 @@ void DataViz::legend_entry(Visualizer& vz, const std::string& text, Span sp) {
     else if (k == "text left") e.text_left = true;
     else if (k == "node style") e.node_style += "," + v;
     else if (k == "legend") e.legend = trim(v);
+    else if (k == "label in legend line coordinates") e.line_coords = split_list(v);
+    else if (k == "label in legend mark coordinates") e.mark_coords = split_list(v);
+    else if (k == "label in legend one mark") e.line_coords.emplace(), e.mark_coords = {{"(0,0)"}};
+    else if (k == "label in legend three marks")
+      e.line_coords.emplace(), e.mark_coords = {{"(-3ex,-.3ex)", "(-1.5ex,.3ex)", "(0,0)"}};
+    else if (k == "straight label in legend line")
+      e.line_coords = {{"(-2em,0)", "(-1.5em,0)", "(-.5em,0)", "(0,0)"}}, e.mark_coords = {{"(-1.5em,0)", "(-.5em,0)"}};
+    else if (k == "zig zag label in legend line")
+      e.line_coords = {{"(-2em,0)", "(-1.5em,.3ex)", "(-.5em,-.3ex)", "(0,0)"}},
+      e.mark_coords = {{"(-1.5em,.3ex)", "(-.5em,-.3ex)"}};
     else unsupported("unsupported-key", "label in legend option '" + k + "' is not lowered", sp);
   }
   legend(e.legend);  // new legend entry creates its legend (\tikz@dv@temp@legend)
@@ -1469,21 +1481,37 @@ void DataViz::draw_legend(const Legend& lg, const std::vector<const LegendEntry*
                    ",text depth=" + fmt(std::max(ext->text_depth, .25 * em));
     std::string sample;
     if (vz) {
-      const std::string style = "semithick" + std::string(vz->style.empty() ? "" : ", " + vz->style) +
-                                (left ? ",xscale=-1" : "");
+      // the visualizer's default sample (default label in legend path / closed path / mark)
+      std::vector<std::string> line, marks;
       if (vz->lines && vz->cycle) {
-        sample = "\\draw[" + style + "] plot[" + (vz->kind == Visualizer::smooth ? "smooth cycle" : "") +
-                 "] coordinates {";
-        for (int a = 0; a < 360; a += 45) sample += "([xshift=-1em]" + std::to_string(a) + ":.9em and .35ex) ";
-        sample += "}" + std::string(vz->kind == Visualizer::smooth ? "" : " -- cycle") + ";";
+        for (int a = 0; a < 360; a += 45) line.push_back("([xshift=-1em]" + std::to_string(a) + ":.9em and .35ex)");
+        marks = {"([xshift=-1em]120:.9em and .35ex)", "([xshift=-1em]-60:.9em and .35ex)"};
       } else if (vz->lines) {
-        sample = vz->kind == Visualizer::smooth
-                     ? "\\draw[" + style + "] plot[smooth] coordinates {(-2em,0) (-1.5em,.3ex) (-.5em,-.3ex) (0,0)};"
-                     : "\\draw[" + style + "] (-2em,0) -- (-1.5em,.3ex) -- (-.5em,-.3ex) -- (0,0);";
-      } else if (vz->marks) {
+        line = {"(-2em,0)", "(-1.5em,.3ex)", "(-.5em,-.3ex)", "(0,0)"};
+        marks = {"(-1.5em,.3ex)", "(-.5em,-.3ex)"};
+      } else {
+        marks = {"(0,0)"};
+      }
+      if (e.line_coords) line = *e.line_coords;
+      if (e.mark_coords) marks = *e.mark_coords;
+      const std::string flip = left ? ",xscale=-1" : "";
+      const std::string style = "semithick" + std::string(vz->style.empty() ? "" : ", " + vz->style) + flip;
+      if (vz->lines && line.size() >= 2) {
+        if (vz->kind == Visualizer::smooth) {
+          sample = "\\draw[" + style + "] plot[" + (vz->cycle ? "smooth cycle" : "smooth") + "] coordinates {";
+          for (const auto& c : line) sample += c + " ";
+          sample += "};";
+        } else {
+          sample = "\\draw[" + style + "] ";
+          for (std::size_t q = 0; q < line.size(); ++q) sample += (q ? " -- " : "") + line[q];
+          sample += vz->cycle ? " -- cycle;" : ";";
+        }
+      }
+      if (vz->marks) {
         const std::string a = fmt(kMarkSize * kXMarkArm);
-        sample = "\\draw[thin" + std::string(left ? ",xscale=-1" : "") + "] (-" + a + ",-" + a + ") -- (" + a + "," +
-                 a + ") (-" + a + "," + a + ") -- (" + a + ",-" + a + ");";
+        for (const auto& c : marks)
+          sample += " \\draw[thin" + flip + ",shift={" + c + "}] (-" + a + ",-" + a + ") -- (" + a + "," + a + ") (-" +
+                    a + "," + a + ") -- (" + a + ",-" + a + ");";
       }
     }
     cells[r][c] = "\\node[" + node_opts + "] {" + e.text + "}; " + sample;

@@ -245,3 +245,26 @@ TEST_CASE("dataviz: /pgf/number format keys in a tick style set how the tick tex
       " data { x, y\n 0, 0\n 1, 1\n };");
   CHECK(count_unsupported(u) >= 1);
 }
+
+TEST_CASE("dataviz: label in legend line coordinates replace the sample line (dv-stylesheets-090)") {
+  // the sample drawn through the given points; lualatex's bounding box for dv-stylesheets-090
+  auto d = one(
+      "\\datavisualization [school book axes, visualize as line/.list={a,b}, style sheet=vary dashing,"
+      " a={label in legend={text=a, label in legend line coordinates={(-1em,0), (0,0)}}},"
+      " b={label in legend={text=b, label in legend line coordinates={(-2em,0), (0,0)}}}]"
+      " data point [x=-1, y=-1, set=a] data point [x=1, y=0, set=a]"
+      " data point [x=-1, y=1, set=b] data point [x=1, y=0.5, set=b];");
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  CHECK_NEAR(d.picture_bbox.xmax, 81.2535, 0.05);
+  CHECK_NEAR(d.picture_bbox.xmin, -36.1526, 0.05);
+  // both samples 1em long: the legend's one column is 1em (10pt) narrower, its west edge fixed
+  auto e = one(
+      "\\datavisualization [school book axes, visualize as line/.list={a,b},"
+      " a={label in legend={text=a, label in legend line coordinates={(-1em,0), (0,0)}}},"
+      " b={label in legend={text=b, label in legend line coordinates={(-1em,0), (0,0)}}}]"
+      " data point [x=-1, y=-1, set=a] data point [x=1, y=0, set=a]"
+      " data point [x=-1, y=1, set=b] data point [x=1, y=0.5, set=b];");
+  REQUIRE(e.has_picture_bbox);
+  CHECK_NEAR(e.picture_bbox.xmax, 81.2535 - 10, 0.05);
+}
