@@ -1420,6 +1420,9 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
           lg.at_point = p;
           lg.anchor = anchor;
           if (depth < 4) legend_options(lg, "every legend inside", ks, depth + 1);
+          // lualatex does not put this legend where its visualization cs point says (dv-stylesheets-077:
+          // the picture's bounding box ignores it); until that is understood it stays reported
+          unsupported("unsupported-key", "legend placement '" + k + "' is not lowered exactly", ks);
           done = true;
         }
       if (!done) unsupported("unsupported-key", "legend option '" + k + "' is not lowered", ks);
@@ -1952,11 +1955,8 @@ bool DataViz::run() {
   if (failed_) return true;
   if (vis_.empty() && !points_.empty())
     unsupported("unsupported-construct", "\\datavisualization without a visualizer draws nothing; not lowered", {0, 1});
-  for (const auto& [p, sp] : points_)
-    if (!p.count("set") || !visualizer(p.at("set"))) {
-      unsupported("unsupported-construct", "data point of an unknown visualizer set is not lowered", sp);
-      break;
-    }
+  // A data point whose set no visualizer listens to is surveyed by the axes but drawn by none
+  // (each visualizer takes the points of its own /data point/set).
   survey();
   for (const auto& ax : axes_)
     if (!ax.ok) return true;

@@ -268,3 +268,16 @@ TEST_CASE("dataviz: label in legend line coordinates replace the sample line (dv
   REQUIRE(e.has_picture_bbox);
   CHECK_NEAR(e.picture_bbox.xmax, 81.2535 - 10, 0.05);
 }
+
+TEST_CASE("dataviz: points of a set no visualizer takes are surveyed by the axes but not drawn") {
+  // dv-stylesheets-075 (lualatex's bounding box agrees to 0.04pt): the axes span the other set too
+  auto d = one(
+      "\\datavisualization [school book axes, visualize as line=a]"
+      " data [set=a] { x, y\n 0, 0\n 1, 1\n } data [set=other] { x, y\n 0, 0\n 3, 1\n };");
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  CHECK(d.picture_bbox.xmax > 3 * kCm);
+  auto only = one("\\datavisualization [school book axes, visualize as line=a] data [set=a] { x, y\n 0, 0\n 1, 1\n };");
+  REQUIRE(only.has_picture_bbox);
+  CHECK(only.picture_bbox.xmax < 2 * kCm);
+}
