@@ -456,11 +456,10 @@ constexpr std::size_t kMaxTokens = 9;  // the library defines placements for 1..
 void install_library_styles(tex::StyleTable& styles) {
   // The libraries are loaded before the document's own \tikzset: a definition the preamble
   // made already (`place/.style=...`) is the one in force.
+  // Looked up after the table's own definitions (a fallback), instead of copying every library
+  // style into each diagram's table: the libraries' table is static and shared, never copied.
   const LibraryTable& lib = library_table();
-  for (const std::string& name : lib.names) {
-    if (styles.find(name)) continue;
-    if (const tex::StyleDefinition* d = lib.table.find(name)) styles.define(name, *d);
-  }
+  styles.set_fallback(std::shared_ptr<const tex::StyleTable>(std::shared_ptr<const tex::StyleTable>(), &lib.table));
 }
 
 std::string substitute_library_lengths(const std::string& expr, const Settings& s) {

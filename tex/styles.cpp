@@ -211,7 +211,9 @@ const StyleDefinition* StyleTable::find(const std::string& name) const {
     auto f = it->styles.find(name);
     if (f != it->styles.end()) return &f->second;
   }
-  return base_ ? base_->find(name) : nullptr;
+  if (base_)
+    if (const StyleDefinition* d = base_->find(name)) return d;
+  return fallback_ ? fallback_->find(name) : nullptr;
 }
 
 void StyleTable::define(const std::string& name, StyleDefinition def) { scopes_.back().styles[name] = std::move(def); }

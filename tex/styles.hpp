@@ -97,6 +97,10 @@ class StyleTable {
   std::string substitute_macros(std::string_view text) const;
 
   void define(const std::string& name, StyleDefinition def);
+  // Styles looked up after this table's scopes and its base (the TikZ libraries' definitions,
+  // loaded before the document's own, so that a document's definition wins). Only styles: the
+  // fallback's macros are not visible. Shared, never copied.
+  void set_fallback(std::shared_ptr<const StyleTable> fallback) { fallback_ = std::move(fallback); }
 
   static constexpr int kMaxDepth = 64;
 
@@ -114,6 +118,7 @@ class StyleTable {
                 std::vector<FlatKey>& out, std::vector<StyleProblem>* problems);
   std::vector<Scope> scopes_;
   std::shared_ptr<const StyleTable> base_;
+  std::shared_ptr<const StyleTable> fallback_;
 };
 
 }  // namespace tikzlint::tex
