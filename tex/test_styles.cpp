@@ -102,3 +102,19 @@ TEST_CASE("unsupported code and unknown handlers are reported, recursion is boun
   REQUIRE(!problems.empty());
   CHECK(problems.back().code == "expansion-limit");
 }
+
+TEST_CASE("styles: a fallback table is consulted after the table's own definitions and its base") {
+  auto lib = std::make_shared<StyleTable>();
+  lib->run_tikzset("place/.style={circle,draw}, token/.style={fill}", nullptr);
+  StyleTable t;
+  t.run_tikzset("place/.style={rectangle}", nullptr);
+  t.set_fallback(lib);
+  REQUIRE(t.find("token") != nullptr);           // from the fallback
+  CHECK(t.find("token")->body == "fill");
+  CHECK(t.find("place")->body == "rectangle");   // the document's own definition wins
+  CHECK(t.find("nothing") == nullptr);
+  auto keys = t.expand("token, place", nullptr);
+  REQUIRE(keys.size() == 2);
+  CHECK(keys[0].key == "fill");
+  CHECK(keys[1].key == "rectangle");
+}
