@@ -98,5 +98,10 @@ void remember_tree_options(tex::StyleTable& styles, const std::string& options);
 bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
 bool lower_chainin(const tex::Statement& st, LibraryHost& host);           // lower_chains.cpp  (\chainin, pgfmanual 46)
 bool lower_spy(const tex::Statement& st, LibraryHost& host);               // lower_spy.cpp     (\spy, pgfmanual 71)
+// Lindenmayer systems (lower_lsystem.cpp, pgfmanual 57): \pgfdeclarelindenmayersystem, and a path
+// with the operation `lindenmayer system` / `l-system`.
+bool lower_lsystem_declaration(const tex::Statement& st, LibraryHost& host);
+bool mentions_lsystem_operation(const std::string& text);
+bool lower_lsystem_path(const tex::Statement& st, LibraryHost& host);
 
 }  // namespace tikzlint::ir

@@ -664,6 +664,12 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
 
+  // --- Lindenmayer systems: their keys hold in the group, for the path operation (lower_lsystem.cpp)
+  if (key == "l-system" || key == "lindenmayer system") {
+    s.lib.lsystem += (s.lib.lsystem.empty() ? "" : ",") + v;
+    return true;
+  }
+
   // --- mindmap (tikzlibrarymindmap.code.tex): concepts are circles in the concept color
   if (key == "concept color") {
     s.lib.concept_color = v;

@@ -3358,10 +3358,12 @@ bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
     } else if (cs == "\\graph") done = lower_graph(st, host);
     else if (cs == "\\datavisualization") done = lower_datavisualization(st, host);
     else if (cs == "\\matrix") done = lower_matrix(st, host);
+    else if (mentions_lsystem_operation(st.text)) done = lower_lsystem_path(st, host);
     else if (mentions_child_operation(st.text)) done = lower_tree(st, host);
     else if (cs == "\\spy") done = lower_spy(st, host);
   } else {
     if (cs == "\\calendar") done = lower_calendar(st, host);
+    else if (cs == "\\pgfdeclarelindenmayersystem") done = lower_lsystem_declaration(st, host);
     else if (starts_with(cs, "\\pgf") || cs == "\\color") done = lower_pgf_basic(st, host);
     else if (cs == "\\chainin") done = lower_chainin(st, host);
   }

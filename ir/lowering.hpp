@@ -69,6 +69,8 @@ struct LibrarySettings {
   std::string concept_color = "black";
   // spy (tikzlibraryspy.code.tex): the `spy scope` options in force, empty outside a spy scope
   std::string spy_scope;
+  // Lindenmayer systems (tikzlibrarylindenmayersystems.code.tex): the `l-system={...}` keys in force
+  std::string lsystem;
   // chains: the picture's chains; the current chain and default direction are local (TeX groups)
   std::shared_ptr<ChainState> chains = std::make_shared<ChainState>();
   std::string current_chain = "chain", chain_default_direction = "right";
