@@ -1683,10 +1683,6 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         problem("unsupported-path-operation", "circle without a radius", b, e, &ps);
         return;
       }
-      Point u, v;
-      radius_axes(os, rx, rxu, ry, ryu, &u, &v);
-      flush_run(ps, false, false);
-      ConjugateEllipse el{canvas(ps, centre), os.ctm.apply_linear(u), os.ctm.apply_linear(v)};
       Point centre = ps.cur_local;
       if (!os.at.empty()) {  // circle [at=(c)]: the centre, not the current point
         grammar::Coordinate c = grammar::parse_coordinate(strip_parens(os.at));
@@ -1695,6 +1691,10 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         if (!r) return;
         centre = r->local;
       }
+      Point u, v;
+      radius_axes(os, rx, rxu, ry, ryu, &u, &v);
+      flush_run(ps, false, false);
+      ConjugateEllipse el{canvas(ps, centre), os.ctm.apply_linear(u), os.ctm.apply_linear(v)};
       PrincipalEllipse pr = principal_axes(el.u, el.v);
       if (std::abs(pr.rx - pr.ry) < 1e-6 * std::max(1.0, pr.rx)) {
         add_element(ps, Circle{el.center, pr.rx}, s.style);
@@ -2867,6 +2867,10 @@ class PictureLowerer::Host final : public LibraryHost {
 
   const Settings& settings() const override { return L_.stack_.back(); }
 
+  std::map<std::string, std::string>* document_definitions(const std::string& kind) override {
+    return L_.doc_defs_ ? &(*L_.doc_defs_)[kind] : nullptr;
+  }
+
   void emit(const std::string& statement, std::uint32_t b, std::uint32_t e) override {
     tex::Statement syn;
     std::string t(trim(statement));
@@ -2884,10 +2888,6 @@ class PictureLowerer::Host final : public LibraryHost {
     } else {
       std::size_t j = 1;
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
-  std::map<std::string, std::string>* document_definitions(const std::string& kind) override {
-    return L_.doc_defs_ ? &(*L_.doc_defs_)[kind] : nullptr;
-  }
-
       static const std::set<std::string> kPath = {"\\draw", "\\path",   "\\fill",      "\\filldraw", "\\shade",
                                                   "\\shadedraw", "\\clip", "\\node",   "\\coordinate",
                                                   "\\pic",  "\\matrix", "\\useasboundingbox", "\\graph"};
@@ -3199,8 +3199,13 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
                                                  "top color", "bottom color", "left color", "right color",
                                                  "inner color", "outer color", "path picture", "filldraw"};
   std::vector<tex::StyleProblem> sp;
+  std::string at_text;
   if (gn.options) {
     for (const auto& k : styles_.expand(gn.options->raw, &sp)) {
+      if (k.key == "at" && k.has_value) {  // \pic [at={(3,2)}]
+        at_text = std::string(trim(tex::strip_braces(k.value)));
+        continue;
+      }
       if (starts_with(k.key, "pics/") || starts_with(k.key, "/tikz/pics/")) {
         if (!take_code(k)) return false;
         continue;
@@ -3208,13 +3213,8 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
       std::string kv = k.key + (k.has_value ? "={" + k.value + "}" : "");
       (kActions.count(k.key) ? action_keys : scope_keys).push_back(kv);
     }
-  std::string at_text;
   }
   if (!type.empty()) {
-      if (k.key == "at" && k.has_value) {  // \pic [at={(3,2)}]
-        at_text = std::string(trim(tex::strip_braces(k.value)));
-        continue;
-      }
     if (!styles_.find("pics/" + type)) return false;
     for (const auto& k : styles_.expand("pics/" + type + (arg.empty() ? "" : "={" + arg + "}"), &sp)) {
       if (!take_code(k)) {
@@ -3231,6 +3231,12 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
     auto r = resolve(&ps, *gn.at, ps.s);
     if (!r) return true;
     local = r->local;
+  } else if (!at_text.empty()) {
+    grammar::Coordinate c = grammar::parse_coordinate(strip_parens(at_text));
+    c.span = op.span;
+    auto r = resolve(&ps, c, ps.s);
+    if (!r) return true;
+    local = r->local;
   }
   const Point at = canvas(ps, local);
   char buf[256];
@@ -3240,12 +3246,6 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
     const Transform& m = ps.s.ctm;
     std::snprintf(buf, sizeof buf, ",cm={%.6f,%.6f,%.6f,%.6f,(0pt,0pt)}", m.a, m.b, m.c, m.d);
     scope += buf;
-  } else if (!at_text.empty()) {
-    grammar::Coordinate c = grammar::parse_coordinate(strip_parens(at_text));
-    c.span = op.span;
-    auto r = resolve(&ps, c, ps.s);
-    if (!r) return true;
-    local = r->local;
   }
   for (const auto& k : scope_keys) scope += "," + k;
   std::string actions;
@@ -3480,6 +3480,7 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
   const std::set<std::string> colors = defined_colors(sm);
   tex::StyleTable styles(preamble_styles_of(doc));
   std::vector<Diagram> out;
+  std::map<std::string, std::map<std::string, std::string>> document_definitions;
   std::string base_dir;
   if (doc.file < sm.size()) {
     const std::string& path = sm.get(doc.file).path();
@@ -3489,11 +3490,10 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
   for (const auto& pic : doc.pictures) {
     PictureLowerer pl(doc, pic, styles, colors);
     pl.set_base_dir(base_dir);
+    pl.set_document_definitions(&document_definitions);
     out.push_back(pl.run());
   }
   return out;
 }
 
 }  // namespace tikzlint::ir
-  std::map<std::string, std::map<std::string, std::string>> document_definitions;
-    pl.set_document_definitions(&document_definitions);
