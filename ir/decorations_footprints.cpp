@@ -18,11 +18,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kCurveSteps = 8;
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
+std::string trimmed(std::string_view s) { return std::string(text_trim(s)); }  // library_text.cpp
 
 }  // namespace
 

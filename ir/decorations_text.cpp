@@ -15,17 +15,9 @@ namespace tikzlint::ir {
 
 namespace {
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
+std::string trimmed(std::string_view s) { return std::string(text_trim(s)); }  // library_text.cpp
 
-std::string fmt(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.5f", std::abs(v) < 5e-6 ? 0.0 : v);
-  return buf;
-}
+std::string fmt(double v) { return text_number(v); }  // library_text.cpp
 
 }  // namespace
 

@@ -79,6 +79,8 @@ class LibraryHost {
 
 // Reading a construct's text (library_text.cpp): the same brace rules for every library.
 std::string_view text_trim(std::string_view s);
+// A number for synthetic TikZ text: five decimals, no unit, -0 and tiny values as 0.
+std::string text_number(double v);
 std::size_t text_skip_space(const std::string& t, std::size_t i);
 // The index after the group opening at t[i] ('{', '[' or '('); braces nest inside '[' and '(';
 // npos when it does not close.

@@ -1,5 +1,7 @@
 // ir/library_text.cpp: reading the text of library constructs (ir/library.hpp).
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 #include "ir/library.hpp"
 
@@ -9,6 +11,12 @@ std::string_view text_trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
+}
+
+std::string text_number(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.5f", std::abs(v) < 5e-6 ? 0.0 : v);
+  return buf;
 }
 
 std::size_t text_skip_space(const std::string& t, std::size_t i) {

@@ -3254,23 +3254,8 @@ bool PictureLowerer::lower_user_pic(PathState& ps, const PathOp& op, const std::
   const tex::Statement* saved = stmt_;
   host.emit("\\begin{scope}[" + scope + "]", b, e);
   host.emit("\\tikzset{pic actions/.style={" + actions + "}}", b, e);
-  for (const std::string& c : code) {
-    std::size_t start = 0;
-    int depth = 0;
-    for (std::size_t i = 0; i <= c.size(); ++i) {
-      if (i < c.size() && c[i] == '\\') {
-        ++i;
-        continue;
-      }
-      if (i < c.size() && c[i] == '{') ++depth;
-      if (i < c.size() && c[i] == '}') --depth;
-      if (i == c.size() || (c[i] == ';' && depth == 0)) {
-        std::string one(trim(std::string_view(c).substr(start, std::min(i + 1, c.size()) - start)));
-        start = i + 1;
-        if (!one.empty() && one != ";") host.emit(one, b, e);
-      }
-    }
-  }
+  for (const std::string& c : code)
+    for (const std::string& one : split_tikz_code(c)) host.emit(one, b, e);
   host.emit("\\end{scope}", b, e);
   stmt_ = saved;
   return true;
