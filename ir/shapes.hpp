@@ -45,6 +45,8 @@ Point intersect_lines(Point p1, Point p2, Point q1, Point q2);
 // The polygon of `pts` grown outwards by `sep` with mitred corners (pgf's anchor borders put the
 // outer sep along each side's normal; counter-clockwise polygons).
 std::vector<Point> mitre_outwards(const std::vector<Point>& pts, double sep);
+// `p` turned by `deg` degrees about the origin (shape border rotate).
+Point rotated(Point p, double deg);
 
 // One builder per shape family; shape_name selects within the family. nullptr = not this family.
 std::shared_ptr<const ShapeOutline> build_geometric(const NodeShapeInput& in);

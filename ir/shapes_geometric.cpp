@@ -8,6 +8,8 @@
 namespace tikzlint::ir::shapes {
 namespace {
 
+Point mid(Point p, Point q) { return {(p.x + q.x) / 2, (p.y + q.y) / 2}; }
+
 // pgf's \pgfmathanglebetweenlines: the angle at which two directions meet, in degrees.
 double angle_between(Point d1, Point d2) {
   double a = (std::atan2(d2.y, d2.x) - std::atan2(d1.y, d1.x)) / kDeg;
@@ -156,17 +158,12 @@ std::shared_ptr<const ShapeOutline> trapezium(const NodeShapeInput& in) {
   const double sep = std::max(in.outer_xsep, in.outer_ysep);
   std::vector<Point> corners = {ll, lr, ur, ul};  // counter-clockwise
   std::vector<Point> border = mitre_outwards(corners, sep);
-  auto rot = [&](Point p) {
-    const double c = std::cos(rotate * kDeg), s = std::sin(rotate * kDeg);
-    return Point{c * p.x - s * p.y, s * p.x + c * p.y};
-  };
   OutlineBuilder b;
-  for (Point& p : corners) p = rot(p);
-  for (Point& p : border) p = rot(p);
+  for (Point& p : corners) p = rotated(p, rotate);
+  for (Point& p : border) p = rotated(p, rotate);
   b.path = corners;
   b.o.border = border;
   const Point bll = border[0], blr = border[1], bur = border[2], bul = border[3];
-  auto mid = [](Point p, Point q) { return Point{(p.x + q.x) / 2, (p.y + q.y) / 2}; };
   b.anchor("bottom left corner", bll);
   b.anchor("top left corner", bul);
   b.anchor("top right corner", bur);
@@ -184,11 +181,6 @@ int quarter_turns_rotation(const NodeShapeInput& in) {
   double m = std::fmod(param(in, "shape border rotate", 0), 360.0);
   if (m < 0) m += 360;
   return (static_cast<int>(m) + 45) / 90 * 90;
-}
-
-Point rotated(Point p, double deg) {
-  const double c = std::cos(deg * kDeg), s = std::sin(deg * kDeg);
-  return {c * p.x - s * p.y, s * p.x + c * p.y};
 }
 
 std::shared_ptr<const ShapeOutline> isosceles_triangle(const NodeShapeInput& in) {
@@ -233,7 +225,6 @@ std::shared_ptr<const ShapeOutline> isosceles_triangle(const NodeShapeInput& in)
   OutlineBuilder b;
   b.path = {rotated(apex, rotate), rotated(lower_left, rotate), rotated({lower_left.x, -ya}, rotate)};
   b.o.border = {rotated(apex_anchor, rotate), rotated(left_anchor, rotate), rotated(right_anchor, rotate)};
-  auto mid = [](Point p, Point q) { return Point{(p.x + q.x) / 2, (p.y + q.y) / 2}; };
   b.anchor("apex", rotated(apex_anchor, rotate));
   b.anchor("left corner", rotated(left_anchor, rotate));
   b.anchor("right corner", rotated(right_anchor, rotate));
@@ -327,7 +318,6 @@ std::shared_ptr<const ShapeOutline> kite(const NodeShapeInput& in) {
   b.path = corners;
   b.o.border = border;
   const Point lower = border[0], right = border[1], upper = border[2], left = border[3];
-  auto mid = [](Point p, Point q) { return Point{(p.x + q.x) / 2, (p.y + q.y) / 2}; };
   b.anchor("upper vertex", upper);
   b.anchor("lower vertex", lower);
   b.anchor("left vertex", left);
@@ -430,7 +420,6 @@ std::shared_ptr<const ShapeOutline> dart(const NodeShapeInput& in) {
   OutlineBuilder b;
   b.path = corners;
   b.o.border = border;
-  auto mid = [](Point p, Point q) { return Point{(p.x + q.x) / 2, (p.y + q.y) / 2}; };
   b.anchor("tip", border[0]);
   b.anchor("left tail", border[1]);
   b.anchor("tail center", border[2]);

@@ -10,11 +10,6 @@
 namespace tikzlint::ir::shapes {
 namespace {
 
-Point turned(Point p, double deg) {
-  const double c = std::cos(deg * kDeg), s = std::sin(deg * kDeg);
-  return {c * p.x - s * p.y, s * p.x + c * p.y};
-}
-
 // single arrow and double arrow (pgflibraryshapes.arrows): a shaft with one head, or with one
 // at each end; the keys are `single arrow ...` or `double arrow ...`.
 std::shared_ptr<const ShapeOutline> arrow(const NodeShapeInput& in, bool twin) {
@@ -104,9 +99,9 @@ std::shared_ptr<const ShapeOutline> arrow(const NodeShapeInput& in, bool twin) {
     b.anchor("after head 1", border[8]);
     b.anchor("after tip 1", border[9]);
   }
-  for (Point& p : b.path) p = turned(p, rotate);
-  for (Point& p : b.o.border) p = turned(p, rotate);
-  for (auto& an : b.o.anchors) an.second = turned(an.second, rotate);
+  for (Point& p : b.path) p = rotated(p, rotate);
+  for (Point& p : b.o.border) p = rotated(p, rotate);
+  for (auto& an : b.o.anchors) an.second = rotated(an.second, rotate);
   return b.finish(in);
 }
 

@@ -138,6 +138,11 @@ Point intersect_lines(Point p1, Point p2, Point q1, Point q2) {
   return {p1.x + t * d1x, p1.y + t * d1y};
 }
 
+Point rotated(Point p, double deg) {
+  const double c = std::cos(deg * kDeg), s = std::sin(deg * kDeg);
+  return {c * p.x - s * p.y, s * p.x + c * p.y};
+}
+
 std::vector<Point> mitre_outwards(const std::vector<Point>& pts, double sep) {
   const std::size_t n = pts.size();
   if (n < 3 || sep == 0) return pts;
