@@ -203,7 +203,9 @@ StyleTable::StyleTable(std::shared_ptr<const StyleTable> base) : base_(std::move
 
 void StyleTable::push() { scopes_.emplace_back(); }
 void StyleTable::pop() {
-  if (scopes_.size() > 1) scopes_.pop_back();
+  if (scopes_.size() <= 1) return;
+  if (!scopes_.back().styles.empty() || !scopes_.back().macros.empty()) ++generation_;
+  scopes_.pop_back();
 }
 
 const StyleDefinition* StyleTable::find(const std::string& name) const {
@@ -216,7 +218,10 @@ const StyleDefinition* StyleTable::find(const std::string& name) const {
   return fallback_ ? fallback_->find(name) : nullptr;
 }
 
-void StyleTable::define(const std::string& name, StyleDefinition def) { scopes_.back().styles[name] = std::move(def); }
+void StyleTable::define(const std::string& name, StyleDefinition def) {
+  ++generation_;
+  scopes_.back().styles[name] = std::move(def);
+}
 
 std::optional<std::string> StyleTable::macro(const std::string& name) const {
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
@@ -300,17 +305,37 @@ std::vector<FlatKey> StyleTable::run_tikzset(std::string_view body, std::vector<
   return expand(t, problems);
 }
 
+std::vector<FlatKey> StyleTable::memoised(
+    std::string key, std::vector<StyleProblem>* problems,
+    const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run) {
+  auto hit = memo_.find(key);
+  if (hit != memo_.end() && hit->second.generation == generation_) {
+    if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());
+    return hit->second.keys;
+  }
+  const std::uint64_t before = generation_;
+  Memo m;
+  run(m.keys, &m.problems);
+  if (problems) problems->insert(problems->end(), m.problems.begin(), m.problems.end());
+  if (generation_ != before) return std::move(m.keys);  // it defined something: not repeatable
+  if (memo_.size() >= kMemoLimit) memo_.clear();
+  m.generation = before;
+  return memo_.insert_or_assign(std::move(key), std::move(m)).first->second.keys;
+}
+
 std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<StyleProblem>* problems) {
-  std::vector<FlatKey> out;
   std::string text = strip_comments(options);
-  expand_into(text, 0, 0, false, "", 0, out, problems);
-  return out;
+  std::string key = text;  // the memo key: the option text (a style name never starts with \x01)
+  return memoised(std::move(key), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+    expand_into(text, 0, 0, false, "", 0, out, probs);
+  });
 }
 
 std::vector<FlatKey> StyleTable::expand_style(const std::string& name, std::vector<StyleProblem>* problems) {
-  std::vector<FlatKey> out;
-  if (find(name)) expand_into(name, 0, 0, true, "", 0, out, problems);
-  return out;
+  if (!find(name)) return {};
+  return memoised("\x01" + name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+    expand_into(name, 0, 0, true, "", 0, out, probs);
+  });
 }
 
 bool StyleTable::handle_definition(const RawItem& item, const std::string& key, std::uint32_t b, std::uint32_t e,
@@ -573,6 +598,7 @@ void StyleTable::run_code(const std::string& code_in, std::uint32_t b, std::uint
         return;
       }
       std::string value = substitute_macros(*body);
+      ++generation_;
       (cs == "gdef" || cs == "xdef" ? scopes_.front() : scopes_.back()).macros[name] = value;
       continue;
     }
@@ -592,6 +618,7 @@ void StyleTable::run_code(const std::string& code_in, std::uint32_t b, std::uint
       if (cs == "pgfmathtruncatemacro") {
         v = std::to_string(static_cast<long>(std::trunc(std::atof(v->c_str()))));
       }
+      ++generation_;
       scopes_.back().macros[name] = *v;
       continue;
     }

@@ -4,11 +4,13 @@
 // expands an option list into the flat list of effective keys.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace tikzlint::tex {
@@ -100,15 +102,34 @@ class StyleTable {
   // Styles looked up after this table's scopes and its base (the TikZ libraries' definitions,
   // loaded before the document's own, so that a document's definition wins). Only styles: the
   // fallback's macros are not visible. Shared, never copied.
-  void set_fallback(std::shared_ptr<const StyleTable> fallback) { fallback_ = std::move(fallback); }
+  void set_fallback(std::shared_ptr<const StyleTable> fallback) {
+    fallback_ = std::move(fallback);
+    ++generation_;
+  }
 
   static constexpr int kMaxDepth = 64;
+  // Memoised expansions kept at most (the memo is dropped whole when full): a bound on the
+  // memory a file with millions of distinct option lists can take.
+  static constexpr std::size_t kMemoLimit = 4096;
 
  private:
   struct Scope {
-    std::map<std::string, StyleDefinition> styles;
-    std::map<std::string, std::string> macros;
+    std::unordered_map<std::string, StyleDefinition> styles;
+    std::unordered_map<std::string, std::string> macros;
   };
+  // expand() and expand_style() of the same text give the same keys until a definition, a
+  // macro written by a setter, or the end of a scope that held either changes what a lookup
+  // finds: each of those bumps `generation_`, and a memo entry counts only for the generation
+  // it was made in. An expansion that itself defines something is never memoised.
+  struct Memo {
+    std::uint64_t generation = 0;
+    std::vector<FlatKey> keys;
+    std::vector<StyleProblem> problems;
+  };
+  std::vector<FlatKey> memoised(std::string key, std::vector<StyleProblem>* problems,
+                                const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
+  std::uint64_t generation_ = 0;
+  std::unordered_map<std::string, Memo> memo_;
   void expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end, bool use_spans,
                    const std::string& via, int depth, std::vector<FlatKey>& out,
                    std::vector<StyleProblem>* problems);
