@@ -118,3 +118,32 @@ TEST_CASE("styles: a fallback table is consulted after the table's own definitio
   CHECK(keys[0].key == "fill");
   CHECK(keys[1].key == "rectangle");
 }
+
+TEST_CASE("memoised expansions follow redefinitions, setters and the end of scopes") {
+  StyleTable t;
+  t.run_tikzset("a/.style={red}", nullptr);
+  CHECK(keys(t.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});
+  CHECK(keys(t.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});  // from the memo
+  t.run_tikzset("a/.style={blue}", nullptr);  // redefined: the memo entry is stale
+  CHECK(keys(t.expand("a, thick", nullptr)) == std::vector<std::string>{"blue", "thick"});
+  t.push();
+  t.run_tikzset("a/.style={green}", nullptr);
+  CHECK(keys(t.expand("a, thick", nullptr)) == std::vector<std::string>{"green", "thick"});
+  CHECK(keys(t.expand_style("a", nullptr)) == std::vector<std::string>{"green"});
+  t.pop();  // the inner definition is gone, and so is what was memoised under it
+  CHECK(keys(t.expand("a, thick", nullptr)) == std::vector<std::string>{"blue", "thick"});
+  CHECK(keys(t.expand_style("a", nullptr)) == std::vector<std::string>{"blue"});
+  // a .code setter's macro changes what a later expansion substitutes
+  t.run_tikzset("len/.code={\\def\\mylen{#1}}, b/.style={line width=\\mylen}", nullptr);
+  t.expand("len=2pt", nullptr);
+  CHECK(keys(t.expand("b", nullptr)) == std::vector<std::string>{"line width=2pt"});
+  t.expand("len=5pt", nullptr);
+  CHECK(keys(t.expand("b", nullptr)) == std::vector<std::string>{"line width=5pt"});
+  // problems are reported on every expansion, memoised or not
+  std::vector<StyleProblem> p1, p2;
+  t.run_tikzset("c/.code={\\unknowncommand}", nullptr);
+  t.expand("c", &p1);
+  t.expand("c", &p2);
+  CHECK(p1.size() == 1);
+  CHECK(p2.size() == p1.size());
+}
