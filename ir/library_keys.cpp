@@ -232,7 +232,7 @@ constexpr LibraryStyles kLibraryStyles[] = {
 // What the libraries declare with `circuit declare symbol=`, `circuit declare unit=` and
 // `circuit logic IEC/US make graphic=` when loaded; install_library_styles writes out the
 // definitions those styles make (kLibraryStyles above), so that each is one named definition.
-constexpr const char* kCircuitSymbols[] = {
+constexpr std::string_view kCircuitSymbols[] = {
     // tikzlibrarycircuits.ee.code.tex
     "resistor", "inductor", "capacitor", "contact", "ground", "battery", "diode", "Zener diode",
     "Schottky diode", "tunnel diode", "backward diode", "breakdown diode", "bulb", "current source",
@@ -243,7 +243,7 @@ constexpr const char* kCircuitSymbols[] = {
 constexpr std::pair<const char*, const char*> kCircuitUnits[] = {  // tikzlibrarycircuits.ee.code.tex
     {"ampere", "A"}, {"volt", "V"},    {"ohm", "\\Omega"},   {"siemens", "S"}, {"henry", "H"},
     {"farad", "F"},  {"coulomb", "C"}, {"voltampere", "VA"}, {"watt", "W"},    {"hertz", "Hz"}};
-constexpr const char* kLogicGateShapes[] = {"and gate", "nand gate", "or gate",  "nor gate",
+constexpr std::string_view kLogicGateShapes[] = {"and gate", "nand gate", "or gate",  "nor gate",
                                             "xor gate", "xnor gate", "not gate", "buffer gate"};
 
 std::string circuit_declarations() {
@@ -253,14 +253,14 @@ std::string circuit_declarations() {
            "/graphic,every " + n + ",#1}}, " + n + "/graphic/.style={}, set " + n + " graphic/.style={" + n +
            "/graphic/.style={#1}},\n";
   };
-  for (const char* n : kCircuitSymbols) symbol(n);
+  for (std::string_view n : kCircuitSymbols) symbol(std::string(n));
   for (const auto& [name, unit] : kCircuitUnits) {
     const std::string n = name, u = unit;
     for (const char* variant : {"", " sloped", "'", "' sloped"})
       out += n + variant + "/.style={circuit unit info={" + variant + "}{" + u + "}{" + n + "}{#1}},\n";
   }
   // circuit logic IEC make graphic / circuit logic US make graphic (and the CDH gates of both)
-  for (const char* g : kLogicGateShapes) {
+  for (std::string_view g : kLogicGateShapes) {
     for (const char* style : {" IEC", " US"}) {
       const std::string shape = std::string(g) + style;
       out += shape + " graphic/.style={circuit symbol open,circuit symbol size=width " +
@@ -304,7 +304,7 @@ const LibraryTable& library_table() {
 
 // The shapes of the circuit shape libraries (libraries/shapes/circuits/), which TikZ also accepts
 // as keys (`\node[and gate US]`); like the other library shapes they are NodeShape::other.
-constexpr const char* kCircuitShapes[] = {
+constexpr std::string_view kCircuitShapes[] = {
     "and gate CDH",         "and gate IEC",    "and gate US",    "nand gate CDH",    "nand gate IEC",
     "nand gate US",         "or gate IEC",     "or gate US",     "nor gate IEC",     "nor gate US",
     "xor gate IEC",         "xor gate US",     "xnor gate IEC",  "xnor gate US",     "not gate IEC",
@@ -316,7 +316,7 @@ constexpr const char* kCircuitShapes[] = {
 // Parameters of the shape libraries' shapes (pgflibraryshapes.*.code.tex, shapes/circuits/). The
 // shapes themselves are NodeShape::other, sized like a rectangle (lower_keys.cpp kOtherShapes),
 // so their parameters change nothing lowering measures, as the ones listed in kCosmetic.
-constexpr const char* kShapeParameters[] = {
+constexpr std::string_view kShapeParameters[] = {
     "arrow box east arrow", "arrow box head extend", "arrow box head indent", "arrow box north arrow",
     "arrow box shaft width", "arrow box south arrow", "arrow box tip angle", "arrow box west arrow",
     "arrow box arrows", "callout pointer arc", "callout pointer end size", "callout pointer segments",
@@ -515,7 +515,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   // --- 3d library (tikzlibrary3d.code.tex): canvas is ... plane, a triangle transformation that
   // maps the plane's (1,0) and (0,1) to the given 3D points, with unit vectors and no z vector
   struct Plane {
-    const char* key;
+    std::string_view key;
     int x_axis, y_axis, fixed;  // 0 = x, 1 = y, 2 = z
   };
   static constexpr Plane kPlanes[] = {
@@ -890,7 +890,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   }
 
   // --- keys with no geometry of their own
-  for (const char* shape : kCircuitShapes) {
+  for (std::string_view shape : kCircuitShapes) {
     if (key == shape) {
       s.shape = NodeShape::other;
       s.shape_name = key;
@@ -905,7 +905,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     s.decoration += (s.decoration.empty() ? "" : ",") + std::string("text effects={") + v + "}";
     return true;
   }
-  for (const char* p : kShapeParameters)
+  for (std::string_view p : kShapeParameters)
     if (key == p) return true;
   return false;
 }

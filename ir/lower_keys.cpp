@@ -16,7 +16,7 @@ namespace {
 
 // pgfmanual 15.3.1: the line width styles.
 struct NamedWidth {
-  const char* name;
+  std::string_view name;
   double pt;
 };
 constexpr NamedWidth kLineWidths[] = {{"ultra thin", 0.1}, {"very thin", 0.2}, {"thin", 0.4},
@@ -25,21 +25,21 @@ constexpr NamedWidth kLineWidths[] = {{"ultra thin", 0.1}, {"very thin", 0.2}, {
 
 // pgfmanual 17.8: named positions on a path.
 struct NamedPos {
-  const char* name;
+  std::string_view name;
   double pos;
 };
 constexpr NamedPos kPositions[] = {{"at start", 0},   {"very near start", 0.125}, {"near start", 0.25},
                                    {"midway", 0.5},   {"near end", 0.75},         {"very near end", 0.875},
                                    {"at end", 1}};
 
-constexpr const char* kDashes[] = {"dashed",        "dotted",        "densely dotted", "loosely dotted",
+constexpr std::string_view kDashes[] = {"dashed",        "dotted",        "densely dotted", "loosely dotted",
                                    "densely dashed", "loosely dashed", "dash dot",      "densely dash dot",
                                    "loosely dash dot", "dash dot dot", "densely dash dot dot",
                                    "loosely dash dot dot", "dashdotted", "densely dashdotted",
                                    "loosely dashdotted"};
 
 // Shapes from the shape libraries: known, sized like a rectangle (NodeShape::other).
-constexpr const char* kOtherShapes[] = {
+constexpr std::string_view kOtherShapes[] = {
     "diamond", "regular polygon", "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
     "circular sector", "cylinder", "cloud", "signal", "tape", "rectangle callout", "ellipse callout",
     "cloud callout", "single arrow", "double arrow", "arrow box", "forbidden sign", "correct forbidden sign",
@@ -48,7 +48,7 @@ constexpr const char* kOtherShapes[] = {
     "shape example", "breakdown diode IEC", "crossed out", "circle ee", "trapezium"};
 
 // Keys whose effect is not geometric (or below what the rules measure): accepted silently.
-constexpr const char* kCosmetic[] = {
+constexpr std::string_view kCosmetic[] = {
     // color and painting
     "color", "text", "opacity", "fill opacity", "draw opacity", "text opacity", "transparent",
     "even odd rule", "nonzero rule", "pattern", "pattern color", "shading", "shading angle", "top color",
@@ -109,7 +109,7 @@ constexpr const char* kCosmetic[] = {
     "turn", "samples", "variable", "domain", "step", "xstep", "ystep", "spy scope",
 };
 
-constexpr const char* kColorNames[] = {
+constexpr std::string_view kColorNames[] = {
     "red", "green", "blue", "cyan", "magenta", "yellow", "black", "gray", "grey", "white", "darkgray",
     "lightgray", "brown", "lime", "olive", "orange", "pink", "purple", "teal", "violet",
     // xcolor dvipsnames / svgnames commonly used
@@ -148,9 +148,9 @@ FontUnits em_of(const Settings& s) { return font_units_of(s); }
 }  // namespace
 
 bool is_size_command(std::string_view cs) {
-  static constexpr const char* kSizes[] = {"\\tiny",  "\\scriptsize", "\\footnotesize", "\\small", "\\normalsize",
+  static constexpr std::string_view kSizes[] = {"\\tiny",  "\\scriptsize", "\\footnotesize", "\\small", "\\normalsize",
                                            "\\large", "\\Large",      "\\LARGE",        "\\huge",  "\\Huge"};
-  for (const char* c : kSizes)
+  for (std::string_view c : kSizes)
     if (cs == c) return true;
   return false;
 }
@@ -403,7 +403,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.style.draw_color = "gray";
     return true;
   }
-  for (const char* d : kDashes) {
+  for (std::string_view d : kDashes) {
     if (key == d) {
       s.style.dash = key;
       return true;
@@ -633,7 +633,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (key == "minimum height") s.minimum_height = *d;
     return true;
   }
-  for (const char* shp : kOtherShapes) {
+  for (std::string_view shp : kOtherShapes) {
     if (key == shp) {
       s.shape = NodeShape::other;
       s.shape_name = key;

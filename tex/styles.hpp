@@ -38,6 +38,11 @@ struct KeyName : std::string {
     return std::string_view(a) == std::string_view(b);
   }
   [[gnu::always_inline]] friend inline bool operator!=(const KeyName& a, const char* b) { return !(a == b); }
+  // A table's entries are string_views, so that a loop over a table compares lengths first too.
+  [[gnu::always_inline]] friend inline bool operator==(const KeyName& a, std::string_view b) {
+    return std::string_view(a) == b;
+  }
+  [[gnu::always_inline]] friend inline bool operator!=(const KeyName& a, std::string_view b) { return !(a == b); }
 };
 
 struct StyleDefinition {
