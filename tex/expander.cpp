@@ -389,6 +389,16 @@ bool Expander::next_raw(Token& out) {
 }
 
 void Expander::push_back(Token t) {
+  // A token read from a token list goes back into the slot it came from, without a new input
+  // level (the common case: a lookahead for `[` or `*` that was not there).
+  if (!stopped_ && !inputs_.empty() && live_tokens_ < limits_.max_token_count) {
+    Input& in = *inputs_.back();
+    if (!in.reader && in.pos > 0) {
+      in.tokens[--in.pos] = std::move(t);
+      ++live_tokens_;
+      return;
+    }
+  }
   TokenList l;
   l.push_back(std::move(t));
   push_back(std::move(l));

@@ -11,16 +11,19 @@ namespace {
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
 
-Token make(Cat cat, std::string text, FileId id, std::uint32_t begin, std::uint32_t end) {
-  Token t;
+// Fill `t` in place: its text keeps its buffer (a token's text is short, so this never
+// allocates once the caller's token has held one).
+void make(Token& t, Cat cat, std::string_view text, FileId id, std::uint32_t begin, std::uint32_t end) {
   t.cat = cat;
-  t.text = std::move(text);
+  t.text.assign(text.data(), text.size());
   t.file = id;
   t.offset = begin;
   t.origin_file = id;
   t.origin_begin = begin;
   t.origin_end = end;
-  return t;
+  t.frame = 0;
+  t.loop = 0;
+  t.marker_id = 0;
 }
 
 Cat char_cat(char c) {
@@ -99,11 +102,11 @@ bool Reader::next(Token& out, bool at_letter) {
       line_start_ = true;
       skip_blanks_ = false;
       if (was_start) {
-        out = make(Cat::par, "par", id_, start, start + 1);
+        make(out, Cat::par, "par", id_, start, start + 1);
         return true;
       }
       if (!was_skip) {
-        out = make(Cat::space, " ", id_, start, start + 1);
+        make(out, Cat::space, " ", id_, start, start + 1);
         return true;
       }
       continue;
@@ -112,7 +115,7 @@ bool Reader::next(Token& out, bool at_letter) {
       ++pos_;
       if (line_start_ || skip_blanks_) continue;
       skip_blanks_ = true;
-      out = make(Cat::space, " ", id_, start, start + 1);
+      make(out, Cat::space, " ", id_, start, start + 1);
       return true;
     }
     line_start_ = false;
@@ -120,19 +123,19 @@ bool Reader::next(Token& out, bool at_letter) {
     if (c == '\\') {
       ++pos_;
       if (pos_ >= size) {
-        out = make(Cat::other, "\\", id_, start, pos_);
+        make(out, Cat::other, "\\", id_, start, pos_);
         return true;
       }
       if (letter(s[pos_])) {
         std::uint32_t b = pos_;
         while (pos_ < size && letter(s[pos_])) ++pos_;
-        out = make(Cat::control, s.substr(b, pos_ - b), id_, start, pos_);
+        make(out, Cat::control, std::string_view(s).substr(b, pos_ - b), id_, start, pos_);
         skip_blanks_ = true;
         return true;
       }
       std::size_t n = utf8_length(s, pos_);
       if (n == 0) n = 1;
-      out = make(Cat::control, s.substr(pos_, n), id_, start, pos_ + static_cast<std::uint32_t>(n));
+      make(out, Cat::control, std::string_view(s).substr(pos_, n), id_, start, pos_ + static_cast<std::uint32_t>(n));
       if (s[pos_] == ' ') skip_blanks_ = true;
       if (s[pos_] == '\n') line_start_ = true;
       pos_ += static_cast<std::uint32_t>(n);
@@ -145,18 +148,18 @@ bool Reader::next(Token& out, bool at_letter) {
         invalid_at_ = pos_;
       }
       ++pos_;
-      out = make(Cat::other, "\xEF\xBF\xBD", id_, start, pos_);
+      make(out, Cat::other, "\xEF\xBF\xBD", id_, start, pos_);
       return true;
     }
     if (n > 1) {
       pos_ += static_cast<std::uint32_t>(n);
-      out = make(Cat::other, s.substr(start, n), id_, start, pos_);
+      make(out, Cat::other, std::string_view(s).substr(start, n), id_, start, pos_);
       return true;
     }
     ++pos_;
     Cat cat = char_cat(c);
     if (c == '@' && at_letter) cat = Cat::letter;
-    out = make(cat, std::string(1, c), id_, start, pos_);
+    make(out, cat, std::string_view(&s[start], 1), id_, start, pos_);
     return true;
   }
   return false;
