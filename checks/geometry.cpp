@@ -23,20 +23,29 @@ GEOSContextHandle_t ctx() {
 
 constexpr double kDeg = std::numbers::pi / 180.0;
 
-Point rotate(Point p, double deg) {
-  double c = std::cos(deg * kDeg), s = std::sin(deg * kDeg);
-  return {p.x * c - p.y * s, p.x * s + p.y * c};
-}
-
 // Samples of an ellipse arc between parameter angles a0 and a1 (degrees).
 std::vector<Point> sample_ellipse(Point c, double rx, double ry, double rot, double a0, double a1) {
   double sweep = a1 - a0;
   int steps = std::clamp(static_cast<int>(std::ceil(std::abs(sweep) / 5.0)), 2, 2000);
   std::vector<Point> pts;
   pts.reserve(steps + 1);
+  const double rc = std::cos(rot * kDeg), rs = std::sin(rot * kDeg);
+  // cos and sin of the parameter angle by the angle-addition recurrence, re-anchored on the
+  // exact values every 8 samples (the drift stays below 1e-14 of the radius); this function
+  // ran two sincos per sample and was most of the checks' time on a diagram of circles.
+  const double dt = sweep / steps * kDeg, dc = std::cos(dt), ds = std::sin(dt);
+  double ct = 0, st = 0;
   for (int i = 0; i <= steps; ++i) {
-    double t = (a0 + sweep * i / steps) * kDeg;
-    pts.push_back(c + rotate({rx * std::cos(t), ry * std::sin(t)}, rot));
+    if (i % 8 == 0 || i == steps) {
+      double t = (a0 + sweep * i / steps) * kDeg;
+      ct = std::cos(t);
+      st = std::sin(t);
+    }
+    const double x = rx * ct, y = ry * st;
+    pts.push_back(c + Point{x * rc - y * rs, x * rs + y * rc});
+    const double cn = ct * dc - st * ds;
+    st = st * dc + ct * ds;
+    ct = cn;
   }
   return pts;
 }
