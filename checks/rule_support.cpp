@@ -41,7 +41,8 @@ namespace {
 // alone (most often a colour the class defines, such as `LBlue`) does not move anything.
 bool loses_geometry(const std::string& code) {
   return code == "unsupported-path-operation" || code == "unsupported-coordinate" ||
-         code == "unsupported-construct" || code == "syntax-error" || code == "expansion-limit";
+         code == "unsupported-construct" || code == "syntax-error" || code == "expansion-limit" ||
+         code == "resource-limit";  // a library construct cut short at one of its bounds
 }
 
 bool within(const SourceRange& inner, const SourceRange& outer) {

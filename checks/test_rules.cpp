@@ -106,6 +106,19 @@ TEST_CASE("in_frame: text or elements wholly outside are notes; incomplete geome
   CHECK(run("in_frame", inside).verdict == Verdict::indeterminate);
 }
 
+TEST_CASE("a library construct cut short at a resource limit leaves the geometry rules indeterminate") {
+  ir::Diagram d;
+  d.elements.push_back(segment(10, 10, 20, 20));
+  CHECK(run("overlap", d).verdict != Verdict::indeterminate);
+  Diagnostic cut;
+  cut.rule = "resource-limit";
+  cut.severity = Severity::error;
+  cut.message = "calendar of 365273 days; limit 10000";
+  d.diagnostics.push_back(cut);
+  CHECK(run("overlap", d).verdict == Verdict::indeterminate);
+  CHECK(run("closed_shapes", d).verdict == Verdict::indeterminate);
+}
+
 TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails; a page-sized one passes") {
   ir::Diagram big;
   big.elements.push_back(polygon({{0, 0}, {12 * 72.27, 0}, {12 * 72.27, 4 * 72.27}, {0, 4 * 72.27}}));

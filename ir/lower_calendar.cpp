@@ -28,6 +28,9 @@ constexpr const char* kEveryDay = "anchor=base east";
 // The month labels' own shifts (month label left: xshift=-3.5ex; above left: -3.25ex; the
 // centered ones -1.5ex; above/below: 1.25 day yshifts).
 constexpr double kLabelRowFactor = 1.25;
+// The longest calendar lowered: 10,000 days (27 years) is several hundred pages of days, and TeX
+// runs out of main memory long before a 1000-year calendar (a fuzzer's input took minutes here).
+constexpr long kMaxDays = 10000;
 
 std::string pt(double v) {
   char buf[48];
@@ -401,6 +404,13 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   }
   if (!first || !last) {
     host.problem("unsupported-construct", "cannot read the calendar's dates '" + dates + "'", opt_b, opt_e);
+    host.emit("\\end{scope}", 0, 0);
+    return true;
+  }
+  if (*last - *first + 1 > kMaxDays) {  // refused up front, like a \foreach range (tex::Limits)
+    host.problem("resource-limit",
+                 "calendar of " + std::to_string(*last - *first + 1) + " days; limit " + std::to_string(kMaxDays),
+                 opt_b, opt_e);
     host.emit("\\end{scope}", 0, 0);
     return true;
   }
