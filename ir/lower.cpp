@@ -3390,6 +3390,20 @@ Diagram PictureLowerer::run() {
     for (auto& el : d_.elements) el.incomplete = true;
     for (auto& n : d_.nodes) n.incomplete = true;
   }
+  // A budget error of the expansion inside the picture (a refused or stopped \foreach, too many
+  // tokens...) leaves its statements out: the rules must not judge what is left as the whole.
+  bool cut = pic_.truncated;
+  for (const Diagnostic& dg : doc_.diagnostics)
+    cut = cut || (dg.rule == "expansion-limit" && dg.range.valid && pic_.range.valid && dg.range.file == pic_.range.file &&
+                  dg.range.begin >= pic_.range.begin && dg.range.begin < pic_.range.end);
+  if (cut) {
+    Diagnostic dg;
+    dg.rule = "expansion-limit";
+    dg.severity = Severity::note;
+    dg.message = "the picture is incomplete: expansion stopped inside it at a limit (see the error)";
+    dg.range = pic_.range;
+    d_.diagnostics.push_back(dg);
+  }
   stmt_ = nullptr;
   detect_right_angle_marks();
   if (bbox_.any) {

@@ -319,6 +319,7 @@ void PictureReader::statements(Mode mode, const Token& begin) {
       return;
     }
   }
+  if (ex_.stopped() && current()) current()->truncated = true;
   if (!ex_.stopped() && mode == Mode::environment)
     ex_.diagnose("unterminated", Severity::error, "unterminated tikzpicture environment", begin);
   else if (!ex_.stopped() && mode == Mode::group)
