@@ -182,7 +182,8 @@ TEST_CASE("footprints: human and bird feet along a line, as large as pgf draws t
   for (const auto& [spec, xmin, ymax, outlines] :
        {std::tuple<const char*, double, double, std::size_t>{"footprints, foot length=20pt", -1.3812, 12.67337, 30},
         {"footprints, foot of=bird", -1.21965, 12.37167, 5}}) {
-    CAPTURE(spec);
+    const std::string spec_text = spec;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(spec_text);
     Pic p;
     p.path(std::string("\\fill[decorate, decoration={") + spec + "}] (0,0) -- (3,0);");
     auto d = p.lower();

@@ -264,9 +264,11 @@ TEST_CASE("nodes: shapes of the shape libraries are `other`, boxed by their own 
 }
 
 TEST_CASE("nodes: the picture grows by the border, plus half the line width when the border is drawn") {
-  for (const auto& [opts, half] : std::vector<std::pair<std::string, double>>{
+  for (const auto& row : std::vector<std::pair<std::string, double>>{
            {"", 5.0}, {"draw", 5.2}, {"outer sep=5pt", 5.0}, {"draw,outer sep=5pt", 5.2},
            {"draw,line width=4pt", 7.0}, {"fill=red,outer sep=5pt", 5.0}}) {
+    const std::string& opts = row.first;  // not a structured binding: clang 14's CHECK_MESSAGE
+    const double half = row.second;        // lambdas cannot capture one
     Pic p;
     p.path("\\node[minimum size=10pt,inner sep=0pt," + opts + "] at (0,0) {};");
     auto d = p.lower();
