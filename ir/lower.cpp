@@ -163,6 +163,8 @@ class PictureLowerer {
  private:
   // --- per-path state
   struct PathState {
+    PathState() = default;
+    explicit PathState(const Settings& start) : s(start) {}  // copy once, not default + assign
     Settings s;            // after the path's options
     Transform scope_ctm;   // the transformation before the path options
     std::uint32_t path_id = 0;
@@ -2188,9 +2190,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
 // ---------------------------------------------------------------- statements
 
 void PictureLowerer::lower_path(const grammar::Statement& gs) {
-  PathState ps;
+  PathState ps(stack_.back());
   ps.path_id = next_path_id_++;
-  ps.s = stack_.back();
   ps.scope_ctm = ps.s.ctm;
   Settings& s = ps.s;
   // path modes are not inherited (pgfmanual 15.3)
