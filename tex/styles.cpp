@@ -306,10 +306,10 @@ std::vector<FlatKey> StyleTable::run_tikzset(std::string_view body, std::vector<
 }
 
 std::vector<FlatKey> StyleTable::memoised(
-    std::string key, std::vector<StyleProblem>* problems,
+    std::unordered_map<std::string, Memo>& memo, std::string key, std::vector<StyleProblem>* problems,
     const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run) {
-  auto hit = memo_.find(key);
-  if (hit != memo_.end() && hit->second.generation == generation_) {
+  auto hit = memo.find(key);
+  if (hit != memo.end() && hit->second.generation == generation_) {
     if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());
     return hit->second.keys;
   }
@@ -318,22 +318,22 @@ std::vector<FlatKey> StyleTable::memoised(
   run(m.keys, &m.problems);
   if (problems) problems->insert(problems->end(), m.problems.begin(), m.problems.end());
   if (generation_ != before) return std::move(m.keys);  // it defined something: not repeatable
-  if (memo_.size() >= kMemoLimit) memo_.clear();
+  if (memo.size() >= kMemoLimit) memo.clear();
   m.generation = before;
-  return memo_.insert_or_assign(std::move(key), std::move(m)).first->second.keys;
+  return memo.insert_or_assign(std::move(key), std::move(m)).first->second.keys;
 }
 
 std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<StyleProblem>* problems) {
-  std::string text = strip_comments(options);
-  std::string key = text;  // the memo key: the option text (a style name never starts with \x01)
-  return memoised(std::move(key), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+  // The memo key: the option text as given (comments are stripped only on a miss).
+  return memoised(memo_, std::string(options), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+    const std::string text = strip_comments(options);
     expand_into(text, 0, 0, false, "", 0, out, probs);
   });
 }
 
 std::vector<FlatKey> StyleTable::expand_style(const std::string& name, std::vector<StyleProblem>* problems) {
   if (!find(name)) return {};
-  return memoised("\x01" + name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+  return memoised(style_memo_, name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
     expand_into(name, 0, 0, true, "", 0, out, probs);
   });
 }

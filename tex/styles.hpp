@@ -131,10 +131,12 @@ class StyleTable {
     std::vector<FlatKey> keys;
     std::vector<StyleProblem> problems;
   };
-  std::vector<FlatKey> memoised(std::string key, std::vector<StyleProblem>* problems,
+  std::vector<FlatKey> memoised(std::unordered_map<std::string, Memo>& memo, std::string key,
+                                std::vector<StyleProblem>* problems,
                                 const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
   std::uint64_t generation_ = 0;
-  std::unordered_map<std::string, Memo> memo_;
+  std::unordered_map<std::string, Memo> memo_;        // expand(): by option text
+  std::unordered_map<std::string, Memo> style_memo_;  // expand_style(): by style name
   void expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end, bool use_spans,
                    const std::string& via, int depth, std::vector<FlatKey>& out,
                    std::vector<StyleProblem>* problems);
