@@ -44,6 +44,19 @@ struct RuleResult {
   Verdict verdict = Verdict::na;
   std::vector<Diagnostic> findings;  // each with evidence {measured, limit, unit, ...}
   std::string reason;                // for n/a and indeterminate
+  // The most findings a rule reports (a pairwise rule's `max_findings` threshold; unlimited
+  // otherwise): a dense picture (100,000 overlapping labels) makes a pairwise rule find millions,
+  // and building them took minutes and gigabytes. A rule that reaches it stops searching.
+  std::size_t max_findings = static_cast<std::size_t>(-1);
+  bool truncated = false;  // the rule stopped at max_findings
+  // Whether another finding may be added; if not, the rule is marked truncated. Asked before the
+  // finding is built, so that the refused one costs nothing.
+  bool room() {
+    if (findings.size() < max_findings) return true;
+    truncated = true;
+    return false;
+  }
+  bool full() const { return findings.size() >= max_findings; }
 };
 
 struct Rule {

@@ -88,6 +88,19 @@ RuleResult make_result(Verdict v, std::string reason) {
   return r;
 }
 
+void note_dropped(RuleResult& r, const RuleDoc& doc) {
+  if (!r.truncated || r.findings.empty()) return;
+  Diagnostic n = r.findings.front();
+  n.severity = Severity::note;
+  n.message = doc.name + " stopped at " + std::to_string(r.findings.size()) +
+              " findings (max_findings): the rest of the picture was not searched";
+  n.notes.clear();
+  n.evidence = {{"measured", static_cast<double>(r.findings.size())},
+                {"limit", static_cast<double>(r.max_findings)},
+                {"unit", "count"}};
+  r.findings.push_back(std::move(n));
+}
+
 RuleResult conclude(RuleResult r, const ir::Diagram& d) {
   if (!r.findings.empty()) {
     r.verdict = Verdict::fail;

@@ -29,5 +29,7 @@ RuleResult make_result(Verdict v, std::string reason = {});
 // The usual ending of a rule: fail with its findings; else indeterminate when the geometry is
 // incomplete (a problem may hide in what is missing); else pass.
 RuleResult conclude(RuleResult r, const ir::Diagram& d);
+// When the rule stopped at r.max_findings: one note saying so, at the first finding.
+void note_dropped(RuleResult& r, const RuleDoc& doc);
 
 }  // namespace tikzlint::checks

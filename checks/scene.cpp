@@ -426,7 +426,9 @@ double Scene::gap(const Label& l, const Stroke& s) const {
     if (it != s_->gaps.end()) return it->second;
   }
   double g = box_gap(l, s);
-  if (known) s_->gaps.emplace(key, g);
+  // A memo, bounded: labels x strokes grows with the square of a dense picture (a tree of 4,000
+  // children, every edge near every label, held 690 MB of it).
+  if (known && s_->gaps.size() < kGapMemoLimit) s_->gaps.emplace(key, g);
   return g;
 }
 

@@ -121,6 +121,8 @@ class BoxIndex {
 
 class Scene {
  public:
+  // The most label-stroke gaps memoised per diagram (a cache: past it gaps are recomputed).
+  static constexpr std::size_t kGapMemoLimit = 1u << 20;
   explicit Scene(const ir::Diagram& d);
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
@@ -175,7 +177,7 @@ class Scene {
     BoxIndex region_index;
     // Memo: associate() per (label index, attach); gap() per (label index, stroke index).
     std::map<std::pair<std::size_t, double>, Association> associations;
-    std::unordered_map<std::uint64_t, double> gaps;
+    std::unordered_map<std::uint64_t, double> gaps;  // at most kGapMemoLimit entries
   };
 
  private:

@@ -106,6 +106,24 @@ TEST_CASE("in_frame: text or elements wholly outside are notes; incomplete geome
   CHECK(run("in_frame", inside).verdict == Verdict::indeterminate);
 }
 
+TEST_CASE("overlap stops at max_findings, says so in a note, and still fails") {
+  ir::Diagram d;
+  for (int i = 0; i < 10; ++i) d.nodes.push_back(text_node("Label", 50 + 0.5 * i, 50));  // 45 overlapping pairs
+  RuleResult all = run("overlap", d);
+  CHECK(all.verdict == Verdict::fail);
+  CHECK(all.findings.size() == 45);
+  CHECK_FALSE(all.truncated);
+  Config capped;
+  capped.set("overlap.max_findings", 3);
+  RuleResult r = run("overlap", d, capped);
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.truncated);
+  REQUIRE(r.findings.size() == 4);  // three findings and the note
+  CHECK(r.findings[3].severity == Severity::note);
+  CHECK(r.findings[3].message == "overlap stopped at 3 findings (max_findings): the rest of the picture was not searched");
+  CHECK(r.findings[0].message == all.findings[0].message);
+}
+
 TEST_CASE("a library construct cut short at a resource limit leaves the geometry rules indeterminate") {
   ir::Diagram d;
   d.elements.push_back(segment(10, 10, 20, 20));

@@ -79,6 +79,9 @@ const RuleDoc label_association_doc = {
         {"mark_touch_pt", 1.0, "pt",
          "a mark drawn across its element has no gap to it; a gap over 1pt (0.35mm, more than twice\n"
          "a thin 0.4pt line's width) is visible at print size"},
+        {"max_findings", 1000, "count",
+         "a dense picture has pairs by the million; at this many findings the rule stops searching\n"
+         "and says so in a note (the verdict is fail either way)"},
     },
 };
 
@@ -213,6 +216,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   const double touch = cfg.get(doc, "mark_touch_pt");
   Scene scene(d);
   RuleResult r;
+  r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
   if (scene.labels().empty()) {
     // pgfplots typesets its tick and axis labels itself, each at the tick or axis it names.
     if (d.uses_axis)
@@ -241,7 +245,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   std::vector<Claim> claims;
 
   std::size_t checked = 0;
-  for (std::size_t li = 0; li < scene.labels().size(); ++li) {
+  for (std::size_t li = 0; li < scene.labels().size() && !r.full(); ++li) {
     const Label& l = scene.labels()[li];
     if (l.text.kind == LabelKind::text) continue;
     const ir::Node& n = d.nodes[l.node];
@@ -265,6 +269,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
         undecided = "label " + quoted(l.text.plain) + " is orphaned only within the approximate axis's uncertainty";
         continue;
       }
+      if (!r.room()) continue;
       double measured = a.best ? a.best->gap : 3 * orphan;
       std::string dist = a.best ? num(measured) + "pt" : "more than " + num(measured) + "pt";
       std::string target = l.text.kind == LabelKind::angle    ? "arc, right-angle mark or corner"
@@ -289,6 +294,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
         continue;
       }
       if (diff < margin) {
+        if (!r.room()) continue;
         auto describe = [&](const Target& t) -> std::string {
           if (t.kind == TargetKind::owner || t.kind == TargetKind::region) return "shape";
           if (t.kind == TargetKind::vertex) {
@@ -327,7 +333,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   // their bounds come within 1pt: the pairs to test come from an index of the claimed strokes.
   BoxIndex claimed;
   for (std::size_t i = 0; i < claims.size(); ++i) claimed.insert(scene.strokes()[claims[i].stroke].bounds, i);
-  for (std::size_t i = 0; i < claims.size(); ++i)
+  for (std::size_t i = 0; i < claims.size() && !r.full(); ++i)
     for (std::size_t j : claimed.query(geo::inflate(scene.strokes()[claims[i].stroke].bounds, 2.0))) {
       if (j <= i) continue;
       const Claim &ci = claims[i], &cj = claims[j];
@@ -347,6 +353,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       auto [j0, j1] = extent_along(d.nodes[lj.node], si);
       double shared = std::min(i1, j1) - std::max(i0, j0);
       if (shared <= 0) continue;  // different parts of the line
+      if (!r.room()) break;
       const ir::Node& nj = d.nodes[lj.node];
       Diagnostic f = finding(doc, nj.prov.range,
                              "length labels " + quoted(li.text.plain) + " and " + quoted(lj.text.plain) +
@@ -361,7 +368,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
 
   // Tick marks: a short stroke drawn on its own must cross (or touch) what it marks.
   if (!incomplete)
-    for (std::size_t i = 0; i < scene.strokes().size(); ++i) {
+    for (std::size_t i = 0; i < scene.strokes().size() && !r.full(); ++i) {
       const Stroke& t = scene.strokes()[i];
       const ir::Element& e = d.elements[t.element];
       if (t.kind != StrokeKind::straight || !t.drawn || t.arrow || t.length <= 0 || t.length > mark_len) continue;
@@ -383,12 +390,14 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
         nearest = std::min(nearest, mark.distance(geo::Shape::line(o.pts)));
       }
       if (dash || nearest <= touch || nearest > orphan) continue;  // crosses something, or is no mark
+      if (!r.room()) continue;
       r.findings.push_back(finding(doc, e.prov.range,
                                    "tick mark (" + num(t.length) + "pt stroke) crosses nothing: the nearest element is " +
                                        num(nearest) + "pt away; limit " + num(touch) + "pt",
                                    nearest, touch, "pt", {{"kind", "mark"}, {"problem", "orphaned mark"}}));
     }
 
+  note_dropped(r, doc);
   if (!r.findings.empty()) {
     r.verdict = Verdict::fail;
     return r;

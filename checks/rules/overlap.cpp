@@ -46,6 +46,9 @@ const RuleDoc overlap_doc = {
          "a line that crosses less than 2pt of the inset glyph box only clips a corner of a glyph"},
         {"face_overlap_ratio", 0.05, "ratio",
          "faces overlapping by less than 5% of the smaller face only meet along an edge"},
+        {"max_findings", 1000, "count",
+         "a dense picture has pairs by the million; at this many findings the rule stops searching\n"
+         "and says so in a note (the verdict is fail either way)"},
     },
 };
 
@@ -190,12 +193,13 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   const double face_ratio = cfg.get(doc, "face_overlap_ratio");
   Scene scene(d);
   RuleResult r;
+  r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
   const auto& labels = scene.labels();
 
   // 1. Text over text (STRtree over glyph boxes).
   geo::SpatialIndex glyph_index;
   for (std::size_t i = 0; i < labels.size(); ++i) glyph_index.insert(labels[i].glyphs, i);
-  for (std::size_t i = 0; i < labels.size(); ++i) {
+  for (std::size_t i = 0; i < labels.size() && !r.full(); ++i) {
     const ir::Box& a = labels[i].glyphs;
     for (std::size_t j : glyph_index.query(a)) {
       if (j <= i) continue;
@@ -207,6 +211,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (smaller <= 0) continue;
       double ratio = w * h / smaller;
       if (ratio <= text_ratio) continue;
+      if (!r.room()) break;
       const ir::Node& na = d.nodes[labels[i].node];
       const ir::Node& nb = d.nodes[labels[j].node];
       Diagnostic f = finding(doc, nb.prov.range,
@@ -235,6 +240,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
 
   // 2. Lines through text, and 3. opaque fills painted over text.
   for (const Label& l : labels) {
+    if (r.full()) break;  // (truncated is set where a finding was refused)
     const ir::Node& n = d.nodes[l.node];
     // The ink of a line of text lies between its baseline and its height; descenders (g, p, y)
     // are thin tails, so the core leaves out the depth below the baseline.
@@ -260,6 +266,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (inside > worst) worst = inside, worst_stroke = &s;
     }
     if (worst_stroke && worst > min_cross) {
+      if (!r.room()) continue;
       Diagnostic f = finding(doc, n.prov.range,
                              std::string(to_string(worst_stroke->kind)) + " runs " + num(worst) + "pt through text " +
                                  quoted(l.text.plain) + "; limit " + num(min_cross) + "pt",
@@ -285,6 +292,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (!region || !geo::boxes_overlap(geo::bounds_of(*region), l.glyphs)) continue;
       geo::Shape area = geo::Shape::polygon(*region);
       if (!area.covers(geo::Shape::point(l.center))) continue;
+      if (!r.room()) break;
       Diagnostic f = finding(doc, n.prov.range,
                              "text " + quoted(l.text.plain) + " is covered by a fill painted after it", 1, 0, "count",
                              {{"problem", "fill over text"}, {"text", l.text.plain}});
@@ -388,6 +396,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     }
   }
 
+  note_dropped(r, doc);
   return conclude(std::move(r), d);
 }
 
