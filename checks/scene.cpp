@@ -510,7 +510,26 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
   }
 
   std::vector<Target> beside, strokes, vertices, regions;
-  for (std::size_t i : strokes_near(l.box, search)) {
+  std::vector<std::size_t> candidates = strokes_near(l.box, search);
+  if (candidates.size() > kMaxStrokeCandidates) {
+    // A dense picture (thousands of strokes within reach of every label) made this quadratic:
+    // keep the strokes whose bounds come nearest (a lower bound of the exact gap), in index order.
+    auto bound_gap = [&](std::size_t i) {
+      const ir::Box& b = strokes_[i].bounds;
+      const double dx = std::max({0.0, b.xmin - l.box.xmax, l.box.xmin - b.xmax});
+      const double dy = std::max({0.0, b.ymin - l.box.ymax, l.box.ymin - b.ymax});
+      return std::hypot(dx, dy);
+    };
+    std::vector<std::pair<double, std::size_t>> by_bound;
+    by_bound.reserve(candidates.size());
+    for (std::size_t i : candidates) by_bound.emplace_back(bound_gap(i), i);
+    std::nth_element(by_bound.begin(), by_bound.begin() + kMaxStrokeCandidates, by_bound.end());
+    by_bound.resize(kMaxStrokeCandidates);
+    candidates.clear();
+    for (const auto& [g, i] : by_bound) candidates.push_back(i);
+    std::sort(candidates.begin(), candidates.end());
+  }
+  for (std::size_t i : candidates) {
     const Stroke& s = strokes_[i];
     if (s.kind == StrokeKind::grid) continue;
     double g = gap(l, s);
