@@ -327,6 +327,7 @@ std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<St
   // The memo key: the option text as given (comments are stripped only on a miss).
   return memoised(memo_, std::string(options), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
     const std::string text = strip_comments(options);
+    too_many_keys_ = false;
     expand_into(text, 0, 0, false, "", 0, out, probs);
   });
 }
@@ -334,6 +335,7 @@ std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<St
 std::vector<FlatKey> StyleTable::expand_style(const std::string& name, std::vector<StyleProblem>* problems) {
   if (!find(name)) return {};
   return memoised(style_memo_, name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
+    too_many_keys_ = false;
     expand_into(name, 0, 0, true, "", 0, out, probs);
   });
 }
@@ -453,6 +455,14 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
     return;
   }
   for (const RawItem& item : split_options(options)) {
+    if (out.size() >= kMaxKeys || too_many_keys_) {
+      if (!too_many_keys_ && problems)
+        problems->push_back({"expansion-limit",
+                             "style expansion gives more than " + std::to_string(kMaxKeys) + " keys (styles that "
+                             "multiply?)", base_begin, base_end});
+      too_many_keys_ = true;
+      return;
+    }
     std::uint32_t b = use_spans ? base_begin : item.begin;
     std::uint32_t e = use_spans ? base_end : item.end;
     std::string key = normalise_key(item.key);

@@ -113,6 +113,10 @@ class StyleTable {
   }
 
   static constexpr int kMaxDepth = 64;
+  // The most keys one option list expands into: styles that use two styles that use two... (30
+  // levels made 2^30 keys, 15 GB) stop here with an expansion-limit problem. Real option lists
+  // expand into tens of keys.
+  static constexpr std::size_t kMaxKeys = 10000;
   // Memoised expansions kept at most (the memo is dropped whole when full): a bound on the
   // memory a file with millions of distinct option lists can take.
   static constexpr std::size_t kMemoLimit = 4096;
@@ -135,6 +139,7 @@ class StyleTable {
                                 std::vector<StyleProblem>* problems,
                                 const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
   std::uint64_t generation_ = 0;
+  bool too_many_keys_ = false;  // the current expansion reached kMaxKeys (reported once)
   std::unordered_map<std::string, Memo> memo_;        // expand(): by option text
   std::unordered_map<std::string, Memo> style_memo_;  // expand_style(): by style name
   void expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end, bool use_spans,

@@ -147,3 +147,22 @@ TEST_CASE("memoised expansions follow redefinitions, setters and the end of scop
   CHECK(p1.size() == 1);
   CHECK(p2.size() == p1.size());
 }
+
+TEST_CASE("styles that multiply stop at kMaxKeys with one expansion-limit problem") {
+  StyleTable t;
+  std::string defs;
+  for (int i = 1; i <= 30; ++i)  // s1 uses s2 twice, s2 uses s3 twice...: 2^30 keys
+    defs += "s" + std::to_string(i) + "/.style={s" + std::to_string(i + 1) + ",s" + std::to_string(i + 1) + "},";
+  defs += "s31/.style={thick}";
+  t.run_tikzset(defs, nullptr);
+  std::vector<StyleProblem> problems;
+  auto many = t.expand("draw, s1", &problems);
+  CHECK(many.size() <= StyleTable::kMaxKeys);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].code == "expansion-limit");
+  CHECK(problems[0].begin == 6);  // located at the key that used the style
+  // a later, ordinary expansion is not affected
+  problems.clear();
+  CHECK(keys(t.expand("s29", &problems)) == std::vector<std::string>{"thick", "thick", "thick", "thick"});
+  CHECK(problems.empty());
+}
