@@ -342,7 +342,9 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       const Stroke& sj = scene.strokes()[cj.stroke];
       if (ci.stroke != cj.stroke) {
         if (!same_line(si, sj)) continue;
-        auto [a0, a1] = std::minmax(0.0, si.length);
+        // not std::minmax(0.0, si.length): it returns references, one to the temporary 0.0
+        // (ASan: stack-use-after-scope, found by fuzz_pipeline)
+        const double a0 = std::min(0.0, si.length), a1 = std::max(0.0, si.length);
         double b0 = geo::dot(sj.pts.front() - si.pts.front(), si.pts.back() - si.pts.front()) / std::max(1e-9, si.length);
         double b1 = geo::dot(sj.pts.back() - si.pts.front(), si.pts.back() - si.pts.front()) / std::max(1e-9, si.length);
         if (std::max(b0, b1) <= a0 || std::min(b0, b1) >= a1) continue;  // collinear but apart
