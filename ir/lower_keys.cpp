@@ -658,9 +658,8 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.of_direction.clear();
     return true;
   }
-  if (auto dir = direction_angle(key); dir && (key == "above" || key == "below" || key == "left" ||
-                                               key == "right" || key == "above left" || key == "above right" ||
-                                               key == "below left" || key == "below right")) {
+  if (key == "above" || key == "below" || key == "left" || key == "right" || key == "above left" ||
+      key == "above right" || key == "below left" || key == "below right") {
     // pgfmanual 17.5.2 and the positioning library (17.5.3)
     static const std::map<std::string, const char*> anchor_for = {
         {"above", "south"},          {"below", "north"},          {"left", "east"},

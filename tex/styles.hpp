@@ -34,13 +34,16 @@ struct KeyName : std::string {
   explicit KeyName(const std::string& s) : std::string(s) {}
   // Always inlined: the chains are long enough that GCC's growth limits stop inlining, and
   // only inlined is a literal's length a constant.
+  // The bytes are compared with __builtin_memcmp: with the literal's length a constant, GCC
+  // expands it to a few word compares, where string_view's == calls compare() out of line.
   [[gnu::always_inline]] friend inline bool operator==(const KeyName& a, const char* b) {
-    return std::string_view(a) == std::string_view(b);
+    const std::size_t n = __builtin_strlen(b);
+    return a.size() == n && __builtin_memcmp(a.data(), b, n) == 0;
   }
   [[gnu::always_inline]] friend inline bool operator!=(const KeyName& a, const char* b) { return !(a == b); }
   // A table's entries are string_views, so that a loop over a table compares lengths first too.
   [[gnu::always_inline]] friend inline bool operator==(const KeyName& a, std::string_view b) {
-    return std::string_view(a) == b;
+    return a.size() == b.size() && __builtin_memcmp(a.data(), b.data(), b.size()) == 0;
   }
   [[gnu::always_inline]] friend inline bool operator!=(const KeyName& a, std::string_view b) { return !(a == b); }
 };
