@@ -467,7 +467,7 @@ std::string substitute_library_lengths(const std::string& expr, const Settings& 
   const FontSpec font = node_font_of(s);
   const std::pair<const char*, double> registers[] = {{"\\baselineskip", baselineskip_for_size(font.size_pt)},
                                                       {"\\pgflinewidth", s.style.line_width},
-                                                      {"\\tikzcircuitssizeunit", s.lib.circuit_unit}};
+                                                      {"\\tikzcircuitssizeunit", s.lib->circuit_unit}};
   std::string out = expr;
   for (const auto& [name, pt] : registers) {
     const std::string n = name;
@@ -546,14 +546,14 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
   if (key == "plane origin" || key == "plane x" || key == "plane y") {
-    (key == "plane origin" ? s.lib.plane_origin : key == "plane x" ? s.lib.plane_x : s.lib.plane_y) = v;
+    (key == "plane origin" ? s.lib.mut().plane_origin : key == "plane x" ? s.lib.mut().plane_x : s.lib.mut().plane_y) = v;
     return true;
   }
   if (key == "canvas is plane") {
     if (!ka.local_point) return unsupported("'canvas is plane' needs its points");
-    auto o = ka.local_point(s.lib.plane_origin, s, b, e);
-    auto px = ka.local_point(s.lib.plane_x, s, b, e);
-    auto py = ka.local_point(s.lib.plane_y, s, b, e);
+    auto o = ka.local_point(s.lib->plane_origin, s, b, e);
+    auto px = ka.local_point(s.lib->plane_x, s, b, e);
+    auto py = ka.local_point(s.lib->plane_y, s, b, e);
     if (o && px && py) set_plane(*o, *px, *py);
     return true;
   }
@@ -594,7 +594,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
         xyz[i] = *d;
       }
       if (xyz[col] == 0) continue;  // ifthenelse(#1, ...): a zero entry leaves the column alone
-      auto& H = s.lib.perspective;  // rows a, b, c, d of three columns each
+      auto& H = s.lib.mut().perspective;  // rows a, b, c, d of three columns each
       for (int row = 0; row < 3; ++row)
         if (row != col) H[static_cast<std::size_t>(row * 3 + col)] = xyz[row] / xyz[col];
       H[static_cast<std::size_t>(9 + col)] = 1 / xyz[col];
@@ -604,19 +604,19 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
 
   // --- circuits (tikzlibrarycircuits.code.tex)
   if (key == "circuit") {
-    s.lib.circuit = !is_false(k);
+    s.lib.mut().circuit = !is_false(k);
     apply_nested(ka, s, "every circuit", target, b, e, problems);
     return true;
   }
   if (key == "circuit symbol unit") {
-    if (auto d = ev.math(v)) s.lib.circuit_unit = d->value;
+    if (auto d = ev.math(v)) s.lib.mut().circuit_unit = d->value;
     return true;
   }
   if (key == "circuit handle symbol") {
     // on a `to` of a circuit the symbol is a node on it (\tikz@lib@circ@on@to); elsewhere its
     // keys apply where it stands, e.g. to a node
-    if (s.lib.circuit && target == KeyTarget::op) {
-      s.lib.to_symbols.push_back("pos=.5," + v);
+    if (s.lib->circuit && target == KeyTarget::op) {
+      s.lib.mut().to_symbols.push_back("pos=.5," + v);
       return true;
     }
     apply_nested(ka, s, v, target, b, e, problems);
@@ -656,7 +656,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   // --- spy (tikzlibraryspy.code.tex): the options a scope's \spy commands use (lower_spy.cpp)
   if (key == "spy using outlines" || key == "spy using overlays" || key == "spy scope") {
     const bool outlines = key == "spy using outlines";
-    s.lib.spy_scope = key == "spy scope" ? v
+    s.lib.mut().spy_scope = key == "spy scope" ? v
                       : std::string("every spy on node/.style={") +
                             (outlines ? "very thin,draw" : "fill,fill opacity=0.2,text opacity=1") +
                             "},every spy in node/.style={" +
@@ -666,13 +666,13 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
 
   // --- Lindenmayer systems: their keys hold in the group, for the path operation (lower_lsystem.cpp)
   if (key == "l-system" || key == "lindenmayer system") {
-    s.lib.lsystem += (s.lib.lsystem.empty() ? "" : ",") + v;
+    s.lib.mut().lsystem += (s.lib.mut().lsystem.empty() ? "" : ",") + v;
     return true;
   }
 
   // --- mindmap (tikzlibrarymindmap.code.tex): concepts are circles in the concept color
   if (key == "concept color") {
-    s.lib.concept_color = v;
+    s.lib.mut().concept_color = v;
     return true;
   }
   if (const ConceptSizes* z = mindmap_variant(key)) {
@@ -682,7 +682,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
   if (key == "concept") {
-    apply_nested(ka, s, "circle,fill={" + s.lib.concept_color + "},draw={" + s.lib.concept_color + "},every concept",
+    apply_nested(ka, s, "circle,fill={" + s.lib->concept_color + "},draw={" + s.lib->concept_color + "},every concept",
                  target, b, e, problems);
     return true;
   }
@@ -697,43 +697,43 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
       auto n = ev.num(v);
       if (!n) return true;
       const long count = std::lround(*n);
-      for (long i = 0; i < count; ++i) s.lib.tokens.push_back({"", ""});
+      for (long i = 0; i < count; ++i) s.lib.mut().tokens.push_back({"", ""});
     } else {
       for (const auto& item : tex::split_options(v)) {
         if (key == "colored tokens")
-          s.lib.tokens.push_back({std::string(trim(item.key)), ""});
+          s.lib.mut().tokens.push_back({std::string(trim(item.key)), ""});
         else
-          s.lib.tokens.push_back({"", std::string(trim(item.key))});
+          s.lib.mut().tokens.push_back({"", std::string(trim(item.key))});
       }
     }
-    if (s.lib.tokens.size() > kMaxTokens) {
-      s.lib.tokens.clear();
+    if (s.lib->tokens.size() > kMaxTokens) {
+      s.lib.mut().tokens.clear();
       return unsupported("more than " + std::to_string(kMaxTokens) +
                          " tokens: pgf has no placement for them");
     }
     return true;
   }
   if (key == "token distance") {
-    s.lib.token_distance = v;
+    s.lib.mut().token_distance = v;
     return true;
   }
 
   // --- automata (tikzlibraryautomata.code.tex): the arrows of initial and accepting states
   if (key == "initial by arrow" || key == "accepting by arrow") {
-    (key == "initial by arrow" ? s.lib.initial_arrow : s.lib.accepting_arrow) = !is_false(k);
+    (key == "initial by arrow" ? s.lib.mut().initial_arrow : s.lib.mut().accepting_arrow) = !is_false(k);
     return true;
   }
   if (key == "initial text" || key == "accepting text") {
-    (key == "initial text" ? s.lib.initial_text : s.lib.accepting_text) = v;
+    (key == "initial text" ? s.lib.mut().initial_text : s.lib.mut().accepting_text) = v;
     return true;
   }
   if (key == "initial where" || key == "accepting where") {
     if (!where_angle(v)) return unsupported("'" + key + "' must be above, below, left or right");
-    (key == "initial where" ? s.lib.initial_where : s.lib.accepting_where) = v;
+    (key == "initial where" ? s.lib.mut().initial_where : s.lib.mut().accepting_where) = v;
     return true;
   }
   if (key == "initial distance" || key == "accepting distance") {
-    (key == "initial distance" ? s.lib.initial_distance : s.lib.accepting_distance) = v;
+    (key == "initial distance" ? s.lib.mut().initial_distance : s.lib.mut().accepting_distance) = v;
     return true;
   }
 
@@ -741,11 +741,11 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   if (key == "loop") {
     // loop/.style={to path={\pgfextra{\let\tikztotarget=\tikztostart}[looseness=8,min distance=5mm,
     // every loop]\tikz@to@curve@path}}: a curve from the node back to itself
-    s.lib.loop = !is_false(k);
+    s.lib.mut().loop = !is_false(k);
     s.custom_to_path = false;
-    s.lib.to_move = false;
+    s.lib.mut().to_move = false;
     s.out_looseness = s.in_looseness = kLoopLooseness;
-    s.lib.out_min_distance = s.lib.in_min_distance = kLoopMinDistance;
+    s.lib.mut().out_min_distance = s.lib.mut().in_min_distance = kLoopMinDistance;
     if (!s.out_angle) s.out_angle = 45;  // \tikz@to@out, \tikz@to@in
     if (!s.in_angle) s.in_angle = 135;
     apply_nested(ka, s, "every loop", target, b, e, problems);
@@ -753,8 +753,8 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   }
   if (key == "line to" || key == "move to") {
     s.custom_to_path = false;
-    s.lib.loop = false;
-    s.lib.to_move = key == "move to";
+    s.lib.mut().loop = false;
+    s.lib.mut().to_move = key == "move to";
     return true;
   }
   if (key == "min distance" || key == "max distance" || key == "distance" || key == "in min distance" ||
@@ -764,21 +764,21 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     if (!d) return true;
     const bool in = !starts_with(key, "out"), out = !starts_with(key, "in");
     const bool min = key.find("max") == std::string::npos, max = key.find("min") == std::string::npos;
-    if (in && min) s.lib.in_min_distance = d->value;
-    if (in && max) s.lib.in_max_distance = d->value;
-    if (out && min) s.lib.out_min_distance = d->value;
-    if (out && max) s.lib.out_max_distance = d->value;
+    if (in && min) s.lib.mut().in_min_distance = d->value;
+    if (in && max) s.lib.mut().in_max_distance = d->value;
+    if (out && min) s.lib.mut().out_min_distance = d->value;
+    if (out && max) s.lib.mut().out_max_distance = d->value;
     // \tikz@to@set@distances switches to the curve path (\tikz@to@switch@on)
     if (!s.out_angle) s.out_angle = 45;
     if (!s.in_angle) s.in_angle = 135;
     return true;
   }
   if (key == "edge node") {
-    s.lib.to_nodes.push_back(v);
+    s.lib.mut().to_nodes.push_back(v);
     return true;
   }
   if (key == "parabola height") {
-    if (auto d = ev.math(v)) s.lib.parabola_height = d->value;
+    if (auto d = ev.math(v)) s.lib.mut().parabola_height = d->value;
     return true;
   }
 
@@ -800,7 +800,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     }
     if (!box.any) return true;  // \ifdim\pgf@xa>\pgf@xa: nothing to fit, the key is ignored
     const double w = box.box.width(), h = box.box.height();
-    s.lib.fit_center = Point{box.box.xmin + w / 2, box.box.ymin + h / 2};
+    s.lib.mut().fit_center = Point{box.box.xmin + w / 2, box.box.ymin + h / 2};
     s.anchor = "center";
     s.placement.clear();
     s.of_direction.clear();
@@ -821,13 +821,13 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     s.shape_name = "circle";
     s.inner_xsep = s.inner_ysep = 0;
     s.outer_xsep = s.outer_ysep = 0;
-    s.lib.circle_through = s.ctm.apply(*p);
+    s.lib.mut().circle_through = s.ctm.apply(*p);
     return true;
   }
 
   // --- turtle (tikzlibraryturtle.code.tex): each command inserts path text
   if (key == "turtle/distance") {
-    s.lib.turtle_distance = v;
+    s.lib.mut().turtle_distance = v;
     return true;
   }
   if (key == "turtle") {
@@ -837,11 +837,11 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
       const std::string arg(trim(item.value));
       if (cmd == "home") {
         s.insert_paths.push_back("(0,0)");
-        s.lib.turtle_direction = 90;
+        s.lib.mut().turtle_direction = 90;
       } else if (cmd == "forward" || cmd == "fd" || cmd == "back" || cmd == "bk") {
-        std::string d = item.has_value ? arg : s.lib.turtle_distance;
+        std::string d = item.has_value ? arg : s.lib->turtle_distance;
         if (cmd == "back" || cmd == "bk") d = "-(" + d + ")";
-        s.insert_paths.push_back("to[" + s.lib.turtle_how + "] ++({" + fmt(s.lib.turtle_direction) + "}:{" +
+        s.insert_paths.push_back("to[" + s.lib->turtle_how + "] ++({" + fmt(s.lib->turtle_direction) + "}:{" +
                                  d + "})");
       } else if (cmd == "left" || cmd == "lt" || cmd == "right" || cmd == "rt") {
         double a = 90;
@@ -850,18 +850,18 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
           if (!d) return true;
           a = *d;
         }
-        double dir = s.lib.turtle_direction + ((cmd == "left" || cmd == "lt") ? a : -a);
+        double dir = s.lib->turtle_direction + ((cmd == "left" || cmd == "lt") ? a : -a);
         if (dir > 360) dir -= 360;
         if (dir < 0) dir += 360;
-        s.lib.turtle_direction = dir;
+        s.lib.mut().turtle_direction = dir;
       } else if (cmd == "direction") {
         auto d = ev.num(arg);
         if (!d) return true;
-        s.lib.turtle_direction = *d;
+        s.lib.mut().turtle_direction = *d;
       } else if (cmd == "distance") {
-        s.lib.turtle_distance = arg;
+        s.lib.mut().turtle_distance = arg;
       } else if (cmd == "how/.style") {
-        s.lib.turtle_how = tex::strip_braces(arg);
+        s.lib.mut().turtle_how = tex::strip_braces(arg);
       } else {
         return unsupported("unknown turtle command '" + cmd + "'");
       }
@@ -877,15 +877,15 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
       return false;
     if (target != KeyTarget::picture)
       return unsupported("'" + key + "' takes effect at the end of a picture: give it to the tikzpicture");
-    s.lib.background.push_back(part);
+    s.lib.mut().background.push_back(part);
     return true;
   }
   if (key == "inner frame sep" || key == "inner frame xsep" || key == "inner frame ysep" ||
       key == "outer frame sep" || key == "outer frame xsep" || key == "outer frame ysep") {
     const bool inner = starts_with(key, "inner"), xs = key.find("ysep") == std::string::npos,
                ys = key.find("xsep") == std::string::npos;
-    if (xs) (inner ? s.lib.inner_frame_xsep : s.lib.outer_frame_xsep) = v;
-    if (ys) (inner ? s.lib.inner_frame_ysep : s.lib.outer_frame_ysep) = v;
+    if (xs) (inner ? s.lib.mut().inner_frame_xsep : s.lib.mut().outer_frame_xsep) = v;
+    if (ys) (inner ? s.lib.mut().inner_frame_ysep : s.lib.mut().outer_frame_ysep) = v;
     return true;
   }
 
@@ -917,12 +917,12 @@ std::vector<std::string> after_node_statements(const Settings& ns, const std::st
   //   ([shift=(angle:distance)]\tikztostart.angle) node[shape=rectangle,anchor=...]{text}
   //   -- (\tikztostart)}] edge ()}; an edge is drawn (every edge = draw)
   auto arrow = [&](bool initial) {
-    const std::string& where = initial ? ns.lib.initial_where : ns.lib.accepting_where;
+    const std::string& where = initial ? ns.lib->initial_where : ns.lib->accepting_where;
     const std::string angle = fmt(*where_angle(where));
-    const std::string& dist = initial ? ns.lib.initial_distance : ns.lib.accepting_distance;
+    const std::string& dist = initial ? ns.lib->initial_distance : ns.lib->accepting_distance;
     const std::string outer = "([shift={(" + angle + ":{" + dist + "})}]" + node + "." + angle + ")";
     const std::string label = "node[shape=rectangle,anchor=" + std::string(where_anchor(where)) + "] {" +
-                              (initial ? ns.lib.initial_text : ns.lib.accepting_text) + "}";
+                              (initial ? ns.lib->initial_text : ns.lib->accepting_text) + "}";
     const std::string every = initial ? "every initial by arrow" : "every accepting by arrow";
     if (initial)
       out.push_back("\\path[draw,every edge,->,double=none," + every + "] " + outer + " " + label + " -- (" +
@@ -931,15 +931,15 @@ std::vector<std::string> after_node_statements(const Settings& ns, const std::st
       out.push_back("\\path[draw,every edge,->,double=none," + every + "] (" + node + ") -- " + outer + " " +
                     label + ";");
   };
-  if (ns.lib.initial_arrow) arrow(true);
-  if (ns.lib.accepting_arrow) arrow(false);
+  if (ns.lib->initial_arrow) arrow(true);
+  if (ns.lib->accepting_arrow) arrow(false);
   // petri: `children are tokens` grows the tokens around the node's center, one token distance
   // apart (\tikz@grow@tokens); the children have no edges
-  if (!ns.lib.tokens.empty() && ns.lib.tokens.size() <= kMaxTokens) {
-    const auto& offs = token_offsets(ns.lib.tokens.size());
-    for (std::size_t i = 0; i < ns.lib.tokens.size(); ++i) {
-      const auto& [opts, text] = ns.lib.tokens[i];
-      const std::string d = "(" + ns.lib.token_distance + ")";
+  if (!ns.lib->tokens.empty() && ns.lib->tokens.size() <= kMaxTokens) {
+    const auto& offs = token_offsets(ns.lib->tokens.size());
+    for (std::size_t i = 0; i < ns.lib->tokens.size(); ++i) {
+      const auto& [opts, text] = ns.lib->tokens[i];
+      const std::string d = "(" + ns.lib->token_distance + ")";
       out.push_back("\\node[token" + (opts.empty() ? "" : "," + opts) + "] at ([shift={({" + fmt(offs[i].x) +
                     "*" + d + "},{" + fmt(offs[i].y) + "*" + d + "})}]" + node + ".center) {" + text + "};");
     }
@@ -949,17 +949,17 @@ std::vector<std::string> after_node_statements(const Settings& ns, const std::st
 
 std::vector<std::string> picture_end_statements(const Settings& pic, const Box& bbox) {
   std::vector<std::string> out;
-  if (pic.lib.background.empty()) return out;
+  if (pic.lib->background.empty()) return out;
   // \tikz@background@save: the box grown by the inner frame seps, the lines' ends by the outer ones
   auto length_of = [&](const std::string& text) {
     std::string err;
     return eval_dimension(substitute_library_lengths(text, pic), font_units_of(pic), &err).value_or(0);
   };
-  const double ix = length_of(pic.lib.inner_frame_xsep), iy = length_of(pic.lib.inner_frame_ysep);
-  const double ox = length_of(pic.lib.outer_frame_xsep), oy = length_of(pic.lib.outer_frame_ysep);
+  const double ix = length_of(pic.lib->inner_frame_xsep), iy = length_of(pic.lib->inner_frame_ysep);
+  const double ox = length_of(pic.lib->outer_frame_xsep), oy = length_of(pic.lib->outer_frame_ysep);
   const double minx = bbox.xmin - ix, miny = bbox.ymin - iy, maxx = bbox.xmax + ix, maxy = bbox.ymax + iy;
   auto pt = [](double x, double y) { return "(" + fmt(x) + "pt," + fmt(y) + "pt)"; };
-  for (const std::string& part : pic.lib.background) {
+  for (const std::string& part : pic.lib->background) {
     const std::string head = "\\path[reset cm,background " + part + "] ";
     if (part == "rectangle") out.push_back(head + pt(minx, miny) + " rectangle " + pt(maxx, maxy) + ";");
     if (part == "grid") out.push_back(head + pt(minx, miny) + " grid " + pt(maxx, maxy) + ";");
@@ -984,7 +984,7 @@ std::optional<Point> library_coordinate(
     // \pgfpointperspectivexyz: homogeneous division, then the xyz vectors
     auto x = get({"x"}), y = get({"y"}), z = get({"z"});
     if (!x || !y || !z) return std::nullopt;
-    const auto& H = s.lib.perspective;
+    const auto& H = s.lib->perspective;
     const double w = H[9] * *x + H[10] * *y + H[11] * *z + 1;
     if (std::abs(w) < 1e-12) return std::nullopt;
     const double px = (H[0] * *x + H[1] * *y + H[2] * *z) / w, py = (H[3] * *x + H[4] * *y + H[5] * *z) / w,
@@ -1016,9 +1016,9 @@ Bezier curve_to_path(Point p0, Point p1, double out_deg, double in_deg, const Se
     return d;
   };
   const double d_out =
-      clamp(kCurveToFactor * s.out_looseness * dist, s.lib.out_min_distance, s.lib.out_max_distance);
+      clamp(kCurveToFactor * s.out_looseness * dist, s.lib->out_min_distance, s.lib->out_max_distance);
   const double d_in =
-      clamp(kCurveToFactor * s.in_looseness * dist, s.lib.in_min_distance, s.lib.in_max_distance);
+      clamp(kCurveToFactor * s.in_looseness * dist, s.lib->in_min_distance, s.lib->in_max_distance);
   // ([shift=({out}:d)]start): the shift is a vector of the local system
   const Point c1 =
       p0 + s.ctm.apply_linear(Point{d_out * std::cos(out_deg * kDeg), d_out * std::sin(out_deg * kDeg)});
@@ -1029,7 +1029,7 @@ Bezier curve_to_path(Point p0, Point p1, double out_deg, double in_deg, const Se
 
 std::vector<grammar::Node> to_path_nodes(const Settings& s, grammar::Span at) {
   std::vector<grammar::Node> out;
-  for (const std::string& text : s.lib.to_nodes) {
+  for (const std::string& text : s.lib->to_nodes) {
     auto parsed = grammar::parse("\\path (0,0) to " + text + " (0,0);");
     if (!parsed.errors.empty() || parsed.statements.empty()) continue;
     for (const auto& op : parsed.statements[0].ops) {

@@ -1133,7 +1133,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     placed.on_path.reset();
     placed.pos = -1;
   }
-  if (!anchor_point && ns.lib.fit_center) anchor_point = *ns.lib.fit_center;  // fit: at= the box's center
+  if (!anchor_point && ns.lib->fit_center) anchor_point = *ns.lib->fit_center;  // fit: at= the box's center
   if (!anchor_point) {
     std::optional<double> pos = ns.pos;
     if (implicit_pos && !pos) pos = 0.5;
@@ -1164,7 +1164,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   }
   const std::uint32_t b = gn.span.begin, e = gn.span.end;
   // through library: minimum size twice the distance from the node's `at`
-  if (ns.lib.circle_through) ns.minimum_width = ns.minimum_height = 2 * length(*ns.lib.circle_through - *anchor_point);
+  if (ns.lib->circle_through) ns.minimum_width = ns.minimum_height = 2 * length(*ns.lib->circle_through - *anchor_point);
   // what libraries draw after the node names it (tikz.code.tex \tikz@fig@mustbenamed)
   const bool draws_after = !is_coordinate && !after_node_statements(ns, "").empty();
   const bool alias_only = draws_after && name.empty();
@@ -1865,7 +1865,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         }
         if (!bend && bend_at_end) bp = tc;
         // tikz.code.tex: parabola height=h puts the bend h above the middle of start and target
-        if (!bend && os.lib.parabola_height) bp = 0.5 * (sc + tc) + Point{0, *os.lib.parabola_height};
+        if (!bend && os.lib->parabola_height) bp = 0.5 * (sc + tc) + Point{0, *os.lib->parabola_height};
         // left half: from start to bend (vertex at bend); right half: bend to target
         for (int i = 0; i <= n; ++i) {
           double t = static_cast<double>(i) / n;
@@ -1912,23 +1912,23 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       }
       std::optional<Resolved> target;
       if (op.to_cycle) target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
-      else if (es.lib.loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
+      else if (es.lib->loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
-      if (es.custom_to_path && !es.to_path.empty() && es.lib.to_symbols.empty()) {
+      if (es.custom_to_path && !es.to_path.empty() && es.lib->to_symbols.empty()) {
         if (!is_edge && lower_custom_to_path(ps, op, es, *target)) return;
         problem("unsupported-key", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
       }
       const Point S = ps.cur_local, E = target->local;
       const std::string start_node = ps.cur_node;
       // a circuit's symbols replace the to path by a straight line (tikzlibrarycircuits.code.tex)
-      const bool symbols = !es.lib.to_symbols.empty();
+      const bool symbols = !es.lib->to_symbols.empty();
       const bool curved = !symbols && (es.bend_set || es.out_angle || es.in_angle);
       SegmentRef seg;
       if (!curved) {
         if (symbols) {
           seg = lower_circuit_symbols(ps, op, es, is_edge ? es : os, *target, is_edge);
-        } else if (es.lib.to_move) {
+        } else if (es.lib->to_move) {
           if (!is_edge) move_to(ps, *target);  // topaths library: move to
         } else if (is_edge) {
           Point a = canvas(ps, S), t = canvas(ps, E);
@@ -1963,14 +1963,14 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         auto clamped = [](double d, std::optional<double> lo, std::optional<double> hi) {
           return std::min(std::max(d, lo.value_or(d)), hi.value_or(std::max(d, lo.value_or(d))));
         };
-        const double lo = clamped(0.3915 * es.out_looseness * dist, es.lib.out_min_distance, es.lib.out_max_distance),
-                     li = clamped(0.3915 * es.in_looseness * dist, es.lib.in_min_distance, es.lib.in_max_distance);
+        const double lo = clamped(0.3915 * es.out_looseness * dist, es.lib->out_min_distance, es.lib->out_max_distance),
+                     li = clamped(0.3915 * es.in_looseness * dist, es.lib->in_min_distance, es.lib->in_max_distance);
         const Point c1 = S + Point{lo * std::cos(out * kDeg), lo * std::sin(out * kDeg)};
         const Point c2 = E + Point{li * std::cos(in * kDeg), li * std::sin(in * kDeg)};
         Bezier bz{canvas(ps, S), canvas(ps, c1), canvas(ps, c2), canvas(ps, E)};
         if (!start_node.empty()) bz.p0 = named_.at(start_node).border_toward_canvas(bz.c1);
         if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
-        if (es.lib.loop) {
+        if (es.lib->loop) {
           // topaths library: a loop leaves the node at its `out` angle anchor and comes back at its
           // `in` anchor (\tikz@to@modify), controls from the distance of those anchors
           auto anchor_at = [&](double a) {
@@ -3097,7 +3097,7 @@ SegmentRef PictureLowerer::lower_circuit_symbols(PathState& ps, const PathOp& op
   std::vector<Placed> placed;
   Settings nb = base;
   nb.style.draw = ps.s.style.draw;
-  for (const std::string& opts : es.lib.to_symbols) {
+  for (const std::string& opts : es.lib->to_symbols) {
     grammar::Node gn;
     gn.options = grammar::Options{opts + ",rotate=" + std::to_string(turn), op.span};
     gn.name = kLastNodeAlias;

@@ -83,7 +83,7 @@ std::pair<std::string, std::string> parse_join(const std::string& v) {
 
 bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& key, const std::string& value,
                      bool has_value) {
-  ChainState& state = *s.lib.chains;
+  ChainState& state = *s.lib->chains;
   auto place = [&](const std::string& direction, bool going, const std::string& previous, int count) {
     // \tikz@lib@chain@place: `<dir>=of <previous>`, or the keys themselves when they hold a '='
     if (going && previous.empty()) return;
@@ -96,8 +96,8 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
   if (key == "chain default direction") {
     ChainSpec sp = parse_spec(value);
     if (sp.has_direction) {
-      s.lib.chain_default_direction = sp.direction;
-      s.lib.chain_default_going = sp.going;
+      s.lib.mut().chain_default_direction = sp.direction;
+      s.lib.mut().chain_default_going = sp.going;
     }
     return true;
   }
@@ -106,7 +106,7 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
     std::string trunk_end;
     if (key == "start branch") {
       // start chain=<current>/<spec>, then the current chain's end node opens the branch
-      const std::string trunk = s.lib.current_chain;
+      const std::string trunk = s.lib->current_chain;
       auto t = state.chains.find(trunk);
       if (t != state.chains.end() && !t->second.members.empty()) trunk_end = t->second.members.back();
       spec = trunk + "/" + trim_copy(spec);
@@ -114,8 +114,8 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
     ChainSpec sp = parse_spec(spec);
     if (sp.name.empty()) sp.name = "chain";
     ChainState::Chain c;
-    c.direction = sp.has_direction ? sp.direction : s.lib.chain_default_direction;
-    c.going = sp.has_direction ? sp.going : s.lib.chain_default_going;
+    c.direction = sp.has_direction ? sp.direction : s.lib->chain_default_direction;
+    c.going = sp.has_direction ? sp.going : s.lib->chain_default_going;
     if (!trunk_end.empty()) {
       // \path[late options={name=<trunk>-end,on chain}]: the branch's first member, not moved
       c.members.push_back(trunk_end);
@@ -123,18 +123,18 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
         state.pending_aliases.emplace_back(sp.name + suffix, trunk_end);
     }
     state.chains[sp.name] = std::move(c);
-    s.lib.current_chain = sp.name;
+    s.lib.mut().current_chain = sp.name;
     return true;
   }
   if (key == "continue chain" || key == "continue branch") {
-    ChainSpec sp = parse_spec(key == "continue branch" ? s.lib.current_chain + "/" + trim_copy(value) : value);
-    if (sp.name.empty()) sp.name = s.lib.current_chain;
+    ChainSpec sp = parse_spec(key == "continue branch" ? s.lib->current_chain + "/" + trim_copy(value) : value);
+    if (sp.name.empty()) sp.name = s.lib->current_chain;
     auto it = state.chains.find(sp.name);
     if (it == state.chains.end()) {
       cx.problem("unsupported-key", "unknown chain '" + sp.name + "': it was not started");
       return true;
     }
-    s.lib.current_chain = sp.name;
+    s.lib.mut().current_chain = sp.name;
     if (sp.has_direction) {
       it->second.direction = sp.direction;
       it->second.going = sp.going;
@@ -143,7 +143,7 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
   }
   if (key == "on chain") {
     ChainSpec sp = parse_spec(has_value ? value : "");
-    if (sp.name.empty()) sp.name = s.lib.current_chain;
+    if (sp.name.empty()) sp.name = s.lib->current_chain;
     auto it = state.chains.find(sp.name);
     if (it == state.chains.end()) {
       cx.problem("unsupported-key", "unknown chain '" + sp.name + "': it was not started");
@@ -155,49 +155,52 @@ bool apply_chain_key(const ChainKeyContext& cx, Settings& s, const std::string& 
     state.previous = previous;
     const std::string current = sp.name + "-" + std::to_string(count);
     c.members.push_back(current);
-    s.lib.on_chain = true;
-    s.lib.chain_previous = previous;
-    if (count == 1) s.lib.aliases.push_back(sp.name + "-begin");
-    s.lib.aliases.push_back(sp.name + "-end");
-    s.lib.aliases.push_back(current);
+    s.lib.mut().on_chain = true;
+    s.lib.mut().chain_previous = previous;
+    if (count == 1) s.lib.mut().aliases.push_back(sp.name + "-begin");
+    s.lib.mut().aliases.push_back(sp.name + "-end");
+    s.lib.mut().aliases.push_back(current);
     if (sp.has_direction) place(sp.direction, sp.going, previous, count);
     else place(c.direction, c.going, previous, count);
     cx.apply(s, "every on chain");
     return true;
   }
   if (key == "join") {
-    s.lib.joins.push_back(parse_join(has_value ? value : ""));
+    s.lib.mut().joins.push_back(parse_join(has_value ? value : ""));
     return true;
   }
   if (key == "alias") {
-    s.lib.aliases.push_back(trim_copy(value));
+    s.lib.mut().aliases.push_back(trim_copy(value));
     return true;
   }
   return false;
 }
 
 void reset_node_library_keys(Settings& ns) {
-  ns.lib.aliases.clear();
-  ns.lib.joins.clear();
-  ns.lib.on_chain = false;
-  ns.lib.chain_previous.clear();
+  const LibrarySettings& l = *ns.lib;
+  if (l.aliases.empty() && l.joins.empty() && !l.on_chain && l.chain_previous.empty()) return;  // no copy
+  LibrarySettings& m = ns.lib.mut();
+  m.aliases.clear();
+  m.joins.clear();
+  m.on_chain = false;
+  m.chain_previous.clear();
 }
 
-std::vector<std::string> node_aliases(const Settings& ns) { return ns.lib.aliases; }
+std::vector<std::string> node_aliases(const Settings& ns) { return ns.lib->aliases; }
 
 std::vector<std::pair<std::string, std::string>> take_pending_aliases(const Settings& ns) {
-  if (!ns.lib.chains) return {};
+  if (!ns.lib->chains) return {};
   std::vector<std::pair<std::string, std::string>> out;
-  out.swap(ns.lib.chains->pending_aliases);
+  out.swap(ns.lib->chains->pending_aliases);
   return out;
 }
 
 std::vector<std::string> join_statements(const Settings& ns, const std::string& node) {
   std::vector<std::string> out;
-  for (const auto& [with, by] : ns.lib.joins) {
+  for (const auto& [with, by] : ns.lib->joins) {
     // \tikz@lib@parse@join@by: from \tikzchainprevious (the node's own when it is on a chain)
     const std::string from =
-        !with.empty() ? with : ns.lib.on_chain ? ns.lib.chain_previous : ns.lib.chains ? ns.lib.chains->previous : "";
+        !with.empty() ? with : ns.lib->on_chain ? ns.lib->chain_previous : ns.lib->chains ? ns.lib->chains->previous : "";
     if (from.empty()) continue;
     out.push_back("\\path (" + from + ") edge[every join" + (by.empty() ? "" : "," + by) + "] (" + node + ");");
   }
@@ -241,19 +244,19 @@ bool lower_chainin(const tex::Statement& st, LibraryHost& host) {
   };
   cx.problem = [&](const std::string& code, const std::string& message) { host.problem(code, message, 0, end); };
   // the node keeps its place: only the chain's bookkeeping and the joins of `on chain` count
-  const std::string chain = s.lib.current_chain;
-  auto it = s.lib.chains->chains.find(chain);
-  if (it == s.lib.chains->chains.end()) {
+  const std::string chain = s.lib->current_chain;
+  auto it = s.lib->chains->chains.find(chain);
+  if (it == s.lib->chains->chains.end()) {
     host.problem("unsupported-key", "\\chainin: unknown chain '" + chain + "': it was not started", 0, end);
     return true;
   }
   ChainState::Chain& c = it->second;
   const std::string previous = c.members.empty() ? "" : c.members.back();
   const int count = static_cast<int>(c.members.size()) + 1;
-  s.lib.chains->previous = previous;
+  s.lib->chains->previous = previous;
   c.members.push_back(name);
-  s.lib.on_chain = true;
-  s.lib.chain_previous = previous;
+  s.lib.mut().on_chain = true;
+  s.lib.mut().chain_previous = previous;
   if (count == 1) host.alias_node(chain + "-begin", name);
   host.alias_node(chain + "-end", name);
   host.alias_node(chain + "-" + std::to_string(count), name);

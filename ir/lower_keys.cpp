@@ -359,7 +359,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   // (tikzlibraryquotes.code.tex; every edge quotes is `auto` unless restyled)
   if (target == KeyTarget::op && !k.key.empty() && k.key.front() == '"') {
     if (auto q = parse_quote_key(k.key)) {
-      s.lib.to_nodes.push_back("node[auto,every edge quotes" + (q->options.empty() ? "" : "," + q->options) + "]{" +
+      s.lib.mut().to_nodes.push_back("node[auto,every edge quotes" + (q->options.empty() ? "" : "," + q->options) + "]{" +
                                q->text + "}");
       return true;
     }

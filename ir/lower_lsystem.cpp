@@ -229,7 +229,7 @@ bool lower_lsystem_path(const tex::Statement& st, LibraryHost& host) {
     after = e;
   }
   Params p;
-  apply_params(p, host.settings().lib.lsystem, host);
+  apply_params(p, host.settings().lib->lsystem, host);
   // the options of the path before the operation: `\draw[...] [l-system={...}] (0,0) ...`
   bool has_point = false;
   for (std::size_t i = 0; i < at;) {

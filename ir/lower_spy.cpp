@@ -133,7 +133,7 @@ bool SpyLowerer::run() {
     problem("unsupported-coordinate", "\\spy on '" + on + "' is not a coordinate in parentheses");
     return true;
   }
-  const std::string scope = host_.settings().lib.spy_scope;
+  const std::string scope = host_.settings().lib->spy_scope;
   if (scope.empty()) {
     problem("unsupported-construct", "\\spy outside a scope with 'spy using outlines', 'spy using overlays' or "
                                      "'spy scope' (pgf does not define \\spy there)");

@@ -82,6 +82,23 @@ struct LibrarySettings {
   std::string chain_previous;
 };
 
+// LibrarySettings by value, copied on the first write: a Settings is copied for every path,
+// node and scope, and most never touch a library key. Reads go through `->`, writes through
+// `mut()`, which copies the settings when another Settings still shares them.
+class LibrarySettingsRef {
+ public:
+  LibrarySettingsRef() : p_(std::make_shared<LibrarySettings>()) {}
+  const LibrarySettings* operator->() const { return p_.get(); }
+  const LibrarySettings& operator*() const { return *p_; }
+  LibrarySettings& mut() {
+    if (p_.use_count() != 1) p_ = std::make_shared<LibrarySettings>(*p_);
+    return *p_;
+  }
+
+ private:
+  std::shared_ptr<LibrarySettings> p_;
+};
+
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
 struct Settings {
   Transform ctm;
@@ -154,7 +171,7 @@ struct Settings {
   bool decorate = false;
   std::string decoration;
   std::vector<std::string> decorating_actions;
-  LibrarySettings lib;
+  LibrarySettingsRef lib;
 };
 
 // What a key list is being applied for: decides where transforms and shape keys go.
