@@ -35,8 +35,10 @@ const char* to_string(Verdict v) {
 }
 
 double Config::get(const RuleDoc& doc, const std::string& name) const {
-  auto it = values_.find(doc.name + "." + name);
-  if (it != values_.end()) return it->second;
+  if (!values_.empty()) {  // no overrides (the usual case): no key to build
+    auto it = values_.find(doc.name + "." + name);
+    if (it != values_.end()) return it->second;
+  }
   for (const Threshold& t : doc.thresholds)
     if (t.name == name) return t.default_value;
   return 0;

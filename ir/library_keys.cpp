@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numbers>
+#include <unordered_set>
 
 #include "ir/chains.hpp"
 #include "ir/coords.hpp"
@@ -905,9 +906,9 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     s.decoration += (s.decoration.empty() ? "" : ",") + std::string("text effects={") + v + "}";
     return true;
   }
-  for (std::string_view p : kShapeParameters)
-    if (key == p) return true;
-  return false;
+  static const std::unordered_set<std::string_view> shape_parameters(std::begin(kShapeParameters),
+                                                                     std::end(kShapeParameters));
+  return shape_parameters.count(key) > 0;
 }
 
 std::vector<std::string> after_node_statements(const Settings& ns, const std::string& node) {

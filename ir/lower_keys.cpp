@@ -633,12 +633,11 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (key == "minimum height") s.minimum_height = *d;
     return true;
   }
-  for (std::string_view shp : kOtherShapes) {
-    if (key == shp) {
-      s.shape = NodeShape::other;
-      s.shape_name = key;
-      return true;
-    }
+  static const std::unordered_set<std::string_view> other_shapes(std::begin(kOtherShapes), std::end(kOtherShapes));
+  if (other_shapes.count(key)) {
+    s.shape = NodeShape::other;
+    s.shape_name = key;
+    return true;
   }
   if (key == "auto") {
     // auto[=left|right|false] (tikz.code.tex \tikz@install@auto@anchor@...)
