@@ -54,6 +54,10 @@ const RuleDoc overlap_doc = {
 
 namespace {
 
+// Two crossing lengths closer than this are a tie (the clip length and GEOS's overlay of the same
+// crossing differ in the last bits): the first stroke in drawing order is the one reported.
+constexpr double kTieEpsilon = 1e-9;
+
 // Painting order: statements in source order; on one statement, nodes after the path.
 bool painted_after(const SourceRange& later, const SourceRange& earlier) {
   if (!later.valid || !earlier.valid || later.file != earlier.file) return false;
@@ -261,9 +265,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
       // The exact clip length first: only a stroke that may reach the limit needs GEOS's overlay
       // (a shorter one can be neither reported nor the worst of a report).
-      if (auto upper = box_clip_length(core, s.pts); upper && *upper < min_cross - 1e-6) continue;
-      double inside = geo::Shape::line(s.pts).intersection_length(core_shape);
-      if (inside > worst) worst = inside, worst_stroke = &s;
+      auto upper = box_clip_length(core, s.pts);
+      if (upper && *upper < min_cross - 1e-6) continue;
+      // One segment cannot overlap itself: its clip length is the overlay's length.
+      double inside = upper && s.pts.size() == 2 ? *upper : geo::Shape::line(s.pts).intersection_length(core_shape);
+      if (inside > worst + kTieEpsilon) worst = inside, worst_stroke = &s;  // ties: the first stroke
     }
     if (worst_stroke && worst > min_cross) {
       if (!r.room()) continue;
