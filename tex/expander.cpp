@@ -448,23 +448,21 @@ void Expander::define(const std::string& name, MeaningPtr m, bool global) {
 // The main loop.
 
 bool Expander::next(Token& out) {
+  // The token is read into `out` itself (a token moved per call was a tenth of the cost of a
+  // character). So when this returns false, `out` may hold a token it consumed on the way.
+  Token& t = out;
   while (!stopped_) {
-    Token t;
     if (!next_raw(t)) return false;
     if (t.cat == Cat::marker) {
       if (!loops_.empty() && loop_marker(t.marker_id)) {
         finish_iteration(t.marker_id);
         continue;
       }
-      out = std::move(t);
       return true;
     }
     if (t.cat == Cat::control || t.cat == Cat::active) {
       const Meaning* m = env_.find(t.text);
-      if (t.cat == Cat::active && !m) {
-        out = std::move(t);
-        return true;
-      }
+      if (t.cat == Cat::active && !m) return true;
       if (m) {
         switch (m->kind) {
           case Meaning::Kind::macro:
@@ -485,7 +483,6 @@ bool Expander::next(Token& out) {
             a.loop = t.loop;
             t = std::move(a);
             if (t.cat != Cat::control) {
-              out = std::move(t);
               last_out_digit_ = m_value_needs_star(out);
               return true;
             }
@@ -494,7 +491,6 @@ bool Expander::next(Token& out) {
         }
         if (m->kind == Meaning::Kind::macro) {  // could not expand: leave it as it is
           prefix_global_ = false;
-          out = std::move(t);
           last_out_digit_ = m_value_needs_star(out);
           return true;
         }
@@ -522,7 +518,6 @@ bool Expander::next(Token& out) {
       if (t.cat == Cat::end_group) end_group();
     }
     if (t.cat != Cat::space) prefix_global_ = false;
-    out = std::move(t);
     last_out_digit_ = m_value_needs_star(out);
     return true;
   }

@@ -189,9 +189,10 @@ void PictureReader::tikz_command(const Token& t) {
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
-  Token n;
-  while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par)) {
-  }
+  Token n, last;  // at the end of the input, n is the last blank (next() may leave another token)
+  bool more;
+  while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par)) last = n;
+  if (!more) n = last;
   if (!ex_.stopped()) {
     if (n.cat == Cat::begin_group) {  // \tikz{...}: the group is the picture (next() opened it)
       statements(Mode::group, t);
@@ -336,19 +337,22 @@ void PictureReader::skip_animation_specs(const Token& owner) {
   for (;;) {
     Token n;
     TokenList skipped;
-    while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par)) skipped.push_back(n);
+    bool more;
+    while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par)) skipped.push_back(n);
     if (ex_.stopped()) return;
+    if (!more) n = skipped.empty() ? Token{} : skipped.back();  // the end: the last blank, as read
     if (!n.is_char(':')) {
       ex_.push_back(n);
       return;
     }
     skipped.push_back(n);
     bool named = false;
-    while (ex_.next(n) && (n.cat == Cat::letter || n.cat == Cat::space || n.is_char('-'))) {
+    while ((more = ex_.next(n)) && (n.cat == Cat::letter || n.cat == Cat::space || n.is_char('-'))) {
       named = named || n.cat == Cat::letter;
       skipped.push_back(n);
     }
     if (ex_.stopped()) return;
+    if (!more) n = skipped.back();  // the end: the last token read (at least the ':')
     if (!named || !n.is_char('=')) {  // not an animation: give everything back
       ex_.push_back(n);
       for (auto it = skipped.rbegin(); it != skipped.rend(); ++it) ex_.push_back(*it);
@@ -375,9 +379,10 @@ void PictureReader::scoped(const Token& t) {
   if (!current()) return;
   current()->statements.push_back(std::move(open));
   ex_.begin_group(t);
-  Token n;
-  while (ex_.next(n) && (n.cat == Cat::space || n.cat == Cat::par || n.cat == Cat::marker)) {
-  }
+  Token n, last;  // at the end of the input, n is the last token skipped
+  bool more;
+  while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par || n.cat == Cat::marker)) last = n;
+  if (!more) n = last;
   if (!ex_.stopped()) {
     if (n.cat == Cat::begin_group) {  // \scoped{...}: next() opened the group
       statements(Mode::group, t);
