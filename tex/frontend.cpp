@@ -405,29 +405,39 @@ void PictureReader::collect(Token first, StatementKind kind) {
   tokens.push_back(first);
   std::size_t depth = 0, bytes = first.text.size() + 1;
   const bool path = kind == StatementKind::Path;
-  Token t;
   bool terminated = false;
-  while (ex_.next(t)) {
-    if (t.cat == Cat::marker) continue;
+  // Each token is read into its slot at the end of the list, and dropped again when it is not
+  // part of the statement.
+  while (true) {
+    Token& t = tokens.emplace_back();
+    if (!ex_.next(t)) {
+      tokens.pop_back();
+      break;
+    }
+    if (t.cat == Cat::marker) {
+      tokens.pop_back();
+      continue;
+    }
     if (t.cat == Cat::begin_group) ++depth;
     if (t.cat == Cat::end_group) {
       if (depth == 0) {  // closes an enclosing group: give it back, keep the group open for it
         ex_.begin_group(t);
-        ex_.push_back(t);
+        ex_.push_back(std::move(t));
+        tokens.pop_back();
         break;
       }
       --depth;
     }
     if (depth == 0) {
       if (t.is_char(';')) {
-        tokens.push_back(t);
         terminated = true;
         break;
       }
       bool boundary = t.is_cs("begin") || t.is_cs("end") ||
                       (!path && (t.cat == Cat::par || (t.cat == Cat::control && path_commands().count(t.text))));
       if (boundary) {
-        ex_.push_back(t);
+        ex_.push_back(std::move(t));
+        tokens.pop_back();
         break;
       }
     }
@@ -438,7 +448,6 @@ void PictureReader::collect(Token first, StatementKind kind) {
                 first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
       return;
     }
-    tokens.push_back(std::move(t));
   }
   if (path && !terminated && !ex_.stopped())
     ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,
