@@ -270,6 +270,11 @@ void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint
   text.reserve(bytes);
   if (origin) origin->reserve(bytes);
   auto put = [&](std::string_view s, std::uint32_t at) {
+    if (s.size() == 1) {  // most tokens are one character: no out-of-line append or insert
+      text.push_back(s[0]);
+      if (origin) origin->push_back(at);
+      return;
+    }
     text += s;
     if (origin) origin->insert(origin->end(), s.size(), at);
   };
