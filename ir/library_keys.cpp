@@ -891,12 +891,12 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   }
 
   // --- keys with no geometry of their own
-  for (std::string_view shape : kCircuitShapes) {
-    if (key == shape) {
-      s.shape = NodeShape::other;
-      s.shape_name = key;
-      return true;
-    }
+  static const std::unordered_set<std::string_view> circuit_shapes(std::begin(kCircuitShapes),
+                                                                   std::end(kCircuitShapes));
+  if (circuit_shapes.count(key)) {
+    s.shape = NodeShape::other;
+    s.shape_name = key;
+    return true;
   }
   // backgrounds: the scope's paths go to the background layer, drawn first; nothing moves
   if (key == "on background layer") return true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <unordered_map>
 
 #include "ir/shapes.hpp"
 
@@ -103,8 +104,13 @@ bool record_shape_parameter(std::shared_ptr<const ShapeParameters>& params, std:
     }
     return true;
   }
-  for (const auto& k : kParameters) {
-    if (k.key != key) continue;
+  static const std::unordered_map<std::string_view, const ParameterKey*> by_key = [] {
+    std::unordered_map<std::string_view, const ParameterKey*> m;
+    for (const auto& k : kParameters) m.emplace(k.key, &k);  // the first entry of a key wins, as in a scan
+    return m;
+  }();
+  if (auto f = by_key.find(key); f != by_key.end()) {
+    const ParameterKey& k = *f->second;
     const std::string stored(k.stored_as.empty() ? k.key : k.stored_as);
     switch (k.kind) {
       case Kind::length:
