@@ -549,10 +549,15 @@ bool Expander::expand_macro(const Token& t, const Meaning& m) {
 
 bool Expander::read_balanced(TokenList& out, const Token& owner) {
   std::size_t depth = 1;
-  Token t;
   while (true) {
-    if (!next_raw(t) || t.cat == Cat::marker) {
-      if (t.cat == Cat::marker) push_back(t);
+    // Read into the token's slot at the end of `out` (no token moved per token); the slot is
+    // dropped again when the token is not part of the argument.
+    Token& t = out.emplace_back();
+    const bool got = next_raw(t);
+    if (!got || t.cat == Cat::marker) {
+      Token marker = std::move(t);
+      out.pop_back();
+      if (got) push_back(std::move(marker));
       fatal("unterminated", "unterminated group: missing '}' in the argument of \\" + owner.text, owner);
       return false;
     }
@@ -561,12 +566,15 @@ bool Expander::read_balanced(TokenList& out, const Token& owner) {
         fatal("expansion-limit",
               "braces nested deeper than " + std::to_string(limits_.max_nesting_depth) + " levels", t,
               {{"limit", limits_.max_nesting_depth}, {"name", "max_nesting_depth"}});
+        out.pop_back();
         return false;
       }
     } else if (t.cat == Cat::end_group) {
-      if (--depth == 0) return true;
+      if (--depth == 0) {
+        out.pop_back();
+        return true;
+      }
     }
-    out.push_back(std::move(t));
     if (out.size() > limits_.max_token_count) {
       fatal("expansion-limit", "argument longer than " + std::to_string(limits_.max_token_count) + " tokens",
             owner, {{"limit", limits_.max_token_count}, {"name", "max_token_count"}});
