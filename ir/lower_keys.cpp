@@ -135,11 +135,8 @@ std::string_view trim(std::string_view s) {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-const std::set<std::string>& cosmetic_set() {
-  static const std::set<std::string> s = [] {
-    std::set<std::string> out(std::begin(kCosmetic), std::end(kCosmetic));
-    return out;
-  }();
+const std::unordered_set<std::string_view>& cosmetic_set() {
+  static const std::unordered_set<std::string_view> s(std::begin(kCosmetic), std::end(kCosmetic));
   return s;
 }
 
