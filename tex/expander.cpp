@@ -549,6 +549,7 @@ bool Expander::expand_macro(const Token& t, const Meaning& m) {
 
 bool Expander::read_balanced(TokenList& out, const Token& owner) {
   std::size_t depth = 1;
+  if (out.capacity() < 16) out.reserve(16);  // growing 1, 2, 4, 8 moved every token three times
   while (true) {
     // Read into the token's slot at the end of `out` (no token moved per token); the slot is
     // dropped again when the token is not part of the argument.
