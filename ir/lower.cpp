@@ -359,7 +359,10 @@ std::string PictureLowerer::substitute_let(const PathState* ps, const std::strin
 std::optional<MathValue> PictureLowerer::math(PathState* ps, const std::string& expr, const Settings& s,
                                               std::uint32_t b, std::uint32_t e) {
   std::string err;
-  auto v = eval_math(styles_.substitute_macros(substitute_let(ps, expr)), font_units_of(s), &err);
+  // Registers and setter macros start with a backslash: without one there is nothing to replace.
+  auto v = expr.find('\\') == std::string::npos
+               ? eval_math(expr, font_units_of(s), &err)
+               : eval_math(styles_.substitute_macros(substitute_let(ps, expr)), font_units_of(s), &err);
   if (!v) problem("math-error", err.empty() ? "cannot evaluate '" + expr + "'" : err, b, e, ps);
   return v;
 }

@@ -232,6 +232,7 @@ std::optional<std::string> StyleTable::macro(const std::string& name) const {
 }
 
 std::string StyleTable::substitute_macros(std::string_view text) const {
+  if (text.find('\\') == std::string_view::npos) return std::string(text);  // nothing to replace
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\\' && i + 1 < text.size() && std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
