@@ -185,9 +185,6 @@ std::string trim(std::string s) {
   return s.substr(b, e - b + 1);
 }
 
-bool is_digit_text(const std::string& s) {
-  return s.size() == 1 && ((s[0] >= '0' && s[0] <= '9') || s[0] == '.');
-}
 
 // Split at top-level separators (outside braces).
 std::vector<TokenList> split_top(const TokenList& tokens, char sep) {
@@ -927,9 +924,6 @@ void Expander::output_value(const Token& at, std::string value) {
   push_back(string_tokens(value, at));
 }
 
-bool Expander::m_value_needs_star(const Token& prev) {
-  return prev.cat != Cat::control && prev.cat != Cat::marker && is_digit_text(prev.text);
-}
 
 std::optional<long> Expander::scan_int(const Token& owner) {
   Token t;

@@ -192,7 +192,10 @@ class Expander {
                         bool new_frame);
   bool handle_register(const Token& t, const Meaning& m);
   bool read_balanced(TokenList& out, const Token& owner);  // after the opening brace
-  static bool m_value_needs_star(const Token& prev);
+  static bool m_value_needs_star(const Token& prev) {  // asked for every token: inline
+    return prev.cat != Cat::control && prev.cat != Cat::marker && prev.text.size() == 1 &&
+           ((prev.text[0] >= '0' && prev.text[0] <= '9') || prev.text[0] == '.');
+  }
   bool loop_marker(std::uint32_t id) const;
   void output_value(const Token& at, std::string value);
   void define(const std::string& name, MeaningPtr m, bool global);
