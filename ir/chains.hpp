@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/lowering.hpp"
@@ -15,10 +16,11 @@ struct ChainKeyContext {
   std::function<void(const std::string& code, const std::string& message)> problem;
 };
 
-inline bool is_chain_key(const std::string& key) {
-  static const char* const kKeys[] = {"start chain",    "start branch", "continue chain", "continue branch",
-                                      "chain default direction", "on chain", "join", "alias"};
-  for (const char* k : kKeys)
+inline bool is_chain_key(std::string_view key) {  // string_views: lengths are compared first
+  static constexpr std::string_view kKeys[] = {"start chain",    "start branch", "continue chain",
+                                               "continue branch", "chain default direction", "on chain",
+                                               "join",            "alias"};
+  for (std::string_view k : kKeys)
     if (key == k) return true;
   return false;
 }

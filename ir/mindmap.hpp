@@ -3,6 +3,7 @@
 // and scopes) and the tree lowering (lower_tree.cpp: the levels of a mindmap's children).
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace tikzlint::ir {
 
@@ -51,9 +52,9 @@ inline constexpr const char* kMindmapBody =
     "fill,draw,very thick,outer sep=0pt,inner sep=1pt,root concept,text centered,every mindmap";
 
 // The variant of `key` ("mindmap", "small mindmap", ...), or nullptr.
-inline const ConceptSizes* mindmap_variant(const std::string& key) {
+inline const ConceptSizes* mindmap_variant(std::string_view key) {
   for (const ConceptSizes& z : kConceptSizes)
-    if (key == z.name) return &z;
+    if (key == std::string_view(z.name)) return &z;
   return nullptr;
 }
 
