@@ -9,6 +9,8 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "tex/pgfmath.hpp"
 #include "tex/styles.hpp"
@@ -28,10 +30,21 @@ class ExpansionCache {
     std::lock_guard<std::mutex> lock(mutex_);
     if (map_.size() < 64) map_.emplace(key, std::move(s));
   }
+  // Package searches that found no file (the candidate paths, joined): every diagram of a batch
+  // looks for tikz.sty beside it and in the include folders, a failing stat() each.
+  bool known_absent(const std::string& probe) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return absent_.count(probe) > 0;
+  }
+  void note_absent(const std::string& probe) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (absent_.size() < 4096) absent_.insert(probe);
+  }
 
  private:
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<const ClassSnapshot>> map_;
+  std::unordered_set<std::string> absent_;
 };
 
 std::shared_ptr<ExpansionCache> make_expansion_cache() { return std::make_shared<ExpansionCache>(); }
@@ -1812,10 +1825,16 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
   dirs.push_back(fs::path(sm_.get(input_).path()).parent_path());
   for (const auto& d : include_dirs_) dirs.emplace_back(d);
   std::error_code ec;
+  std::string probe;  // the candidate paths, for the batch's memory of searches that failed
+  for (const auto& d : dirs)
+    for (const auto& n : names) (probe += (d.empty() ? fs::path(n) : d / n).string()) += '\n';
+  bool any_file = false;
   for (const auto& d : dirs) {
+    if (cache && cache->known_absent(probe)) break;
     for (const auto& n : names) {
       fs::path p = d.empty() ? fs::path(n) : d / n;
       if (!fs::is_regular_file(p, ec)) continue;
+      any_file = true;
       std::string key = fs::weakly_canonical(p, ec).string();
       if (once && loaded_files_.contains(key)) return true;
       std::size_t files = 0;
@@ -1843,6 +1862,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
       return true;
     }
   }
+  if (!any_file && cache) cache->note_absent(probe);
   if (missing_notes_.insert(names.front())) {
     Diagnostic d;
     d.rule = "missing-file";
