@@ -10,7 +10,7 @@ namespace tikzlint::alloc {
 inline constexpr std::size_t kLargestClass = 8192;
 // The most a thread keeps cached (block sizes summed); beyond it, freed blocks go back to malloc.
 // It bounds the memory a thread holds after a large diagram is freed.
-inline constexpr std::size_t kMaxCachedBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxCachedBytes = std::size_t{8} << 20;
 
 // False when the build uses malloc's operator new (sanitizers, -DTIKZLINT_SYSTEM_MALLOC=ON).
 bool enabled();
