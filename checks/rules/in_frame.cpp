@@ -95,8 +95,14 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   const double tol = cfg.get(doc, "tolerance_pt");
   RuleResult r;
 
-  for (const ir::Element& e : d.elements) {
-    for (const auto& outline : geo::element_outlines(e))
+  // Each element's outlines, made once (circles and arcs are sampled): both passes read them.
+  std::vector<std::vector<std::vector<geo::Point>>> outlines;
+  outlines.reserve(d.elements.size());
+  for (const ir::Element& e : d.elements) outlines.push_back(geo::element_outlines(e));
+
+  for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+    const ir::Element& e = d.elements[ei];
+    for (const auto& outline : outlines[ei])
       if (!std::all_of(outline.begin(), outline.end(), geo::finite)) {
         r.findings.push_back(finding(doc, e.prov.range, "element has a coordinate that is not a finite number", INFINITY,
                                      tol, "pt", {{"reason", "non-finite coordinate"}}));
@@ -153,12 +159,13 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
 
   // With an approximate axis, the largest signed overhang of any element (for the undecided band).
   double worst_signed = -INFINITY;
-  for (const ir::Element& e : d.elements) {
+  for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
+    const ir::Element& e = d.elements[ei];
     if (!visible(e)) continue;
     double worst = 0;
     geo::Point worst_p;
     bool partly_inside = false;
-    for (const auto& outline : geo::element_outlines(e))
+    for (const auto& outline : outlines[ei])
       for (const geo::Point& p : outline) {
         if (!geo::finite(p)) continue;
         double o = canvas.overhang(p);
