@@ -43,6 +43,14 @@ struct Clock {
 
 double us_since(Clock::time_point t) { return Clock::now() - t; }
 
+// The file into `sm`, as the CLI reads it (one read of the whole file).
+FileId read_into(SourceManager& sm, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return sm.add(path, ss.str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,11 +78,8 @@ int main(int argc, char** argv) {
       if (!staged) {  // the same work as below, one interval
         const std::string& path = paths[fi];
         auto t = Clock::now();
-        std::ifstream in(path, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
         SourceManager sm;
-        FileId id = sm.add(path, ss.str());
+        FileId id = read_into(sm, path);
         tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
         std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
         checks::Config config;
@@ -100,11 +105,8 @@ int main(int argc, char** argv) {
         if (!fresh) it->second = std::min(it->second, us);
       };
       auto t = Clock::now();
-      std::ifstream in(path, std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
       SourceManager sm;
-      FileId id = sm.add(path, ss.str());
+      FileId id = read_into(sm, path);
       keep("read", us_since(t));
 
       t = Clock::now();
