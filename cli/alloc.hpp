@@ -16,5 +16,7 @@ inline constexpr std::size_t kMaxCachedBytes = std::size_t{8} << 20;
 bool enabled();
 // Bytes cached by the calling thread.
 std::size_t cached_bytes();
+// Bytes that ended threads gave back to malloc from their caches, since the program started.
+std::size_t released_bytes();
 
 }  // namespace tikzlint::alloc

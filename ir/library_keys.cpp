@@ -547,7 +547,8 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
   if (key == "plane origin" || key == "plane x" || key == "plane y") {
-    (key == "plane origin" ? s.lib.mut().plane_origin : key == "plane x" ? s.lib.mut().plane_x : s.lib.mut().plane_y) = v;
+    LibrarySettings& lib = s.lib.mut();
+    (key == "plane origin" ? lib.plane_origin : key == "plane x" ? lib.plane_x : lib.plane_y) = v;
     return true;
   }
   if (key == "canvas is plane") {
@@ -667,7 +668,8 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
 
   // --- Lindenmayer systems: their keys hold in the group, for the path operation (lower_lsystem.cpp)
   if (key == "l-system" || key == "lindenmayer system") {
-    s.lib.mut().lsystem += (s.lib.mut().lsystem.empty() ? "" : ",") + v;
+    std::string& systems = s.lib.mut().lsystem;
+    systems += (systems.empty() ? "" : ",") + v;
     return true;
   }
 
@@ -721,20 +723,24 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
 
   // --- automata (tikzlibraryautomata.code.tex): the arrows of initial and accepting states
   if (key == "initial by arrow" || key == "accepting by arrow") {
-    (key == "initial by arrow" ? s.lib.mut().initial_arrow : s.lib.mut().accepting_arrow) = !is_false(k);
+    LibrarySettings& lib = s.lib.mut();
+    (key == "initial by arrow" ? lib.initial_arrow : lib.accepting_arrow) = !is_false(k);
     return true;
   }
   if (key == "initial text" || key == "accepting text") {
-    (key == "initial text" ? s.lib.mut().initial_text : s.lib.mut().accepting_text) = v;
+    LibrarySettings& lib = s.lib.mut();
+    (key == "initial text" ? lib.initial_text : lib.accepting_text) = v;
     return true;
   }
   if (key == "initial where" || key == "accepting where") {
     if (!where_angle(v)) return unsupported("'" + key + "' must be above, below, left or right");
-    (key == "initial where" ? s.lib.mut().initial_where : s.lib.mut().accepting_where) = v;
+    LibrarySettings& lib = s.lib.mut();
+    (key == "initial where" ? lib.initial_where : lib.accepting_where) = v;
     return true;
   }
   if (key == "initial distance" || key == "accepting distance") {
-    (key == "initial distance" ? s.lib.mut().initial_distance : s.lib.mut().accepting_distance) = v;
+    LibrarySettings& lib = s.lib.mut();
+    (key == "initial distance" ? lib.initial_distance : lib.accepting_distance) = v;
     return true;
   }
 
@@ -742,11 +748,12 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   if (key == "loop") {
     // loop/.style={to path={\pgfextra{\let\tikztotarget=\tikztostart}[looseness=8,min distance=5mm,
     // every loop]\tikz@to@curve@path}}: a curve from the node back to itself
-    s.lib.mut().loop = !is_false(k);
+    LibrarySettings& lib = s.lib.mut();
+    lib.loop = !is_false(k);
+    lib.to_move = false;
+    lib.out_min_distance = lib.in_min_distance = kLoopMinDistance;
     s.custom_to_path = false;
-    s.lib.mut().to_move = false;
     s.out_looseness = s.in_looseness = kLoopLooseness;
-    s.lib.mut().out_min_distance = s.lib.mut().in_min_distance = kLoopMinDistance;
     if (!s.out_angle) s.out_angle = 45;  // \tikz@to@out, \tikz@to@in
     if (!s.in_angle) s.in_angle = 135;
     apply_nested(ka, s, "every loop", target, b, e, problems);
@@ -885,8 +892,9 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
       key == "outer frame sep" || key == "outer frame xsep" || key == "outer frame ysep") {
     const bool inner = starts_with(key, "inner"), xs = key.find("ysep") == std::string::npos,
                ys = key.find("xsep") == std::string::npos;
-    if (xs) (inner ? s.lib.mut().inner_frame_xsep : s.lib.mut().outer_frame_xsep) = v;
-    if (ys) (inner ? s.lib.mut().inner_frame_ysep : s.lib.mut().outer_frame_ysep) = v;
+    LibrarySettings& lib = s.lib.mut();
+    if (xs) (inner ? lib.inner_frame_xsep : lib.outer_frame_xsep) = v;
+    if (ys) (inner ? lib.inner_frame_ysep : lib.outer_frame_ysep) = v;
     return true;
   }
 

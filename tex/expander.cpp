@@ -198,7 +198,6 @@ std::string trim(std::string s) {
   return s.substr(b, e - b + 1);
 }
 
-
 // Split at top-level separators (outside braces).
 std::vector<TokenList> split_top(const TokenList& tokens, char sep) {
   std::vector<TokenList> out(1);
@@ -458,8 +457,7 @@ void Expander::define(const std::string& name, MeaningPtr m, bool global) {
 // The main loop.
 
 bool Expander::next(Token& out) {
-  // The token is read into `out` itself (a token moved per call was a tenth of the cost of a
-  // character). So when this returns false, `out` may hold a token it consumed on the way.
+  // Read into `out` itself (a token moved per call was a tenth of the cost of a character).
   Token& t = out;
   while (!stopped_) {
     if (!next_raw(t)) return false;
@@ -936,7 +934,6 @@ void Expander::output_value(const Token& at, std::string value) {
   if (last_out_digit_) value = "*" + value;
   push_back(string_tokens(value, at));
 }
-
 
 std::optional<long> Expander::scan_int(const Token& owner) {
   Token t;
@@ -1829,8 +1826,9 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
   for (const auto& d : dirs)
     for (const auto& n : names) (probe += (d.empty() ? fs::path(n) : d / n).string()) += '\n';
   bool any_file = false;
+  const bool known_absent = cache && cache->known_absent(probe);
   for (const auto& d : dirs) {
-    if (cache && cache->known_absent(probe)) break;
+    if (known_absent) break;
     for (const auto& n : names) {
       fs::path p = d.empty() ? fs::path(n) : d / n;
       if (!fs::is_regular_file(p, ec)) continue;

@@ -124,7 +124,9 @@ class Expander {
   void push_file(FileId id, bool at_letter);
 
   // The next unexpandable token, after expanding macros and executing assignments;
-  // false at the end of input or after a fatal budget error.
+  // false at the end of input or after a fatal budget error. The token is read into `out`
+  // itself, so after false `out` holds whatever was read last (a macro it expanded, say), not
+  // the token it held before.
   bool next(Token& out);
   // The next token without expansion.
   bool next_raw(Token& out);

@@ -108,6 +108,11 @@ class PictureReader {
   void statements(Mode mode, const Token& begin);
   void scoped(const Token& t);
   void skip_animation_specs(const Token& owner);
+  // Reads tokens while `skip` holds for them, handing each to `seen`, and returns the token that
+  // ended the run. At the end of the input it returns the last token skipped (`fallback` when
+  // none was): Expander::next leaves no defined token behind when it returns false.
+  template <class Skip, class Seen>
+  Token read_while(Skip skip, Seen seen, Token fallback = Token{});
   void collect(Token first, StatementKind kind);
   void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut = false);
   std::uint32_t end_of_environment(const Token& end_token) const;
@@ -119,6 +124,17 @@ class PictureReader {
   std::uint32_t last_end_ = 0;
   bool in_document_ = false;
 };
+
+template <class Skip, class Seen>
+Token PictureReader::read_while(Skip skip, Seen seen, Token fallback) {
+  Token n;
+  while (ex_.next(n)) {
+    if (!skip(n)) return n;
+    seen(n);
+    fallback = n;
+  }
+  return fallback;
+}
 
 std::string PictureReader::env_name(const Token& at) {
   TokenList name;
@@ -189,10 +205,8 @@ void PictureReader::tikz_command(const Token& t) {
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
-  Token n, last;  // at the end of the input, n is the last blank (next() may leave another token)
-  bool more;
-  while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par)) last = n;
-  if (!more) n = last;
+  const Token n = read_while([](const Token& x) { return x.cat == Cat::space || x.cat == Cat::par; },
+                             [](const Token&) {});
   if (!ex_.stopped()) {
     if (n.cat == Cat::begin_group) {  // \tikz{...}: the group is the picture (next() opened it)
       statements(Mode::group, t);
@@ -335,24 +349,23 @@ void PictureReader::statements(Mode mode, const Token& begin) {
 // strip_animation_specs), read from the token stream.
 void PictureReader::skip_animation_specs(const Token& owner) {
   for (;;) {
-    Token n;
     TokenList skipped;
-    bool more;
-    while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par)) skipped.push_back(n);
+    auto keep = [&](const Token& x) { skipped.push_back(x); };
+    Token n = read_while([](const Token& x) { return x.cat == Cat::space || x.cat == Cat::par; }, keep);
     if (ex_.stopped()) return;
-    if (!more) n = skipped.empty() ? Token{} : skipped.back();  // the end: the last blank, as read
     if (!n.is_char(':')) {
       ex_.push_back(n);
       return;
     }
     skipped.push_back(n);
     bool named = false;
-    while ((more = ex_.next(n)) && (n.cat == Cat::letter || n.cat == Cat::space || n.is_char('-'))) {
-      named = named || n.cat == Cat::letter;
-      skipped.push_back(n);
-    }
+    n = read_while([](const Token& x) { return x.cat == Cat::letter || x.cat == Cat::space || x.is_char('-'); },
+                   [&](const Token& x) {
+                     named = named || x.cat == Cat::letter;
+                     skipped.push_back(x);
+                   },
+                   n);
     if (ex_.stopped()) return;
-    if (!more) n = skipped.back();  // the end: the last token read (at least the ':')
     if (!named || !n.is_char('=')) {  // not an animation: give everything back
       ex_.push_back(n);
       for (auto it = skipped.rbegin(); it != skipped.rend(); ++it) ex_.push_back(*it);
@@ -379,10 +392,9 @@ void PictureReader::scoped(const Token& t) {
   if (!current()) return;
   current()->statements.push_back(std::move(open));
   ex_.begin_group(t);
-  Token n, last;  // at the end of the input, n is the last token skipped
-  bool more;
-  while ((more = ex_.next(n)) && (n.cat == Cat::space || n.cat == Cat::par || n.cat == Cat::marker)) last = n;
-  if (!more) n = last;
+  const Token n = read_while(
+      [](const Token& x) { return x.cat == Cat::space || x.cat == Cat::par || x.cat == Cat::marker; },
+      [](const Token&) {});
   if (!ex_.stopped()) {
     if (n.cat == Cat::begin_group) {  // \scoped{...}: next() opened the group
       statements(Mode::group, t);

@@ -1,5 +1,10 @@
 // tex/test_frontend.cpp: picture extraction and statement splitting.
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "tex/tex.hpp"
 
@@ -172,4 +177,28 @@ TEST_CASE("animation specifications (:key = {...}) are dropped; a PDF shows the 
   CHECK(s[0].text.find("(30:1)") != std::string::npos);  // a polar coordinate keeps its ':'
   CHECK(s[0].text.find("{a:b}") != std::string::npos);   // and so does text in braces
   for (const auto& d : doc.diagnostics) CHECK(d.severity != Severity::error);
+}
+
+TEST_CASE("a batch remembers package searches that failed, by the folders searched") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("tikzlint-pkg-" + std::to_string(::getpid()));
+  fs::create_directories(root / "a");
+  fs::create_directories(root / "b");
+  { std::ofstream(root / "b" / "mypkg.sty") << "\\newcommand\\mymacro{}\n"; }
+  const std::string text = "\\documentclass{article}\n\\usepackage{mypkg}\n\\begin{document}\n\\end{document}\n";
+  tex::FrontendOptions opts;  // one cache for the batch, as the CLI does
+  auto missing = [](const tex::ExpandedDocument& doc) {
+    for (const auto& d : doc.diagnostics)
+      if (d.rule == "missing-file" && d.message.find("mypkg.sty") != std::string::npos) return true;
+    return false;
+  };
+  for (int round = 0; round < 2; ++round) {  // the second round answers from the cache
+    SourceManager sm_a, sm_b;
+    auto a = tex::expand_file(sm_a, sm_a.add((root / "a" / "doc.tex").string(), text), opts);
+    auto b = tex::expand_file(sm_b, sm_b.add((root / "b" / "doc.tex").string(), text), opts);
+    CAPTURE(round);
+    CHECK(missing(a));   // every document still says what it did not find
+    CHECK(!missing(b));  // a search that failed beside a/ does not hide the file beside b/
+  }
+  fs::remove_all(root);
 }

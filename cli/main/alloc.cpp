@@ -15,6 +15,7 @@
 // and nothrow forms of libstdc++ call these. They are left out (glibc's are used) when building
 // with AddressSanitizer, whose own operator new finds overflows and use after free, and with
 // -DTIKZLINT_SYSTEM_MALLOC=ON.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -73,7 +74,10 @@ inline std::size_t class_size(unsigned c) {
   return c <= kSmallClasses ? std::size_t{c} * 16 : std::size_t{512} << (c - kSmallClasses);
 }
 
+std::atomic<std::size_t> released{0};  // what ended threads gave back (alloc::released_bytes)
+
 void release_all() {
+  released.fetch_add(cache.bytes, std::memory_order_relaxed);
   for (unsigned c = 1; c < kClasses; ++c) {
     FreeBlock* b = cache.head[c];
     while (b) {
@@ -148,6 +152,7 @@ void operator delete(void* p, std::size_t) noexcept { deallocate(p); }
 namespace tikzlint::alloc {
 bool enabled() { return true; }
 std::size_t cached_bytes() { return cache.bytes; }
+std::size_t released_bytes() { return released.load(std::memory_order_relaxed); }
 }  // namespace tikzlint::alloc
 
 #else
@@ -155,6 +160,7 @@ std::size_t cached_bytes() { return cache.bytes; }
 namespace tikzlint::alloc {
 bool enabled() { return false; }
 std::size_t cached_bytes() { return 0; }
+std::size_t released_bytes() { return 0; }
 }  // namespace tikzlint::alloc
 
 #endif

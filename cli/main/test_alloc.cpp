@@ -116,6 +116,20 @@ TEST_CASE("a block freed on another thread joins that thread's cache") {
   CHECK(cached_bytes() == mine);
 }
 
+TEST_CASE("a thread's cache goes back to malloc when the thread ends") {
+  if (!enabled()) return;
+  const std::size_t before = tikzlint::alloc::released_bytes();
+  std::size_t cached = 0;
+  std::thread t([&] {
+    void* a = grab(300);  // class of 304 bytes
+    drop(a);
+    cached = cached_bytes();
+  });
+  t.join();
+  CHECK(cached >= 304);
+  CHECK(tikzlint::alloc::released_bytes() >= before + cached);
+}
+
 TEST_CASE("new[] and nothrow new go through the same cache") {
   if (!enabled()) return;
   auto* a = new int[10];  // 40 bytes: class of 48
