@@ -397,6 +397,16 @@ bool Expander::next_raw(Token& out) {
   return false;
 }
 
+bool Expander::next_plain_run(Token& out) {
+  if (stopped_ || inputs_.empty()) return false;
+  Input& in = *inputs_.back();
+  if (!in.reader || !in.reader->next_run(out)) return false;
+  prefix_global_ = false;
+  const char last = out.text.back();  // m_value_needs_star of the run's last character token
+  last_out_digit_ = (last >= '0' && last <= '9') || last == '.';
+  return true;
+}
+
 void Expander::push_back(Token t) {
   // A token read from a token list goes back into the slot it came from, without a new input
   // level (the common case: a lookahead for `[` or `*` that was not there).

@@ -418,10 +418,22 @@ void PictureReader::collect(Token first, StatementKind kind) {
   std::size_t depth = 0, bytes = first.text.size() + 1;
   const bool path = kind == StatementKind::Path;
   bool terminated = false;
+  auto over_budget = [&](std::size_t more) {
+    bytes += more;
+    if (bytes <= ex_.limits().max_statement_bytes) return false;
+    ex_.fatal("expansion-limit",
+              "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
+              first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
+    return true;
+  };
   // Each token is read into its slot at the end of the list, and dropped again when it is not
   // part of the statement.
   while (true) {
     Token& t = tokens.emplace_back();
+    if (ex_.next_plain_run(t)) {  // plain characters straight from the file: no boundary in them
+      if (over_budget(2 * t.text.size())) return;  // counted as that many one-character tokens
+      continue;
+    }
     if (!ex_.next(t)) {
       tokens.pop_back();
       break;
@@ -453,13 +465,7 @@ void PictureReader::collect(Token first, StatementKind kind) {
         break;
       }
     }
-    bytes += t.text.size() + 1;
-    if (bytes > ex_.limits().max_statement_bytes) {
-      ex_.fatal("expansion-limit",
-                "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
-                first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
-      return;
-    }
+    if (over_budget(t.text.size() + 1)) return;
   }
   if (path && !terminated && !ex_.stopped())
     ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,

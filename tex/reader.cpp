@@ -15,6 +15,7 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; 
 // allocates once the caller's token has held one).
 void make(Token& t, Cat cat, std::string_view text, FileId id, std::uint32_t begin, std::uint32_t end) {
   t.cat = cat;
+  t.run = false;
   t.text.assign(text.data(), text.size());
   t.file = id;
   t.offset = begin;
@@ -39,6 +40,25 @@ Cat char_cat(char c) {
     default: return is_ascii_letter(c) ? Cat::letter : Cat::other;
   }
 }
+
+// The classes of Reader::next_run: 0 not plain, 1 letter, 2 other. Never plain: what TeX gives
+// another category or reads specially (\ { } $ & # ^ _ ~ % blanks, newline, @, non-ASCII),
+// and the characters the picture reader looks at one by one: ; ( ) [ ] : = - (statement ends,
+// animation specifications).
+struct RunClasses {
+  std::uint8_t of[256] = {};
+  constexpr RunClasses() {
+    for (int c = 'a'; c <= 'z'; ++c) of[c] = 1;
+    for (int c = 'A'; c <= 'Z'; ++c) of[c] = 1;
+    for (int c = '0'; c <= '9'; ++c) of[c] = 2;
+    for (char c : {'.', ',', '+', '*', '/', '<', '>', '!', '?', '|', '\'', '"', '`'})
+      of[static_cast<unsigned char>(c)] = 2;
+  }
+};
+constexpr RunClasses kRunClasses;
+
+// A run is capped so that the statement budget is still checked every so many bytes.
+constexpr std::uint32_t kMaxRunBytes = 256;
 
 }  // namespace
 
@@ -163,6 +183,24 @@ bool Reader::next(Token& out, bool at_letter) {
     return true;
   }
   return false;
+}
+
+bool Reader::next_run(Token& out) {
+  const std::string& s = file_->text();
+  const auto size = static_cast<std::uint32_t>(s.size());
+  if (pos_ >= size) return false;
+  const std::uint8_t cls = kRunClasses.of[static_cast<unsigned char>(s[pos_])];
+  if (cls == 0) return false;
+  const std::uint32_t start = pos_;
+  const std::uint32_t stop = size - start > kMaxRunBytes ? start + kMaxRunBytes : size;
+  std::uint32_t e = start + 1;
+  while (e < stop && kRunClasses.of[static_cast<unsigned char>(s[e])] == cls) ++e;
+  pos_ = e;
+  line_start_ = false;  // as Reader::next after any character that is not a blank
+  skip_blanks_ = false;
+  make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
+  out.run = e - start > 1;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,7 +331,15 @@ void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint
         if (word && i + 1 < tokens.size() && tokens[i + 1].cat == Cat::letter) put(" ", t.origin_begin);
         break;
       }
-      default: put(t.text, t.origin_begin); break;
+      default:
+        if (t.run) {  // one character token per byte, each at its own offset
+          text += t.text;
+          if (origin)
+            for (std::uint32_t k = 0; k < t.text.size(); ++k) origin->push_back(t.origin_begin + k);
+          break;
+        }
+        put(t.text, t.origin_begin);
+        break;
     }
   }
 }

@@ -141,6 +141,22 @@ TEST_CASE("scope options keep a byte-accurate origin map") {
   CHECK(s.origin[0] == src.find("shift"));
 }
 
+TEST_CASE("a statement's plain characters keep one origin per byte, and 2\\dimen still multiplies") {
+  SourceManager sm;
+  std::string src =
+      "\\newdimen\\QP \\QP=10pt\n\\begin{tikzpicture}\n\\draw[thick] (0,0) -- (12.5\\QP,0) node {label};\n"
+      "\\end{tikzpicture}";
+  auto doc = run(src, sm);
+  REQUIRE(doc.pictures.size() == 1);
+  const auto& s = doc.pictures[0].statements.at(0);
+  CHECK(s.text == "\\draw[thick] (0,0) -- (12.5*10.0pt,0) node {label};");
+  REQUIRE(s.origin.size() == s.text.size());
+  for (const char* word : {"thick", "12.5", "label"}) {
+    const std::size_t at = s.text.find(word), in_src = src.find(word);
+    for (std::size_t k = 0; k < std::string_view(word).size(); ++k) CHECK(s.origin[at + k] == in_src + k);
+  }
+}
+
 TEST_CASE("\\scoped puts one statement or a braced group in a scope") {
   SourceManager sm;
   auto doc = run(

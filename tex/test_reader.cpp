@@ -101,6 +101,53 @@ TEST_CASE("a UTF-8 character is one token; invalid bytes become U+FFFD and are r
   CHECK(find_invalid_utf8("\xED\xA0\x80") == 0);  // a surrogate is not valid UTF-8
 }
 
+TEST_CASE("next_run: a run of plain characters is one token, with one origin per byte") {
+  SourceFile f("t.tex", "draw12.5,7;abc@x\\q");
+  Reader r(f, 0);
+  Token t;
+  REQUIRE(r.next_run(t));
+  CHECK(t.cat == Cat::letter);
+  CHECK(t.text == "draw");
+  CHECK(t.run);
+  CHECK(t.origin_begin == 0);
+  CHECK(t.origin_end == 4);
+  REQUIRE(r.next_run(t));
+  CHECK(t.cat == Cat::other);
+  CHECK(t.text == "12.5,7");  // digits and punctuation no statement reader looks at one by one
+  REQUIRE_FALSE(r.next_run(t));  // ';' ends statements: never in a run, and nothing is read
+  REQUIRE(r.next(t, false));
+  CHECK(t.is_char(';'));
+  REQUIRE(r.next_run(t));
+  CHECK(t.text == "abc");  // '@' is never plain (it is a letter in class files)
+  REQUIRE_FALSE(r.next_run(t));
+  REQUIRE(r.next(t, false));
+  CHECK(t.is_char('@'));
+  REQUIRE(r.next_run(t));
+  CHECK(t.text == "x");
+  CHECK_FALSE(t.run);  // one character is an ordinary token
+  REQUIRE_FALSE(r.next_run(t));  // a control sequence
+  // Serialised, a run maps each byte to its own offset, as its character tokens would, and a
+  // control word before a letter run gets its space.
+  SourceFile g("u.tex", "\\draw{ab}");
+  Reader r2(g, 0);
+  TokenList l(4);
+  REQUIRE(r2.next(l[0], false));
+  REQUIRE(r2.next(l[1], false));
+  REQUIRE(r2.next_run(l[2]));
+  REQUIRE(r2.next(l[3], false));
+  std::string text;
+  std::vector<std::uint32_t> origin;
+  serialise(l, text, &origin);
+  CHECK(text == "\\draw{ab}");
+  CHECK(origin == std::vector<std::uint32_t>{0, 0, 0, 0, 0, 5, 6, 7, 8});
+  TokenList m{l[0], l[2]};
+  text.clear();
+  origin.clear();
+  serialise(m, text, &origin);
+  CHECK(text == "\\draw ab");
+  CHECK(origin == std::vector<std::uint32_t>{0, 0, 0, 0, 0, 0, 6, 7});
+}
+
 TEST_CASE("serialise: a control word gets a space only before a letter") {
   auto t = read_all("\\draw (0,0) \\foo x\\bar{y}\\,z");
   CHECK(to_string(t) == "\\draw(0,0) \\foo x\\bar{y}\\,z");
