@@ -54,40 +54,93 @@ std::string trim(const std::string& s) {
 // animates the object in SVG output only; a PDF shows the unanimated picture, which is what the
 // rules check, so the specification is dropped. Only at brace, parenthesis and bracket depth 0:
 // `(30:1cm)` and `{a:b}` are left alone.
-void strip_animation_specs(TokenList& tokens) {
-  int group = 0, paren = 0, bracket = 0;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const Token& t = tokens[i];
-    if (t.cat == Cat::begin_group) ++group;
-    if (t.cat == Cat::end_group) --group;
-    if (group != 0) continue;
-    if (t.is_char('(')) ++paren;
-    if (t.is_char(')') && paren > 0) --paren;
-    if (t.is_char('[')) ++bracket;
-    if (t.is_char(']') && bracket > 0) --bracket;
-    if (!t.is_char(':') || paren != 0 || bracket != 0) continue;
-    std::size_t j = i + 1;
-    bool named = false;
-    while (j < tokens.size() && (tokens[j].cat == Cat::letter || tokens[j].cat == Cat::space ||
-                                 tokens[j].is_char('-') || tokens[j].is_char(':'))) {
-      named = named || tokens[j].cat == Cat::letter;
-      ++j;
+// The filter sees a statement's tokens as they are read and hands on the others: a ':' that can
+// start a specification is held back with what follows it until the specification is complete
+// (all of it is dropped) or cannot be one (the held tokens go on, looked at again from the one
+// after the ':', where another specification may start).
+template <class Emit>
+class AnimationSpecFilter {
+ public:
+  explicit AnimationSpecFilter(Emit emit) : emit_(std::move(emit)) {}
+
+  void put(const Token& t) {
+    if (state_ == State::none) return pass(t);
+    held_.push_back(t);
+    switch (state_) {
+      case State::name:  // `:attribute`: letters, blanks, '-' and ':', then '='
+        if (t.cat == Cat::letter || t.cat == Cat::space || t.is_char('-') || t.is_char(':')) {
+          named_ = named_ || t.cat == Cat::letter;
+          return;
+        }
+        if (named_ && t.is_char('=')) {
+          state_ = State::equals;
+          return;
+        }
+        return release();
+      case State::equals:  // blanks, then the braced timeline
+        if (t.cat == Cat::space) return;
+        if (t.cat == Cat::begin_group) {
+          state_ = State::timeline;
+          depth_ = 1;
+          return;
+        }
+        return release();
+      case State::timeline:
+        if (t.cat == Cat::begin_group) ++depth_;
+        if (t.cat == Cat::end_group && --depth_ == 0) {  // a whole specification: dropped
+          held_.clear();
+          state_ = State::none;
+        }
+        return;
+      case State::none: return;
     }
-    if (!named || j >= tokens.size() || !tokens[j].is_char('=')) continue;
-    ++j;
-    while (j < tokens.size() && tokens[j].cat == Cat::space) ++j;
-    if (j >= tokens.size() || tokens[j].cat != Cat::begin_group) continue;
-    int d = 0;
-    std::size_t k = j;
-    for (; k < tokens.size(); ++k) {
-      if (tokens[k].cat == Cat::begin_group) ++d;
-      if (tokens[k].cat == Cat::end_group && --d == 0) break;
-    }
-    if (k >= tokens.size()) continue;
-    tokens.erase(tokens.begin() + static_cast<long>(i), tokens.begin() + static_cast<long>(k) + 1);
-    --i;  // wraps for i == 0; the loop's ++i brings it back
   }
-}
+
+  // The end of the statement: what is held is not a specification.
+  void finish() {
+    while (state_ != State::none) release();
+  }
+
+ private:
+  enum class State { none, name, equals, timeline };
+
+  void pass(const Token& t) {
+    // Only braces, parentheses, brackets and ':' matter here.
+    const char c = t.text.size() == 1 ? t.text[0] : '\0';
+    if (t.cat != Cat::begin_group && t.cat != Cat::end_group && c != '(' && c != ')' && c != '[' && c != ']' &&
+        c != ':')
+      return emit_(t);
+    if (t.cat == Cat::begin_group) ++group_;
+    if (t.cat == Cat::end_group) --group_;
+    if (group_ == 0) {
+      if (t.is_char('(')) ++paren_;
+      if (t.is_char(')') && paren_ > 0) --paren_;
+      if (t.is_char('[')) ++bracket_;
+      if (t.is_char(']') && bracket_ > 0) --bracket_;
+      if (t.is_char(':') && paren_ == 0 && bracket_ == 0) {
+        state_ = State::name;
+        named_ = false;
+        held_.push_back(t);
+        return;
+      }
+    }
+    emit_(t);
+  }
+
+  void release() {
+    TokenList held = std::move(held_);
+    held_.clear();
+    state_ = State::none;
+    emit_(held[0]);  // the ':'
+    for (std::size_t i = 1; i < held.size(); ++i) put(held[i]);
+  }
+
+  Emit emit_;
+  State state_ = State::none;
+  TokenList held_;
+  bool named_ = false;
+  int group_ = 0, paren_ = 0, bracket_ = 0, depth_ = 0;
+};
 
 class PictureReader {
  public:
@@ -114,7 +167,6 @@ class PictureReader {
   template <class Skip, class Seen>
   Token read_while(Skip skip, Seen seen, Token fallback = Token{});
   void collect(Token first, StatementKind kind);
-  void add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut = false);
   std::uint32_t end_of_environment(const Token& end_token) const;
 
   Expander& ex_;
@@ -412,9 +464,26 @@ void PictureReader::scoped(const Token& t) {
 }
 
 void PictureReader::collect(Token first, StatementKind kind) {
-  TokenList tokens;
-  tokens.reserve(64);
-  tokens.push_back(first);
+  // The statement is serialised as it is read: its tokens are not kept.
+  Statement st;
+  st.kind = kind;
+  st.text.reserve(128);
+  st.origin.reserve(128);
+  Serialiser text(st.text, &st.origin);
+  const std::size_t names_before = used_names.size();
+  bool any = false;  // a token that is not a blank went into the text
+  Token last;        // its end, for the statement's range
+  auto emit = [&](const Token& t) {
+    text.put(t);
+    if (t.cat == Cat::control) used_names.push_back(t.text);
+    if (t.cat != Cat::space && t.cat != Cat::par) {
+      any = true;
+      last.origin_file = t.origin_file;
+      last.origin_end = t.origin_end;
+    }
+  };
+  AnimationSpecFilter<decltype(emit)> out(emit);
+  out.put(first);
   std::size_t depth = 0, bytes = first.text.size() + 1;
   const bool path = kind == StatementKind::Path;
   bool terminated = false;
@@ -424,30 +493,23 @@ void PictureReader::collect(Token first, StatementKind kind) {
     ex_.fatal("expansion-limit",
               "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
               first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
+    used_names.resize(names_before);
     return true;
   };
-  // Each token is read into its slot at the end of the list, and dropped again when it is not
-  // part of the statement.
+  Token t;
   while (true) {
-    Token& t = tokens.emplace_back();
     if (ex_.next_plain_run(t)) {  // plain characters straight from the file: no boundary in them
       if (over_budget(2 * t.text.size())) return;  // counted as that many one-character tokens
+      out.put(t);
       continue;
     }
-    if (!ex_.next(t)) {
-      tokens.pop_back();
-      break;
-    }
-    if (t.cat == Cat::marker) {
-      tokens.pop_back();
-      continue;
-    }
+    if (!ex_.next(t)) break;
+    if (t.cat == Cat::marker) continue;
     if (t.cat == Cat::begin_group) ++depth;
     if (t.cat == Cat::end_group) {
       if (depth == 0) {  // closes an enclosing group: give it back, keep the group open for it
         ex_.begin_group(t);
         ex_.push_back(std::move(t));
-        tokens.pop_back();
         break;
       }
       --depth;
@@ -455,37 +517,28 @@ void PictureReader::collect(Token first, StatementKind kind) {
     if (depth == 0) {
       if (t.is_char(';')) {
         terminated = true;
+        out.put(t);
         break;
       }
       bool boundary = t.is_cs("begin") || t.is_cs("end") ||
                       (!path && (t.cat == Cat::par || (t.cat == Cat::control && path_commands().count(t.text))));
       if (boundary) {
         ex_.push_back(std::move(t));
-        tokens.pop_back();
         break;
       }
     }
     if (over_budget(t.text.size() + 1)) return;
+    out.put(t);
   }
+  out.finish();
   if (path && !terminated && !ex_.stopped())
     ex_.diagnose(ex_.at_end() ? "unterminated" : "syntax-error", Severity::error,
                  "\\" + first.text + " statement without ';'", first);
-  strip_animation_specs(tokens);
+  if (!any) return;
   // A statement cut short by a budget error is kept as cut: the error says what happened, and
   // parsing its remains would only add a second, misleading one (lowering records it as missing).
-  const bool cut = !terminated && ex_.stopped();
-  while (!tokens.empty() && (tokens.back().cat == Cat::space || tokens.back().cat == Cat::par)) tokens.pop_back();
-  if (tokens.empty()) return;
-  Token last = tokens.back();
-  add(kind, std::move(tokens), first, last, cut);
-}
-
-void PictureReader::add(StatementKind kind, TokenList tokens, const Token& first, const Token& last, bool cut) {
-  Statement st;
-  st.kind = kind;
-  st.cut = cut;
-  serialise(tokens, st.text, &st.origin);
-  // Trim the serialised text (and its origin map) of surrounding blanks, in place.
+  st.cut = !terminated && ex_.stopped();
+  // Trim the text (and its origin map) of surrounding blanks, in place.
   std::size_t b = 0, e = st.text.size();
   while (b < e && st.text[b] == ' ') ++b;
   while (e > b && st.text[e - 1] == ' ') --e;
@@ -495,8 +548,6 @@ void PictureReader::add(StatementKind kind, TokenList tokens, const Token& first
   st.origin.erase(st.origin.begin(), st.origin.begin() + static_cast<long>(b));
   st.prov = ex_.provenance(first, last);
   last_end_ = st.prov.range.end;
-  for (const Token& t : tokens)
-    if (t.cat == Cat::control) used_names.push_back(t.text);
   if (current()) current()->statements.push_back(std::move(st));
 }
 

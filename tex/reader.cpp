@@ -11,6 +11,13 @@ namespace {
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
 
+// GCC 12 at -O3 reports an overlap (-Wrestrict) for std::string::assign inlined into
+// Reader::next, a known false positive of its string code: the source is the file's text or a
+// literal, never the token's own buffer.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+
 // Fill `t` in place: its text keeps its buffer (a token's text is short, so this never
 // allocates once the caller's token has held one).
 void make(Token& t, Cat cat, std::string_view text, FileId id, std::uint32_t begin, std::uint32_t end) {
@@ -302,46 +309,50 @@ std::vector<Directive> scan_directives(const SourceFile& file, FileId id,
 
 // ---------------------------------------------------------------------------------------------
 
+void Serialiser::append(std::string_view s, std::uint32_t at) {
+  if (s.size() == 1) {  // most tokens are one character: no out-of-line append or insert
+    text_.push_back(s[0]);
+    if (origin_) origin_->push_back(at);
+    return;
+  }
+  text_ += s;
+  if (origin_) origin_->insert(origin_->end(), s.size(), at);
+}
+
+void Serialiser::put_general(const Token& t) {
+  if (after_word_ && t.cat == Cat::letter) append(" ", word_at_);
+  after_word_ = false;
+  switch (t.cat) {
+    case Cat::marker: break;
+    case Cat::par: append(" ", t.origin_begin); break;
+    case Cat::space:
+      if (!text_.empty() && text_.back() != ' ') append(" ", t.origin_begin);
+      break;
+    case Cat::control:
+      append("\\", t.origin_begin);
+      append(t.text, t.origin_begin);
+      after_word_ = !t.text.empty() && (is_ascii_letter(t.text[0]) || t.text[0] == '@');
+      word_at_ = t.origin_begin;
+      break;
+    default:
+      if (t.run) {  // one character token per byte, each at its own offset
+        text_ += t.text;
+        if (origin_)
+          for (std::uint32_t k = 0; k < t.text.size(); ++k) origin_->push_back(t.origin_begin + k);
+        break;
+      }
+      append(t.text, t.origin_begin);
+      break;
+  }
+}
+
 void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint32_t>* origin) {
   std::size_t bytes = text.size();
   for (const Token& t : tokens) bytes += t.text.size() + 2;
   text.reserve(bytes);
   if (origin) origin->reserve(bytes);
-  auto put = [&](std::string_view s, std::uint32_t at) {
-    if (s.size() == 1) {  // most tokens are one character: no out-of-line append or insert
-      text.push_back(s[0]);
-      if (origin) origin->push_back(at);
-      return;
-    }
-    text += s;
-    if (origin) origin->insert(origin->end(), s.size(), at);
-  };
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const Token& t = tokens[i];
-    switch (t.cat) {
-      case Cat::marker: break;
-      case Cat::par: put(" ", t.origin_begin); break;
-      case Cat::space:
-        if (!text.empty() && text.back() != ' ') put(" ", t.origin_begin);
-        break;
-      case Cat::control: {
-        put("\\", t.origin_begin);
-        put(t.text, t.origin_begin);
-        bool word = !t.text.empty() && (is_ascii_letter(t.text[0]) || t.text[0] == '@');
-        if (word && i + 1 < tokens.size() && tokens[i + 1].cat == Cat::letter) put(" ", t.origin_begin);
-        break;
-      }
-      default:
-        if (t.run) {  // one character token per byte, each at its own offset
-          text += t.text;
-          if (origin)
-            for (std::uint32_t k = 0; k < t.text.size(); ++k) origin->push_back(t.origin_begin + k);
-          break;
-        }
-        put(t.text, t.origin_begin);
-        break;
-    }
-  }
+  Serialiser out(text, origin);
+  for (const Token& t : tokens) out.put(t);
 }
 
 std::string to_string(const TokenList& tokens) {

@@ -96,6 +96,31 @@ std::vector<Directive> scan_directives(const SourceFile& file, FileId id,
 // Serialise tokens as TeX source: a control word gets a space only before a letter.
 // `origin` (if given) receives one entry per output byte.
 void serialise(const TokenList& tokens, std::string& text, std::vector<std::uint32_t>* origin);
+
+// serialise, one token at a time (for a reader that does not keep its tokens).
+class Serialiser {
+ public:
+  Serialiser(std::string& text, std::vector<std::uint32_t>* origin) : text_(text), origin_(origin) {}
+  void put(const Token& t) {
+    // Most tokens are one character that is not a blank: inline, without the general case.
+    if (t.text.size() == 1 && t.cat != Cat::control && t.cat != Cat::space && t.cat != Cat::par &&
+        t.cat != Cat::marker && !(after_word_ && t.cat == Cat::letter)) {
+      after_word_ = false;
+      text_.push_back(t.text[0]);
+      if (origin_) origin_->push_back(t.origin_begin);
+      return;
+    }
+    put_general(t);
+  }
+
+ private:
+  void put_general(const Token& t);
+  void append(std::string_view s, std::uint32_t at);
+  std::string& text_;
+  std::vector<std::uint32_t>* origin_;
+  bool after_word_ = false;  // the last token was a control word: a letter gets a space first
+  std::uint32_t word_at_ = 0;
+};
 std::string to_string(const TokenList& tokens);
 
 }  // namespace tikzlint::tex

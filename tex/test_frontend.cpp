@@ -195,6 +195,20 @@ TEST_CASE("animation specifications (:key = {...}) are dropped; a PDF shows the 
   for (const auto& d : doc.diagnostics) CHECK(d.severity != Severity::error);
 }
 
+TEST_CASE("a ':' that starts no animation specification is kept, and one after it still can") {
+  SourceManager sm;
+  auto doc = run(
+      "\\begin{tikzpicture}\\draw :a-1:fill = {0s=\"red\"} (0,0) -- (1,0) :x;\n"
+      "\\draw :a (b:fill={c}) -- (1,0);\\end{tikzpicture}",
+      sm);
+  REQUIRE(doc.pictures.size() == 1);
+  REQUIRE(doc.pictures[0].statements.size() == 2);
+  // `:a-1` is not a specification (a digit in the name); `:fill = {...}` after it is.
+  CHECK(doc.pictures[0].statements[0].text == "\\draw:a-1 (0,0) -- (1,0) :x;");
+  // The '(' that ended `:a` still counts: a ':' in parentheses starts nothing.
+  CHECK(doc.pictures[0].statements[1].text == "\\draw:a (b:fill={c}) -- (1,0);");
+}
+
 TEST_CASE("a batch remembers package searches that failed, by the folders searched") {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("tikzlint-pkg-" + std::to_string(::getpid()));
