@@ -487,9 +487,10 @@ void PictureReader::collect(Token first, StatementKind kind) {
   std::size_t depth = 0, bytes = first.text.size() + 1;
   const bool path = kind == StatementKind::Path;
   bool terminated = false;
-  auto over_budget = [&](std::size_t more) {
+  const std::size_t max_bytes = ex_.limits().max_statement_bytes;
+  auto over_budget = [&](std::size_t more) __attribute__((always_inline)) {
     bytes += more;
-    if (bytes <= ex_.limits().max_statement_bytes) return false;
+    if (bytes <= max_bytes) [[likely]] return false;
     ex_.fatal("expansion-limit",
               "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
               first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
