@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "backtranslate/detail.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::backtranslate::detail {
 namespace {
@@ -141,9 +142,9 @@ std::string join_url(const std::string& base, const std::string& path) {
 }  // namespace
 
 std::optional<int> parse_retry_after_ms(std::string_view value) {
-  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
+  while (!value.empty() && is_ascii_space(value.front()))
     value.remove_prefix(1);
-  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+  while (!value.empty() && is_ascii_space(value.back()))
     value.remove_suffix(1);
   // Only delta-seconds (what rate limiters send); an HTTP date falls back to our backoff.
   double seconds = 0;

@@ -8,6 +8,7 @@
 #include "backtranslate/detail.hpp"
 #include "ir/textmetrics.hpp"
 #include "ir/transform.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::backtranslate::detail {
 namespace {
@@ -397,8 +398,8 @@ class Lowering {
 }  // namespace
 
 std::optional<double> parse_length_pt(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_ascii_space(text.back())) text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   bool negative = false;
   if (text.front() == '+' || text.front() == '-') {
@@ -409,7 +410,7 @@ std::optional<double> parse_length_pt(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc()) return std::nullopt;
   std::string_view unit(end, text.data() + text.size() - end);
-  while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.remove_prefix(1);
+  while (!unit.empty() && is_ascii_space(unit.front())) unit.remove_prefix(1);
   double scale = 0;
   if (unit.empty()) {
     scale = 1.0;  // TikZ: a dimension key given a bare number takes it in pt

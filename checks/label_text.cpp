@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <utility>
+#include "support/ascii.hpp"
 
 namespace tikzlint::checks {
 
@@ -46,7 +47,7 @@ std::string_view braced(std::string_view s, std::size_t& i) {
 std::string collapse_spaces(const std::string& s) {
   std::string out;
   for (char c : s) {
-    bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
+    bool space = is_ascii_space(c) != 0;
     if (space) {
       if (!out.empty() && out.back() != ' ') out.push_back(' ');
     } else {

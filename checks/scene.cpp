@@ -6,6 +6,7 @@
 #include <map>
 #include <type_traits>
 #include <utility>
+#include "support/ascii.hpp"
 
 namespace tikzlint::checks {
 
@@ -28,7 +29,7 @@ bool visible(const ir::Element& e) { return !e.style.invisible && (e.style.draw 
 bool has_text(const ir::Node& n) {
   if (n.shape == ir::NodeShape::coordinate) return false;
   for (char c : n.text)
-    if (!std::isspace(static_cast<unsigned char>(c))) return !plain_text(n.text).empty();
+    if (!is_ascii_space(c)) return !plain_text(n.text).empty();
   return false;
 }
 

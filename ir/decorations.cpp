@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tex/styles.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 
@@ -15,8 +16,8 @@ namespace {
 constexpr double kDefaultDecorationShapeSize = 2.5;
 
 std::string trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 

@@ -10,6 +10,7 @@
 #include "ir/coords.hpp"
 #include "ir/decorations.hpp"
 #include "tex/styles.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 
@@ -31,8 +32,8 @@ std::vector<TextPathChar> scan_decoration_text(const std::string& text, const st
   const std::string close = close_delim.empty() ? open_delim : close_delim;
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (is_ascii_space(c)) {
+      while (i < text.size() && is_ascii_space(text[i])) ++i;
       out.push_back({" ", format, math, true});
       continue;
     }

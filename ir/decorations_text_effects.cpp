@@ -11,6 +11,7 @@
 #include "ir/coords.hpp"
 #include "ir/decorations.hpp"
 #include "tex/styles.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 
@@ -40,8 +41,8 @@ std::vector<std::string> scan_tokens(const std::string& t) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < t.size();) {
     const char c = t[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+    if (is_ascii_space(c)) {
+      while (i < t.size() && is_ascii_space(t[i])) ++i;
       out.push_back(" ");
       continue;
     }

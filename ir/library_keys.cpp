@@ -15,6 +15,7 @@
 #include "ir/lowering.hpp"
 #include "ir/mindmap.hpp"
 #include "ir/textmetrics.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -341,8 +342,8 @@ constexpr std::string_view kShapeParameters[] = {
     "xor gate IEC symbol", "xnor gate IEC symbol", "not gate IEC symbol", "buffer gate IEC symbol"};
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return s;
 }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

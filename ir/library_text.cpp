@@ -4,12 +4,13 @@
 #include <cstdio>
 
 #include "ir/library.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 
 std::string_view text_trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -20,7 +21,7 @@ std::string text_number(double v) {
 }
 
 std::size_t text_skip_space(const std::string& t, std::size_t i) {
-  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  while (i < t.size() && is_ascii_space(t[i])) ++i;
   return i;
 }
 

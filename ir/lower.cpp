@@ -20,6 +20,7 @@
 #include "ir/nodes.hpp"
 #include "ir/textmetrics.hpp"
 #include "tex/styles.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -30,8 +31,8 @@ using grammar::PathOp;
 constexpr double kDeg = std::numbers::pi / 180.0;
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return s;
 }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -40,7 +41,7 @@ std::string collapse_spaces(std::string_view s) {
   std::string out;
   bool sp = false;
   for (char c : trim(s)) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (is_ascii_space(c)) {
       sp = true;
       continue;
     }
@@ -633,7 +634,7 @@ std::optional<Point> PictureLowerer::resolve_calc(PathState* ps, const std::stri
     return std::nullopt;
   };
   auto skip = [&] {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && is_ascii_space(text[i])) ++i;
   };
   // read a balanced (...) group starting at text[i] == '('; returns inner text
   auto read_paren = [&]() -> std::optional<std::string> {
@@ -2393,7 +2394,7 @@ bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
   if (!starts_with(t, "decorate")) return false;
   std::size_t i = 8;
   auto skip_space = [&] {
-    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+    while (i < t.size() && is_ascii_space(t[i])) ++i;
   };
   auto group = [&](char open, char close) -> std::optional<std::string> {
     skip_space();

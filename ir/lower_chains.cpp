@@ -18,13 +18,14 @@
 
 #include "ir/chains.hpp"
 #include "ir/library.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
 
 std::string trim_copy(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 

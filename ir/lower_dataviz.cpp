@@ -20,6 +20,7 @@
 
 #include "ir/library.hpp"
 #include "tex/styles.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -64,8 +65,8 @@ constexpr double kSmallFontSize = 9;  // \small in a 10pt document: legend entri
 
 std::string trim(const std::string& s) {
   std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  while (a < b && is_ascii_space(s[a])) ++a;
+  while (b > a && is_ascii_space(s[b - 1])) --b;
   return s.substr(a, b - a);
 }
 
@@ -73,7 +74,7 @@ std::string collapse(const std::string& s) {
   std::string out;
   bool sp = false;
   for (char c : trim(s)) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (is_ascii_space(c)) {
       sp = true;
       continue;
     }
@@ -350,7 +351,7 @@ void DataViz::node(const std::string& opts, const std::string& text, Point p, do
 void DataViz::parse_blocks(std::size_t i, std::size_t end, const std::string& set, int depth) {
   std::string cur_set = set;
   auto ws = [&] {
-    while (i < end && std::isspace(static_cast<unsigned char>((*tp_)[i]))) ++i;
+    while (i < end && is_ascii_space((*tp_)[i])) ++i;
   };
   auto word = [&](const char* w) {
     const std::size_t n = std::char_traits<char>::length(w);
@@ -878,7 +879,7 @@ void DataViz::read_table(const std::string& body, const DataPoint& base, const s
     if (sep == " ") {
       std::string cur;
       for (char c : line + " ") {
-        if (std::isspace(static_cast<unsigned char>(c))) {
+        if (is_ascii_space(c)) {
           if (!cur.empty()) out.push_back(cur);
           cur.clear();
         } else {

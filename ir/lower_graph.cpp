@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ir/library.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -52,8 +53,8 @@ constexpr std::size_t kMaxListItems = 2000;
 
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  while (b < e && is_ascii_space(s[b])) ++b;
+  while (e > b && is_ascii_space(s[e - 1])) --e;
   return std::string(s.substr(b, e - b));
 }
 
@@ -138,7 +139,7 @@ std::string collapse(const std::string& s) {
   std::string out;
   bool space = false;
   for (char c : trim(s)) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (is_ascii_space(c)) {
       space = true;
       continue;
     }
@@ -906,7 +907,7 @@ void GraphLowerer::parse_chain(const std::string& t, State& outer) {
   std::optional<std::pair<std::string, std::string>> pending;  // joiner to run after the next element
   std::size_t pos = 0;
   auto ws = [&] {
-    while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;
+    while (pos < t.size() && is_ascii_space(t[pos])) ++pos;
   };
   while (!gave_up_) {
     ws();
@@ -983,7 +984,7 @@ void GraphLowerer::parse_chain(const std::string& t, State& outer) {
       pos += 3;
     } else {
       std::size_t rest = pos + 1;
-      while (rest < t.size() && std::isspace(static_cast<unsigned char>(t[rest]))) ++rest;
+      while (rest < t.size() && is_ascii_space(t[rest])) ++rest;
       if (rest >= t.size()) break;  // a trailing `-`: pgf's end-of-chain marker
       problem("unsupported-construct", "graph edge operator expected (one of <-, --, ->, -!-, <->)",
               t.substr(pos, std::min<std::size_t>(t.size() - pos, 8)));
@@ -1015,7 +1016,7 @@ void GraphLowerer::parse_foreach(const std::string& text, State& s) {
   // \foreach \var in {list} {body}   (also `in \macro`)
   std::size_t p = 8;
   auto ws = [&] {
-    while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) ++p;
+    while (p < text.size() && is_ascii_space(text[p])) ++p;
   };
   ws();
   std::size_t in = text.find(" in", p);
@@ -1342,13 +1343,13 @@ bool GraphLowerer::run() {
   std::size_t p = t.find("\\graph");
   if (p == std::string::npos) return false;
   p += 6;
-  while (p < t.size() && std::isspace(static_cast<unsigned char>(t[p]))) ++p;
+  while (p < t.size() && is_ascii_space(t[p])) ++p;
   std::string opts;
   if (p < t.size() && t[p] == '[') {
     const std::size_t e = skip_group(t, p);
     opts = t.substr(p + 1, e >= p + 2 ? e - p - 2 : 0);
     p = e;
-    while (p < t.size() && std::isspace(static_cast<unsigned char>(t[p]))) ++p;
+    while (p < t.size() && is_ascii_space(t[p])) ++p;
   }
   if (p >= t.size() || t[p] != '{') return false;
   const std::size_t e = skip_group(t, p);

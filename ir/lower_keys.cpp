@@ -10,6 +10,7 @@
 #include "ir/lowering.hpp"
 #include "ir/textmetrics.hpp"
 #include "tex/pgfmath.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -128,8 +129,8 @@ constexpr std::string_view kColorNames[] = {
     "none", "."};
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return s;
 }
 

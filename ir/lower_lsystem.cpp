@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "ir/library.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -36,8 +37,8 @@ constexpr std::size_t kMaxSymbols = 200000;  // symbols of the expanded string
 constexpr const char* kDefinitions = "lindenmayer systems";
 
 std::string trim_copy(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 
@@ -99,7 +100,7 @@ LSystem parse_system(const std::string& body) {
       if (arrow == std::string::npos || head.size() != 1) continue;
       std::string rhs;
       for (char ch : r->substr(arrow + 2))
-        if (!std::isspace(static_cast<unsigned char>(ch))) rhs += ch;
+        if (!is_ascii_space(ch)) rhs += ch;
       out.rules[head[0]] = rhs;
     } else {
       ++i;
@@ -288,7 +289,7 @@ bool lower_lsystem_path(const tex::Statement& st, LibraryHost& host) {
   const long n = static_cast<long>(std::trunc(order->value));
   std::string s;
   for (char ch : p.axiom)
-    if (!std::isspace(static_cast<unsigned char>(ch))) s += ch;
+    if (!is_ascii_space(ch)) s += ch;
   for (long k = 0; k < n; ++k) {
     std::string next;
     for (char ch : s) {

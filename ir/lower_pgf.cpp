@@ -19,6 +19,7 @@
 #include "ir/coords.hpp"
 #include "ir/library.hpp"
 #include "ir/transform.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -49,7 +50,14 @@ std::string fmt(double v) {
   return buf;
 }
 std::string fmt_pt(double v) { return fmt(v) + "pt"; }
-std::string coord(Point p) { return "(" + fmt_pt(p.x) + "," + fmt_pt(p.y) + ")"; }
+std::string coord(Point p) {
+  std::string s = "(";  // appended in place (operator+ on a literal trips GCC 12's -Wrestrict at -O3)
+  s += fmt_pt(p.x);
+  s += ',';
+  s += fmt_pt(p.y);
+  s += ')';
+  return s;
+}
 
 bool same_transform(const Transform& a, const Transform& b) {
   return std::abs(a.a - b.a) < kSameTransform && std::abs(a.b - b.b) < kSameTransform &&
@@ -112,7 +120,7 @@ class PgfLowerer {
 
   // ------------------------------------------------------------------ text scanning
   void skip_space(std::size_t& i, std::size_t e) const {
-    while (i < e && std::isspace(static_cast<unsigned char>(t_[i]))) ++i;
+    while (i < e && is_ascii_space(t_[i])) ++i;
   }
   // A control word (or control symbol) at t_[i] == '\\'.
   std::string control(std::size_t& i, std::size_t e) const {

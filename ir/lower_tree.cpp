@@ -29,6 +29,7 @@
 
 #include "ir/library.hpp"
 #include "ir/mindmap.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -46,8 +47,8 @@ constexpr const char* kInheritedTreeKeys = "tikzlint@tree keys";
 
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  while (b < e && is_ascii_space(s[b])) ++b;
+  while (e > b && is_ascii_space(s[e - 1])) --e;
   return std::string(s.substr(b, e - b));
 }
 
@@ -94,7 +95,7 @@ std::size_t group_end(std::string_view t, std::size_t i, char open, char close) 
 
 std::size_t skip_space(std::string_view t, std::size_t i) {
   while (i < t.size()) {
-    if (std::isspace(static_cast<unsigned char>(t[i]))) {
+    if (is_ascii_space(t[i])) {
       ++i;
     } else if (t[i] == '%') {  // a comment the expander left: to the end of the line
       while (i < t.size() && t[i] != '\n') ++i;

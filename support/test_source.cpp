@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cctype>
+
 #include "support/source.hpp"
+#include "support/ascii.hpp"
 
 using namespace tikzlint;
 
@@ -13,4 +16,11 @@ TEST_CASE("line and column are 1-based and columns count code points") {
   CHECK(lc.col == 2);
   CHECK(f.line_text(2) == "\xC3\xA9x");
   CHECK(f.line_count() == 3);
+}
+
+TEST_CASE("is_ascii_space is std::isspace of the C locale, for every byte") {
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    CHECK_MESSAGE(is_ascii_space(ch) == (std::isspace(c) != 0), "byte ", c);
+  }
 }

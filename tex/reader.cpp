@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "support/ascii.hpp"
 
 namespace tikzlint::tex {
 
@@ -216,8 +217,8 @@ bool Reader::next_run(Token& out) {
 namespace {
 
 std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 

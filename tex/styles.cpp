@@ -5,13 +5,14 @@
 #include <cmath>
 
 #include "tex/pgfmath.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::tex {
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -72,7 +73,7 @@ std::string normalise_key(std::string_view key) {
   std::string out;
   bool space = false;
   for (char ch : trim(key)) {
-    if (std::isspace(static_cast<unsigned char>(ch))) {
+    if (is_ascii_space(ch)) {
       space = true;
       continue;
     }
@@ -94,7 +95,7 @@ std::vector<RawItem> split_options(std::string_view text) {
   auto flush = [&](std::size_t end) {
     std::string_view item = text.substr(start, end - start);
     std::size_t lead = 0;
-    while (lead < item.size() && std::isspace(static_cast<unsigned char>(item[lead]))) ++lead;
+    while (lead < item.size() && is_ascii_space(item[lead])) ++lead;
     std::string_view t = trim(item);
     if (!t.empty()) {
       RawItem r;
@@ -181,7 +182,7 @@ std::vector<std::string> split_brace_args(std::string_view value, int n) {
   }
   std::size_t i = 0;
   while (static_cast<int>(args.size()) < n && i < v.size()) {
-    while (i < v.size() && std::isspace(static_cast<unsigned char>(v[i]))) ++i;
+    while (i < v.size() && is_ascii_space(v[i])) ++i;
     if (i >= v.size()) break;
     if (v[i] == '{') {
       std::size_t close = match_brace(v, i);
@@ -563,7 +564,7 @@ void StyleTable::run_code(const std::string& code_in, std::uint32_t b, std::uint
   std::string_view s = code;
   std::size_t i = 0;
   auto skip_space = [&] {
-    while (i < s.size() && (std::isspace(static_cast<unsigned char>(s[i])) || s[i] == ';')) ++i;
+    while (i < s.size() && (is_ascii_space(s[i]) || s[i] == ';')) ++i;
   };
   auto read_cs = [&]() -> std::string {  // \name -> "name"
     if (i >= s.size() || s[i] != '\\') return {};
