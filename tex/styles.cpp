@@ -307,9 +307,38 @@ std::vector<FlatKey> StyleTable::run_tikzset(std::string_view body, std::vector<
   return expand(t, problems);
 }
 
+bool StyleTable::defines_nothing() const {
+  if (fallback_) return false;
+  for (const Scope& sc : scopes_)
+    if (!sc.styles.empty() || !sc.macros.empty()) return false;
+  return true;
+}
+
 std::vector<FlatKey> StyleTable::memoised(
     std::unordered_map<std::string, Memo>& memo, std::string key, std::vector<StyleProblem>* problems,
     const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run) {
+  if (base_ && defines_nothing()) {  // the base's memo (see SharedMemo)
+    SharedMemo& shared = *base_->shared_.memo;
+    auto& table = &memo == &memo_ ? shared.options : shared.styles;
+    {
+      std::lock_guard lock(shared.mutex);
+      auto hit = table.find(key);
+      if (hit != table.end()) {
+        if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());
+        return hit->second.keys;
+      }
+    }
+    const std::uint64_t before = generation_;
+    Memo m;
+    run(m.keys, &m.problems);
+    if (problems) problems->insert(problems->end(), m.problems.begin(), m.problems.end());
+    if (generation_ != before) return std::move(m.keys);  // it defined something: not repeatable
+    std::vector<FlatKey> keys = m.keys;
+    std::lock_guard lock(shared.mutex);
+    if (table.size() >= kMemoLimit) table.clear();
+    table.insert_or_assign(std::move(key), std::move(m));
+    return keys;
+  }
   auto hit = memo.find(key);
   if (hit != memo.end() && hit->second.generation == generation_) {
     if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());

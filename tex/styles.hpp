@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -115,6 +116,12 @@ class StyleTable {
     ++generation_;
   }
 
+  // Entries in the memo this table keeps for the tables layered on it (for tests).
+  std::size_t shared_memo_size() const {
+    std::lock_guard lock(shared_.memo->mutex);
+    return shared_.memo->options.size() + shared_.memo->styles.size();
+  }
+
   static constexpr int kMaxDepth = 64;
   // The most keys one option list expands into: styles that use two styles that use two... (30
   // levels made 2^30 keys, 15 GB) stop here with an expansion-limit problem. Real option lists
@@ -145,6 +152,30 @@ class StyleTable {
   bool too_many_keys_ = false;  // the current expansion reached kMaxKeys (reported once)
   std::unordered_map<std::string, Memo> memo_;        // expand(): by option text
   std::unordered_map<std::string, Memo> style_memo_;  // expand_style(): by style name
+  // The memo of the tables layered on this one (a batch's diagrams of one class): while such a
+  // table defines nothing of its own, what it expands is what this table holds, which never
+  // changes once shared (const), so its expansions are kept here, for all of them. Diagrams of
+  // one class use the same option lists ("below", "thick", "every path"), and expanding one
+  // costs thousands of instructions. Locked: the jobs of a batch share the table.
+  struct SharedMemo {
+    std::mutex mutex;
+    std::unordered_map<std::string, Memo> options, styles;  // as memo_ and style_memo_
+  };
+  struct SharedMemoSlot {  // a copy of a table starts a memo of its own
+    std::unique_ptr<SharedMemo> memo = std::make_unique<SharedMemo>();
+    SharedMemoSlot() = default;
+    SharedMemoSlot(const SharedMemoSlot&) : memo(std::make_unique<SharedMemo>()) {}
+    SharedMemoSlot& operator=(const SharedMemoSlot&) {
+      memo = std::make_unique<SharedMemo>();
+      return *this;
+    }
+    SharedMemoSlot(SharedMemoSlot&&) = default;
+    SharedMemoSlot& operator=(SharedMemoSlot&&) = default;
+  };
+  SharedMemoSlot shared_;
+  // Nothing defined in this table's own scopes, and no fallback of its own: every lookup ends
+  // in `base_`.
+  bool defines_nothing() const;
   void expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end, bool use_spans,
                    const std::string& via, int depth, std::vector<FlatKey>& out,
                    std::vector<StyleProblem>* problems);

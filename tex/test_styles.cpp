@@ -148,11 +148,43 @@ TEST_CASE("memoised expansions follow redefinitions, setters and the end of scop
   CHECK(p2.size() == p1.size());
 }
 
+TEST_CASE("tables layered on one base share its memo only while they define nothing of their own") {
+  auto base = std::make_shared<StyleTable>();
+  base->run_tikzset("a/.style={red}, len/.code={\\def\\mylen{#1}}, b/.style={line width=\\mylen}", nullptr);
+  std::shared_ptr<const StyleTable> shared = base;
+  StyleTable one(shared), two(shared);
+  CHECK(keys(one.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});
+  CHECK(keys(one.expand_style("a", nullptr)) == std::vector<std::string>{"red"});
+  CHECK(shared->shared_memo_size() == 2);
+  CHECK(keys(two.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});  // the base's memo
+  CHECK(shared->shared_memo_size() == 2);
+  // A table with a definition of its own expands with it, and keeps it out of the base's memo.
+  two.push();
+  two.run_tikzset("a/.style={blue}", nullptr);
+  CHECK(keys(two.expand("a, thick", nullptr)) == std::vector<std::string>{"blue", "thick"});
+  CHECK(keys(two.expand_style("a", nullptr)) == std::vector<std::string>{"blue"});
+  CHECK(keys(two.expand("a, dashed", nullptr)) == std::vector<std::string>{"blue", "dashed"});
+  CHECK(shared->shared_memo_size() == 2);
+  CHECK(keys(one.expand("a, dashed", nullptr)) == std::vector<std::string>{"red", "dashed"});
+  two.pop();  // nothing of its own again: back to the base's
+  CHECK(keys(two.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});
+  // An expansion that sets a macro is not repeatable: never in the base's memo.
+  const std::size_t before = shared->shared_memo_size();
+  one.expand("len=2pt", nullptr);
+  CHECK(shared->shared_memo_size() == before);
+  CHECK(keys(one.expand("b", nullptr)) == std::vector<std::string>{"line width=2pt"});
+  CHECK(keys(two.expand("b", nullptr)) == std::vector<std::string>{"line width=\\mylen"});
+  // A copy of the base starts a memo of its own.
+  StyleTable copy = *base;
+  CHECK(copy.shared_memo_size() == 0);
+}
+
 TEST_CASE("styles that multiply stop at kMaxKeys with one expansion-limit problem") {
   StyleTable t;
   std::string defs;
   for (int i = 1; i <= 30; ++i)  // s1 uses s2 twice, s2 uses s3 twice...: 2^30 keys
-    defs += "s" + std::to_string(i) + "/.style={s" + std::to_string(i + 1) + ",s" + std::to_string(i + 1) + "},";
+    defs.append("s").append(std::to_string(i)).append("/.style={s").append(std::to_string(i + 1))
+        .append(",s").append(std::to_string(i + 1)).append("},");
   defs += "s31/.style={thick}";
   t.run_tikzset(defs, nullptr);
   std::vector<StyleProblem> problems;
