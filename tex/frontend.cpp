@@ -63,8 +63,21 @@ class AnimationSpecFilter {
  public:
   explicit AnimationSpecFilter(Emit emit) : emit_(std::move(emit)) {}
 
-  void put(const Token& t) {
-    if (state_ == State::none) return pass(t);
+  [[gnu::always_inline]] void put(const Token& t) {
+    if (state_ == State::none) [[likely]]
+      return pass(t);
+    hold(t);
+  }
+
+  // The end of the statement: what is held is not a specification.
+  void finish() {
+    while (state_ != State::none) release();
+  }
+
+ private:
+  enum class State { none, name, equals, timeline };
+
+  void hold(const Token& t) {
     held_.push_back(t);
     switch (state_) {
       case State::name:  // `:attribute`: letters, blanks, '-' and ':', then '='
@@ -96,15 +109,7 @@ class AnimationSpecFilter {
     }
   }
 
-  // The end of the statement: what is held is not a specification.
-  void finish() {
-    while (state_ != State::none) release();
-  }
-
- private:
-  enum class State { none, name, equals, timeline };
-
-  void pass(const Token& t) {
+  [[gnu::always_inline]] void pass(const Token& t) {
     // Only braces, parentheses, brackets and ':' matter here.
     const char c = t.text.size() == 1 ? t.text[0] : '\0';
     if (t.cat != Cat::begin_group && t.cat != Cat::end_group && c != '(' && c != ')' && c != '[' && c != ']' &&
@@ -473,7 +478,7 @@ void PictureReader::collect(Token first, StatementKind kind) {
   const std::size_t names_before = used_names.size();
   bool any = false;  // a token that is not a blank went into the text
   Token last;        // its end, for the statement's range
-  auto emit = [&](const Token& t) {
+  auto emit = [&](const Token& t) __attribute__((always_inline)) {
     text.put(t);
     if (t.cat == Cat::control) used_names.push_back(t.text);
     if (t.cat != Cat::space && t.cat != Cat::par) {
