@@ -16,6 +16,7 @@
 #include "checks/scene.hpp"
 #include "grammar/grammar.hpp"
 #include "ir/ir.hpp"
+#include "support/read_file.hpp"
 
 namespace tikzlint::cli {
 
@@ -80,49 +81,23 @@ struct ReadResult {
 
 ReadResult read_input(const std::string& path, std::size_t limit) {
   ReadResult r;
-  std::error_code ec;
-  auto st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    r.problem = make_diag("unreadable-file", Severity::error,
-                          "cannot read '" + path + "': no such file or directory");
-    return r;
+  FileText in = read_file(path, limit);
+  auto cannot = [&](const std::string& why) {
+    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': " + why);
+  };
+  switch (in.status) {
+    case FileText::Status::ok: r.text = std::move(in.text); break;
+    case FileText::Status::missing: cannot("no such file or directory"); break;
+    case FileText::Status::directory: cannot("is a directory"); break;
+    case FileText::Status::unreadable: cannot(in.error ? std::strerror(in.error) : "open failed"); break;
+    case FileText::Status::read_error: cannot("read error"); break;
+    case FileText::Status::too_large:
+      cannot("larger than the input limit");
+      r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};
+      if (in.size > 0) r.problem.evidence["measured_bytes"] = in.size;
+      r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
+      break;
   }
-  if (fs::is_directory(st)) {
-    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': is a directory");
-    return r;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    int err = errno;
-    r.problem = make_diag("unreadable-file", Severity::error,
-                          "cannot read '" + path + "': " + (err ? std::strerror(err) : "open failed"));
-    return r;
-  }
-  // Appended chunk by chunk: a diagram is a few KB, and sizing a buffer ahead (zeroed by
-  // resize) cost more than reading it.
-  std::string text;
-  const std::size_t cap = limit + 1;
-  char chunk[1 << 14];
-  while (text.size() < cap) {
-    in.read(chunk, static_cast<std::streamsize>(std::min(sizeof chunk, cap - text.size())));
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (!in) break;
-  }
-  const std::size_t got = text.size();
-  if (in.bad()) {
-    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': read error");
-    return r;
-  }
-  if (got > limit) {
-    std::uintmax_t size = fs::is_regular_file(st) ? fs::file_size(path, ec) : 0;
-    r.problem = make_diag("unreadable-file", Severity::error,
-                          "cannot read '" + path + "': larger than the input limit");
-    r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};
-    if (size > 0 && !ec) r.problem.evidence["measured_bytes"] = size;
-    r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
-    return r;
-  }
-  r.text = std::move(text);
   return r;
 }
 

@@ -11,11 +11,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +22,7 @@
 #include "checks/check.hpp"
 #include "checks/scene.hpp"
 #include "ir/ir.hpp"
+#include "support/read_file.hpp"
 #include "support/source.hpp"
 #include "tex/tex.hpp"
 
@@ -43,12 +42,10 @@ struct Clock {
 
 double us_since(Clock::time_point t) { return Clock::now() - t; }
 
-// The file into `sm`, as the CLI reads it (one read of the whole file).
-FileId read_into(SourceManager& sm, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return sm.add(path, ss.str());
+// The file into `sm`, as the CLI reads it (support/read_file, with the same limit).
+FileId read_into(SourceManager& sm, const std::string& path, std::size_t limit) {
+  FileText in = read_file(path, limit);
+  return sm.add(path, std::move(in.text));
 }
 
 }  // namespace
@@ -79,7 +76,7 @@ int main(int argc, char** argv) {
         const std::string& path = paths[fi];
         auto t = Clock::now();
         SourceManager sm;
-        FileId id = read_into(sm, path);
+        FileId id = read_into(sm, path, opts.limits.max_input_bytes);
         tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
         std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
         checks::Config config;
@@ -106,7 +103,7 @@ int main(int argc, char** argv) {
       };
       auto t = Clock::now();
       SourceManager sm;
-      FileId id = read_into(sm, path);
+      FileId id = read_into(sm, path, opts.limits.max_input_bytes);
       keep("read", us_since(t));
 
       t = Clock::now();
