@@ -99,13 +99,6 @@ std::size_t find_invalid_utf8(std::string_view s) {
   return std::string_view::npos;
 }
 
-bool Reader::take_invalid_utf8(std::uint32_t& offset) {
-  if (!invalid_pending_) return false;
-  invalid_pending_ = false;
-  offset = invalid_at_;
-  return true;
-}
-
 void Reader::end_input() {
   pos_ = static_cast<std::uint32_t>(file_->text().size());
 }

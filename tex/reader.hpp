@@ -70,7 +70,12 @@ class Reader {
   std::uint32_t position() const { return pos_; }
   FileId file_id() const { return id_; }
   // Offset of the first invalid UTF-8 byte seen so far (once), for a diagnostic.
-  bool take_invalid_utf8(std::uint32_t& offset);
+  bool take_invalid_utf8(std::uint32_t& offset) {  // asked after every token: inline
+    if (!invalid_pending_) return false;
+    invalid_pending_ = false;
+    offset = invalid_at_;
+    return true;
+  }
 
  private:
   const SourceFile* file_;
