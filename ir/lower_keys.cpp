@@ -302,7 +302,12 @@ FontUnits font_units_of(const Settings& s) {
 }
 
 std::optional<MathValue> eval_math(const std::string& expr_in, FontUnits units, std::string* error) {
-  std::string expr = tex::strip_braces(expr_in);
+  // strip_braces copies; most expressions have neither outer braces nor surrounding blanks.
+  const bool bare = !expr_in.empty() && expr_in.front() != '{' && !is_ascii_space(expr_in.front()) &&
+                    !is_ascii_space(expr_in.back());
+  std::string stripped;
+  if (!bare) stripped = tex::strip_braces(expr_in);
+  const std::string& expr = bare ? expr_in : stripped;
   tex::pgfmath::Context ctx;
   ctx.em_pt = units.em;
   ctx.ex_pt = units.ex;
