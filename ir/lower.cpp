@@ -404,19 +404,23 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
     problem("unsupported-coordinate", "coordinate nested too deeply", b, e, ps);
     return std::nullopt;
   }
-  Coordinate c = c_in;
-  // let registers and style macros inside the coordinate: substitute and parse again
-  if (c.raw.find('\\') != std::string::npos) {
-    std::string sub = styles_.substitute_macros(substitute_let(ps, c.raw));
-    if (sub != c.raw) {
-      Coordinate again = c.form == Coordinate::Form::Calc ? c : grammar::parse_coordinate(sub);
-      if (c.form == Coordinate::Form::Calc) again.raw = sub;
-      again.relative = c.relative;
-      again.span = c.span;
-      if (!again.options) again.options = c.options;
-      c = std::move(again);
+  // let registers and style macros inside the coordinate: substitute and parse again (a copy
+  // only then: most coordinates are read as they are)
+  Coordinate substituted;
+  const Coordinate* cp = &c_in;
+  if (c_in.raw.find('\\') != std::string::npos) {
+    std::string sub = styles_.substitute_macros(substitute_let(ps, c_in.raw));
+    if (sub != c_in.raw) {
+      Coordinate again = c_in.form == Coordinate::Form::Calc ? c_in : grammar::parse_coordinate(sub);
+      if (c_in.form == Coordinate::Form::Calc) again.raw = sub;
+      again.relative = c_in.relative;
+      again.span = c_in.span;
+      if (!again.options) again.options = c_in.options;
+      substituted = std::move(again);
+      cp = &substituted;
     }
   }
+  const Coordinate& c = *cp;
   // ([options] coordinate): the options' transformations apply to this coordinate only
   if (c.options && !c.options->raw.empty()) {
     Coordinate inner = c;
