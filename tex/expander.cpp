@@ -774,13 +774,12 @@ TokenList Expander::instantiate(const Token& call, const Meaning& m, const std::
       }
       continue;
     }
-    Token c = b;
+    Token& c = out.emplace_back(b);  // copied once, in place
     c.origin_file = call.origin_file;
     c.origin_begin = call.origin_begin;
     c.origin_end = call.origin_end;
     c.frame = fid;
     c.loop = call.loop;
-    out.push_back(std::move(c));
   }
   return out;
 }
