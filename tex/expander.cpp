@@ -397,12 +397,16 @@ bool Expander::next_raw(Token& out) {
   return false;
 }
 
-bool Expander::next_plain_run(Token& out) {
+bool Expander::next_plain(Token& out) {
   if (stopped_ || inputs_.empty()) return false;
   Input& in = *inputs_.back();
-  if (!in.reader || !in.reader->next_run(out)) return false;
+  if (!in.reader || !in.reader->next_plain(out)) return false;
+  if (out.cat == Cat::space) {
+    last_out_digit_ = false;
+    return true;
+  }
   prefix_global_ = false;
-  const char last = out.text.back();  // m_value_needs_star of the run's last character token
+  const char last = out.text.back();  // m_value_needs_star of the (last) character token
   last_out_digit_ = (last >= '0' && last <= '9') || last == '.';
   return true;
 }

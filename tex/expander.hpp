@@ -128,12 +128,12 @@ class Expander {
   // itself, so after false `out` holds whatever was read last (a macro it expanded, say), not
   // the token it held before.
   bool next(Token& out);
-  // Where the next token would be read straight from a file: a run of plain characters there
-  // (Reader::next_run), with the state next() keeps for each character token it returns.
-  // False, reading nothing, when the input is a token list or the next character is not plain.
-  // The run is unexpandable text, so reading it here is reading it with next(); only for
-  // callers that serialise what they read.
-  bool next_plain_run(Token& out);
+  // Where the next token would be read straight from a file: the next plain token there
+  // (Reader::next_plain), with the state next() keeps for each token it returns. False, reading
+  // nothing, when the input is a token list or the next token is not plain. Plain tokens are not
+  // expandable, so reading one here is reading it with next(); only for callers that serialise
+  // what they read (a run stands for several character tokens).
+  bool next_plain(Token& out);
   // The next token without expansion.
   bool next_raw(Token& out);
   void push_back(Token t);

@@ -504,13 +504,16 @@ void PictureReader::collect(Token first, StatementKind kind) {
   };
   Token t;
   while (true) {
-    if (ex_.next_plain_run(t)) {  // plain characters straight from the file: no boundary in them
-      if (over_budget(2 * t.text.size())) return;  // counted as that many one-character tokens
-      out.put(t);
-      continue;
+    if (ex_.next_plain(t)) {  // straight from the file, without the expander
+      if (t.run) {            // no boundary in a run
+        if (over_budget(2 * t.text.size())) return;  // counted as that many one-character tokens
+        out.put(t);
+        continue;
+      }
+    } else {
+      if (!ex_.next(t)) break;
+      if (t.cat == Cat::marker) continue;
     }
-    if (!ex_.next(t)) break;
-    if (t.cat == Cat::marker) continue;
     if (t.cat == Cat::begin_group) ++depth;
     if (t.cat == Cat::end_group) {
       if (depth == 0) {  // closes an enclosing group: give it back, keep the group open for it

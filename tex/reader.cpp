@@ -49,21 +49,25 @@ Cat char_cat(char c) {
   }
 }
 
-// The classes of Reader::next_run: 0 not plain, 1 letter, 2 other. Never plain: what TeX gives
-// another category or reads specially (\ { } $ & # ^ _ ~ % blanks, newline, @, non-ASCII),
-// and the characters the picture reader looks at one by one: ; ( ) [ ] : = - (statement ends,
-// animation specifications).
-struct RunClasses {
+// The classes of Reader::next_plain. Runs: 1 letters, 2 digits and the punctuation no
+// statement reader looks at one by one. 3: a character that is one token of its own, never
+// expandable, that the picture reader does look at (statement ends, animation specifications:
+// ; ( ) [ ] : = -) or that has a category of its own ($ & # ^ _). 4: a blank. 0: what Reader::next
+// must read (\ { } ~ % newline, @ whose category depends on \makeatletter, non-ASCII).
+struct PlainClasses {
   std::uint8_t of[256] = {};
-  constexpr RunClasses() {
+  constexpr PlainClasses() {
     for (int c = 'a'; c <= 'z'; ++c) of[c] = 1;
     for (int c = 'A'; c <= 'Z'; ++c) of[c] = 1;
     for (int c = '0'; c <= '9'; ++c) of[c] = 2;
     for (char c : {'.', ',', '+', '*', '/', '<', '>', '!', '?', '|', '\'', '"', '`'})
       of[static_cast<unsigned char>(c)] = 2;
+    for (char c : {';', '(', ')', '[', ']', ':', '=', '-', '$', '&', '#', '^', '_'})
+      of[static_cast<unsigned char>(c)] = 3;
+    for (char c : {' ', '\t', '\r', '\f'}) of[static_cast<unsigned char>(c)] = 4;
   }
 };
-constexpr RunClasses kRunClasses;
+constexpr PlainClasses kPlainClasses;
 
 // A run is capped so that the statement budget is still checked every so many bytes.
 constexpr std::uint32_t kMaxRunBytes = 256;
@@ -186,22 +190,40 @@ bool Reader::next(Token& out, bool at_letter) {
   return false;
 }
 
-bool Reader::next_run(Token& out) {
+bool Reader::next_plain(Token& out) {
   const std::string& s = file_->text();
   const auto size = static_cast<std::uint32_t>(s.size());
   if (pos_ >= size) return false;
-  const std::uint8_t cls = kRunClasses.of[static_cast<unsigned char>(s[pos_])];
-  if (cls == 0) return false;
   const std::uint32_t start = pos_;
-  const std::uint32_t stop = size - start > kMaxRunBytes ? start + kMaxRunBytes : size;
-  std::uint32_t e = start + 1;
-  while (e < stop && kRunClasses.of[static_cast<unsigned char>(s[e])] == cls) ++e;
-  pos_ = e;
-  line_start_ = false;  // as Reader::next after any character that is not a blank
-  skip_blanks_ = false;
-  make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
-  out.run = e - start > 1;
-  return true;
+  const char c = s[start];
+  const std::uint8_t cls = kPlainClasses.of[static_cast<unsigned char>(c)];
+  switch (cls) {
+    case 1:
+    case 2: {  // a run
+      const std::uint32_t stop = size - start > kMaxRunBytes ? start + kMaxRunBytes : size;
+      std::uint32_t e = start + 1;
+      while (e < stop && kPlainClasses.of[static_cast<unsigned char>(s[e])] == cls) ++e;
+      pos_ = e;
+      line_start_ = false;  // as Reader::next after any character that is not a blank
+      skip_blanks_ = false;
+      make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
+      out.run = e - start > 1;
+      return true;
+    }
+    case 3:  // one character, one token
+      pos_ = start + 1;
+      line_start_ = false;
+      skip_blanks_ = false;
+      make(out, char_cat(c), std::string_view(s).substr(start, 1), id_, start, pos_);
+      return true;
+    case 4:  // a blank that Reader::next makes a space token (not one it would skip)
+      if (line_start_ || skip_blanks_) return false;
+      pos_ = start + 1;
+      skip_blanks_ = true;
+      make(out, Cat::space, " ", id_, start, pos_);
+      return true;
+    default: return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

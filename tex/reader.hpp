@@ -31,7 +31,7 @@ enum class Cat : std::uint8_t {
 
 struct Token {
   Cat cat = Cat::other;
-  // A run of plain characters read as one token (Reader::next_run): its text is several
+  // A run of plain characters read as one token (Reader::next_plain): its text is several
   // character tokens of category `cat`, one per byte, each at its own offset from origin_begin.
   bool run = false;
   std::string text;
@@ -60,13 +60,14 @@ class Reader {
   Reader(const SourceFile& file, FileId id) : file_(&file), id_(id) {}
   // Next token, or false at the end of the file. `at_letter`: whether @ has catcode 11.
   bool next(Token& out, bool at_letter);
-  // A run of plain characters at the current position, as one token with `run` set (a single
-  // character is an ordinary token); false, reading nothing, when the next character is not
-  // plain. Plain: ASCII letters (one run) or ASCII digits and the punctuation no statement
-  // consumer looks at one by one (another), never `@`. For a caller that only serialises what
-  // it reads (the picture reader's statements): TeX reads these characters as one token each,
-  // unexpandable, and the run is the same text at the same offsets, for a fraction of the cost.
-  bool next_run(Token& out);
+  // The next token when it is plain: a run of characters as one token with `run` set (ASCII
+  // letters, or ASCII digits and the punctuation no statement reader looks at one by one), one
+  // unexpandable character of its own (; ( ) [ ] : = - $ & # ^ _), or a blank that makes a
+  // space token; false, reading nothing, for anything else (a control sequence, a brace, `~`,
+  // `@`, a comment, a newline, a blank that is skipped, non-ASCII). For a caller that only
+  // serialises what it reads (the picture reader's statements): a run stands for one character
+  // token per byte, the same text at the same offsets, for a fraction of the cost.
+  bool next_plain(Token& out);
   // Stop reading (\endinput takes effect at the end of the current line).
   void end_input();
   std::uint32_t position() const { return pos_; }

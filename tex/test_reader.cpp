@@ -101,31 +101,31 @@ TEST_CASE("a UTF-8 character is one token; invalid bytes become U+FFFD and are r
   CHECK(find_invalid_utf8("\xED\xA0\x80") == 0);  // a surrogate is not valid UTF-8
 }
 
-TEST_CASE("next_run: a run of plain characters is one token, with one origin per byte") {
+TEST_CASE("next_plain: a run of plain characters is one token, with one origin per byte") {
   SourceFile f("t.tex", "draw12.5,7;abc@x\\q");
   Reader r(f, 0);
   Token t;
-  REQUIRE(r.next_run(t));
+  REQUIRE(r.next_plain(t));
   CHECK(t.cat == Cat::letter);
   CHECK(t.text == "draw");
   CHECK(t.run);
   CHECK(t.origin_begin == 0);
   CHECK(t.origin_end == 4);
-  REQUIRE(r.next_run(t));
+  REQUIRE(r.next_plain(t));
   CHECK(t.cat == Cat::other);
   CHECK(t.text == "12.5,7");  // digits and punctuation no statement reader looks at one by one
-  REQUIRE_FALSE(r.next_run(t));  // ';' ends statements: never in a run, and nothing is read
-  REQUIRE(r.next(t, false));
+  REQUIRE(r.next_plain(t));   // ';' ends statements: a token of its own, never in a run
   CHECK(t.is_char(';'));
-  REQUIRE(r.next_run(t));
+  CHECK_FALSE(t.run);
+  REQUIRE(r.next_plain(t));
   CHECK(t.text == "abc");  // '@' is never plain (it is a letter in class files)
-  REQUIRE_FALSE(r.next_run(t));
+  REQUIRE_FALSE(r.next_plain(t));
   REQUIRE(r.next(t, false));
   CHECK(t.is_char('@'));
-  REQUIRE(r.next_run(t));
+  REQUIRE(r.next_plain(t));
   CHECK(t.text == "x");
   CHECK_FALSE(t.run);  // one character is an ordinary token
-  REQUIRE_FALSE(r.next_run(t));  // a control sequence
+  REQUIRE_FALSE(r.next_plain(t));  // a control sequence
   // Serialised, a run maps each byte to its own offset, as its character tokens would, and a
   // control word before a letter run gets its space.
   SourceFile g("u.tex", "\\draw{ab}");
@@ -133,7 +133,7 @@ TEST_CASE("next_run: a run of plain characters is one token, with one origin per
   TokenList l(4);
   REQUIRE(r2.next(l[0], false));
   REQUIRE(r2.next(l[1], false));
-  REQUIRE(r2.next_run(l[2]));
+  REQUIRE(r2.next_plain(l[2]));
   REQUIRE(r2.next(l[3], false));
   std::string text;
   std::vector<std::uint32_t> origin;
@@ -146,6 +146,55 @@ TEST_CASE("next_run: a run of plain characters is one token, with one origin per
   serialise(m, text, &origin);
   CHECK(text == "\\draw ab");
   CHECK(origin == std::vector<std::uint32_t>{0, 0, 0, 0, 0, 0, 6, 7});
+}
+
+TEST_CASE("next_plain: single tokens and blanks as Reader::next reads them, and nothing it must read") {
+  // Each prefix read with next_plain where it can, and with next where it cannot, gives the
+  // tokens next alone gives.
+  const std::string text = "\\draw (a)  -- ($b$)\n  x^2_1 &#  \n\n % c\n~{y}; @ \xc3\xa9 :=[]";
+  SourceFile f("t.tex", text);
+  std::vector<Token> mixed;
+  Reader r(f, 0);
+  Token t;
+  while (true) {
+    if (r.next_plain(t)) {
+      if (t.run) {  // one token per byte
+        for (std::size_t k = 0; k < t.text.size(); ++k) {
+          Token c = t;
+          c.run = false;
+          c.text = t.text.substr(k, 1);
+          c.offset = c.origin_begin = t.origin_begin + static_cast<std::uint32_t>(k);
+          c.origin_end = c.origin_begin + 1;
+          mixed.push_back(c);
+        }
+      } else {
+        mixed.push_back(t);
+      }
+      continue;
+    }
+    if (!r.next(t, false)) break;
+    mixed.push_back(t);
+  }
+  auto plain = read_all(text);
+  REQUIRE(mixed.size() == plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    INFO("token " << i << " '" << plain[i].text << "'");
+    CHECK(mixed[i].cat == plain[i].cat);
+    CHECK(mixed[i].text == plain[i].text);
+    CHECK(mixed[i].origin_begin == plain[i].origin_begin);
+    CHECK(mixed[i].origin_end == plain[i].origin_end);
+  }
+  // What next_plain leaves to Reader::next: it reads nothing there.
+  for (const char* s : {"\\x", "{", "}", "~", "%c\n", "\n", "@", "\xc3\xa9"}) {
+    SourceFile g("u.tex", s);
+    Reader q(g, 0);
+    CHECK_FALSE(q.next_plain(t));
+    CHECK(q.position() == 0);
+  }
+  SourceFile g("v.tex", "\\x  y");  // blanks after a control word are skipped, not a token
+  Reader q(g, 0);
+  REQUIRE(q.next(t, false));
+  CHECK_FALSE(q.next_plain(t));
 }
 
 TEST_CASE("serialise: a control word gets a space only before a letter") {
