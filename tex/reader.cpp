@@ -52,8 +52,9 @@ Cat char_cat(char c) {
 // The classes of Reader::next_plain. Runs: 1 letters, 2 digits and the punctuation no
 // statement reader looks at one by one. 3: a character that is one token of its own, never
 // expandable, that the picture reader does look at (statement ends, animation specifications:
-// ; ( ) [ ] : = -) or that has a category of its own ($ & # ^ _). 4: a blank. 0: what Reader::next
-// must read (\ { } ~ % newline, @ whose category depends on \makeatletter, non-ASCII).
+// ; ( ) [ ] : = -) or that has a category of its own ($ & # ^ _). 4: a blank, 5: a newline,
+// 6: a comment. 0: what Reader::next must read (\ { } ~, @ whose category depends on
+// \makeatletter, non-ASCII and control characters).
 struct PlainClasses {
   std::uint8_t of[256] = {};
   constexpr PlainClasses() {
@@ -65,6 +66,8 @@ struct PlainClasses {
     for (char c : {';', '(', ')', '[', ']', ':', '=', '-', '$', '&', '#', '^', '_'})
       of[static_cast<unsigned char>(c)] = 3;
     for (char c : {' ', '\t', '\r', '\f'}) of[static_cast<unsigned char>(c)] = 4;
+    of[static_cast<unsigned char>('\n')] = 5;
+    of[static_cast<unsigned char>('%')] = 6;
   }
 };
 constexpr PlainClasses kPlainClasses;
@@ -193,37 +196,61 @@ bool Reader::next(Token& out, bool at_letter) {
 bool Reader::next_plain(Token& out) {
   const std::string& s = file_->text();
   const auto size = static_cast<std::uint32_t>(s.size());
-  if (pos_ >= size) return false;
-  const std::uint32_t start = pos_;
-  const char c = s[start];
-  const std::uint8_t cls = kPlainClasses.of[static_cast<unsigned char>(c)];
-  switch (cls) {
-    case 1:
-    case 2: {  // a run
-      const std::uint32_t stop = size - start > kMaxRunBytes ? start + kMaxRunBytes : size;
-      std::uint32_t e = start + 1;
-      while (e < stop && kPlainClasses.of[static_cast<unsigned char>(s[e])] == cls) ++e;
-      pos_ = e;
-      line_start_ = false;  // as Reader::next after any character that is not a blank
-      skip_blanks_ = false;
-      make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
-      out.run = e - start > 1;
-      return true;
+  while (pos_ < size) {
+    const std::uint32_t start = pos_;
+    const char c = s[start];
+    const std::uint8_t cls = kPlainClasses.of[static_cast<unsigned char>(c)];
+    switch (cls) {
+      case 1:
+      case 2: {  // a run
+        const std::uint32_t stop = size - start > kMaxRunBytes ? start + kMaxRunBytes : size;
+        std::uint32_t e = start + 1;
+        while (e < stop && kPlainClasses.of[static_cast<unsigned char>(s[e])] == cls) ++e;
+        pos_ = e;
+        line_start_ = false;  // as Reader::next after any character that is not a blank
+        skip_blanks_ = false;
+        make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
+        out.run = e - start > 1;
+        return true;
+      }
+      case 3:  // one character, one token
+        pos_ = start + 1;
+        line_start_ = false;
+        skip_blanks_ = false;
+        make(out, char_cat(c), std::string_view(s).substr(start, 1), id_, start, pos_);
+        return true;
+      case 4:  // a blank: skipped at the start of a line and after a control word, else a space
+        ++pos_;
+        if (line_start_ || skip_blanks_) continue;
+        skip_blanks_ = true;
+        make(out, Cat::space, " ", id_, start, pos_);
+        return true;
+      case 5: {  // a newline, as Reader::next reads it
+        ++pos_;
+        const bool was_start = line_start_, was_skip = skip_blanks_;
+        line_start_ = true;
+        skip_blanks_ = false;
+        if (was_start) {
+          make(out, Cat::par, "par", id_, start, start + 1);
+          return true;
+        }
+        if (!was_skip) {
+          make(out, Cat::space, " ", id_, start, start + 1);
+          return true;
+        }
+        continue;
+      }
+      case 6: {  // a comment: the rest of the line and its newline
+        const auto nl = s.find('\n', pos_);
+        pos_ = nl == std::string::npos ? size : static_cast<std::uint32_t>(nl + 1);
+        line_start_ = true;
+        skip_blanks_ = false;
+        continue;
+      }
+      default: return false;  // Reader::next reads what the skipped blanks led to
     }
-    case 3:  // one character, one token
-      pos_ = start + 1;
-      line_start_ = false;
-      skip_blanks_ = false;
-      make(out, char_cat(c), std::string_view(s).substr(start, 1), id_, start, pos_);
-      return true;
-    case 4:  // a blank that Reader::next makes a space token (not one it would skip)
-      if (line_start_ || skip_blanks_) return false;
-      pos_ = start + 1;
-      skip_blanks_ = true;
-      make(out, Cat::space, " ", id_, start, pos_);
-      return true;
-    default: return false;
   }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

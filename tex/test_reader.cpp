@@ -1,6 +1,9 @@
 // tex/test_reader.cpp: TeX reader states (TeXbook ch. 8), catcodes, offsets, directives.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "tex/reader.hpp"
 
 using namespace tikzlint;
@@ -151,7 +154,8 @@ TEST_CASE("next_plain: a run of plain characters is one token, with one origin p
 TEST_CASE("next_plain: single tokens and blanks as Reader::next reads them, and nothing it must read") {
   // Each prefix read with next_plain where it can, and with next where it cannot, gives the
   // tokens next alone gives.
-  const std::string text = "\\draw (a)  -- ($b$)\n  x^2_1 &#  \n\n % c\n~{y}; @ \xc3\xa9 :=[]";
+  const std::string text =
+      "\\draw (a)  -- ($b$)\n  x^2_1 &#  \n\n % c\n~{y}; @ \xc3\xa9 :=[] \\x  \n  z%\n\n\t\\y\n\n\n w% e";
   SourceFile f("t.tex", text);
   std::vector<Token> mixed;
   Reader r(f, 0);
@@ -185,16 +189,20 @@ TEST_CASE("next_plain: single tokens and blanks as Reader::next reads them, and 
     CHECK(mixed[i].origin_end == plain[i].origin_end);
   }
   // What next_plain leaves to Reader::next: it reads nothing there.
-  for (const char* s : {"\\x", "{", "}", "~", "%c\n", "\n", "@", "\xc3\xa9"}) {
-    SourceFile g("u.tex", s);
+  for (const char* s : {"\\x", "{", "}", "~", "@", "\xc3\xa9", std::string_view("\0", 1).data()}) {
+    SourceFile g("u.tex", std::string(s, std::max<std::size_t>(1, std::strlen(s))));
     Reader q(g, 0);
     CHECK_FALSE(q.next_plain(t));
     CHECK(q.position() == 0);
   }
-  SourceFile g("v.tex", "\\x  y");  // blanks after a control word are skipped, not a token
+  // Blanks after a control word, at the start of a line and comments are skipped, as
+  // Reader::next skips them, up to what it has to read.
+  SourceFile g("v.tex", "\\x  % c\n   \\y");
   Reader q(g, 0);
   REQUIRE(q.next(t, false));
   CHECK_FALSE(q.next_plain(t));
+  REQUIRE(q.next(t, false));
+  CHECK(t.is_cs("y"));
 }
 
 TEST_CASE("serialise: a control word gets a space only before a letter") {
