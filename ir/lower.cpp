@@ -2210,7 +2210,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
   s.labels.clear();
   s.pins.clear();
   s.decorating_actions.clear();
-  const std::string& cmd = gs.command;
+  const std::string_view cmd = gs.command;  // compared by length first, without strlen
   if (cmd == "draw" || cmd == "filldraw" || cmd == "shadedraw") s.style.draw = true;
   if (cmd == "fill" || cmd == "filldraw" || cmd == "shade" || cmd == "shadedraw") s.style.fill = true;
   if (cmd == "clip") s.clip = true;
@@ -3339,7 +3339,8 @@ void PictureLowerer::lower_after_node(const Settings& ns, const std::string& nam
 }
 
 bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
-  const std::string cs = leading_command(st.text);
+  const std::string cs_text = leading_command(st.text);
+  const std::string_view cs = cs_text;  // compared by length first, without strlen
   Host host(*this, st);
   const tex::Statement* saved = stmt_;
   bool done = false;
