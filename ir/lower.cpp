@@ -254,7 +254,20 @@ class PictureLowerer {
     SourceRange r = stmt_->range_of(b, e);
     return r.valid ? r : stmt_->prov.range;
   }
-  std::vector<tex::FlatKey> expand(const std::string& opts, std::uint32_t base, PathState* ps);
+  // The option list's keys (shared with the style table's memo: copy to change them).
+  tex::StyleTable::KeyList expand(const std::string& opts, std::uint32_t base, PathState* ps);
+  // Keys applied with the span of where they are used (each key's own span zeroed; copied only
+  // when a span is not zero already).
+  void apply_at_use(Settings& s, const tex::StyleTable::KeyList& keys, KeyTarget target, std::uint32_t base,
+                    std::vector<LowerProblem>& probs) {
+    if (std::all_of(keys->begin(), keys->end(), [](const tex::FlatKey& k) { return k.begin == 0 && k.end == 0; })) {
+      keys_.apply(s, *keys, target, base, probs);
+      return;
+    }
+    std::vector<tex::FlatKey> at_use = *keys;
+    for (auto& k : at_use) k.begin = k.end = 0;
+    keys_.apply(s, at_use, target, base, probs);
+  }
 
   void apply_decorations(PathState& ps, const grammar::Statement& gs);
   void decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
@@ -321,9 +334,9 @@ void PictureLowerer::report(std::vector<LowerProblem>& probs, PathState* ps) {
   probs.clear();
 }
 
-std::vector<tex::FlatKey> PictureLowerer::expand(const std::string& opts, std::uint32_t base, PathState* ps) {
+tex::StyleTable::KeyList PictureLowerer::expand(const std::string& opts, std::uint32_t base, PathState* ps) {
   std::vector<tex::StyleProblem> probs;
-  auto keys = styles_.expand(opts, &probs);
+  auto keys = styles_.expand_shared(opts, &probs);
   style_problems(probs, base, ps);
   return keys;
 }
@@ -429,7 +442,7 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
     if (!r) return r;
     Settings t = s;
     std::vector<LowerProblem> probs;
-    keys_.apply(t, expand(c.options->raw, b, ps), KeyTarget::op, b, probs);
+    keys_.apply(t, *expand(c.options->raw, b, ps), KeyTarget::op, b, probs);
     report(probs, ps);
     r->local = s.ctm.inverse().apply(t.ctm.apply(r->local));
     r->bare_node.clear();
@@ -1022,18 +1035,20 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   if (!implicit_pos) ns.pos.reset();
   const std::uint32_t ob = gn.options ? gn.options->span.begin + 1 : gn.span.begin;
   std::vector<LowerProblem> probs;
-  if (!extra_style.empty()) keys_.apply(ns, expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+  if (!extra_style.empty()) keys_.apply(ns, *expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
   if (is_coordinate) {
-    keys_.apply(ns, expand("every coordinate", gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+    keys_.apply(ns, *expand("every coordinate", gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
   } else {
     std::vector<tex::StyleProblem> sp;
-    auto every = styles_.expand_style("every node", &sp);
+    auto every = styles_.expand_style_shared("every node", &sp);
     style_problems(sp, gn.span.begin, &ps);
-    for (auto& k : every) k.begin = k.end = 0;
-    keys_.apply(ns, every, KeyTarget::node, gn.span.begin, probs);
+    apply_at_use(ns, every, KeyTarget::node, gn.span.begin, probs);
   }
   if (gn.options) {
-    auto keys = expand(gn.options->raw, ob, &ps);
+    auto list = expand(gn.options->raw, ob, &ps);
+    // Copied only to take out quotes (a key that starts with '"').
+    const bool quoted = std::any_of(list->begin(), list->end(), [](const tex::FlatKey& k) { return !k.key.empty() && k.key.front() == '"'; });
+    std::vector<tex::FlatKey> keys = quoted ? *list : std::vector<tex::FlatKey>{};
     // quotes library: "text" [options] on a node is a label
     for (auto it = keys.begin(); it != keys.end();) {
       auto q = parse_quote_key(it->key);
@@ -1057,7 +1072,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
         ++it;
       }
     }
-    keys_.apply(ns, keys, KeyTarget::node, ob, probs);
+    keys_.apply(ns, quoted ? keys : *list, KeyTarget::node, ob, probs);
   }
   report(probs, &ps);
   std::string name = !gn.name.empty() ? gn.name : ns.node_name;
@@ -1295,22 +1310,19 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
     std::vector<LowerProblem> probs;
     {
       std::vector<tex::StyleProblem> sp;
-      auto every = styles_.expand_style("every node", &sp);
-      auto every_label = styles_.expand_style(is_pin ? "every pin" : "every label", &sp);
+      auto every = styles_.expand_style_shared("every node", &sp);
+      auto every_label = styles_.expand_style_shared(is_pin ? "every pin" : "every label", &sp);
       style_problems(sp, b, &ps);
-      for (auto& k : every) k.begin = k.end = 0;
-      for (auto& k : every_label) k.begin = k.end = 0;
-      keys_.apply(ls, every, KeyTarget::node, b, probs);
-      keys_.apply(ls, every_label, KeyTarget::node, b, probs);
+      apply_at_use(ls, every, KeyTarget::node, b, probs);
+      apply_at_use(ls, every_label, KeyTarget::node, b, probs);
     }
     const Transform before_opts = ls.ctm;
     ls.ctm = Transform{};  // the label options' own transforms, measured from identity
     if (!opts.empty()) {
       std::vector<tex::StyleProblem> sp;
-      auto keys = styles_.expand(opts, &sp);
+      auto keys = styles_.expand_shared(opts, &sp);
       style_problems(sp, b, &ps);
-      for (auto& k : keys) k.begin = k.end = 0;
-      keys_.apply(ls, keys, KeyTarget::node, b, probs);
+      apply_at_use(ls, keys, KeyTarget::node, b, probs);
     }
     for (auto& p : probs) {
       p.begin = b;
@@ -1395,7 +1407,7 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
   std::vector<LowerProblem> probs;
   std::string label;
   if (gn.options) {
-    auto keys = expand(gn.options->raw, gn.options->span.begin + 1, &ps);
+    auto keys = *expand(gn.options->raw, gn.options->span.begin + 1, &ps);
     for (auto it = keys.begin(); it != keys.end();) {
       if (!it->key.empty() && it->key.front() == '"') {
         std::size_t close = it->key.find('"', 1);
@@ -1497,7 +1509,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   if (op_local) {
     std::vector<LowerProblem> probs;
     // `let ... in circle [radius=\n1]`: the let registers hold inside the operations' options too
-    keys_.apply(*op_local, expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
+    keys_.apply(*op_local, *expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
                 op.options->span.begin + 1, probs);
     report(probs, &ps);
   }
@@ -1912,9 +1924,9 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         es.style.draw = true;
         es.style.invisible = false;
         std::vector<LowerProblem> probs;
-        keys_.apply(es, expand("every edge", b, &ps), KeyTarget::op, b, probs);
+        keys_.apply(es, *expand("every edge", b, &ps), KeyTarget::op, b, probs);
         if (op.options)
-          keys_.apply(es, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
+          keys_.apply(es, *expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
                       op.options->span.begin + 1, probs);
         report(probs, &ps);
       }
@@ -2141,7 +2153,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       if (!op.options) return;
       std::vector<LowerProblem> probs;
       const std::size_t inserted = s.insert_paths.size();
-      keys_.apply(s, expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::path,
+      keys_.apply(s, *expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::path,
                   op.options->span.begin + 1, probs);
       report(probs, &ps);
       // insert path (e.g. the turtle library's) in a mid-path option list continues the path here
@@ -2220,10 +2232,10 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
     return;
   }
   std::vector<LowerProblem> probs;
-  keys_.apply(s, expand("every path", gs.span.begin, &ps), KeyTarget::path, gs.span.begin, probs);
+  keys_.apply(s, *expand("every path", gs.span.begin, &ps), KeyTarget::path, gs.span.begin, probs);
   if (gs.options) {
     const std::uint32_t ob = gs.options->span.begin + 1;
-    keys_.apply(s, expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
+    keys_.apply(s, *expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
   }
   report(probs, &ps);
   if (!s.name_intersections.empty())
@@ -2463,9 +2475,9 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       s.labels.clear();
       s.pins.clear();
       std::vector<LowerProblem> probs;
-      keys_.apply(s, expand("every scope", 0, nullptr), KeyTarget::scope, 0, probs);
+      keys_.apply(s, *expand("every scope", 0, nullptr), KeyTarget::scope, 0, probs);
       // the option text is the statement text
-      keys_.apply(s, expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
+      keys_.apply(s, *expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
       remember_tree_options(styles_, st.text);
       report(probs, nullptr);
       return;
@@ -3012,7 +3024,7 @@ class PictureLowerer::Host final : public LibraryHost {
   std::vector<tex::FlatKey> expand_keys(const std::string& options) override {
     const tex::Statement* saved = L_.stmt_;
     L_.stmt_ = &st_;
-    auto keys = L_.expand(options, 0, nullptr);
+    std::vector<tex::FlatKey> keys = *L_.expand(options, 0, nullptr);
     L_.stmt_ = saved;
     return keys;
   }
@@ -3376,7 +3388,7 @@ Diagram PictureLowerer::run() {
   top.picture_font.family = family_for_class(doc_.document_class);
   stack_ = {top};
   std::vector<LowerProblem> probs;
-  keys_.apply(stack_.back(), expand("every picture", 0, nullptr), KeyTarget::picture, 0, probs);
+  keys_.apply(stack_.back(), *expand("every picture", 0, nullptr), KeyTarget::picture, 0, probs);
   if (!pic_.options.empty()) {
     std::vector<tex::StyleProblem> sp;
     auto keys = styles_.expand(pic_.options, &sp);

@@ -314,9 +314,12 @@ bool StyleTable::defines_nothing() const {
   return true;
 }
 
-std::vector<FlatKey> StyleTable::memoised(
+StyleTable::KeyList StyleTable::memoised(
     std::unordered_map<std::string, Memo>& memo, std::string key, std::vector<StyleProblem>* problems,
     const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run) {
+  auto add_problems = [&](const std::vector<StyleProblem>& found) {
+    if (problems) problems->insert(problems->end(), found.begin(), found.end());
+  };
   if (base_ && defines_nothing()) {  // the base's memo (see SharedMemo)
     SharedMemo& shared = *base_->shared_.memo;
     auto& table = &memo == &memo_ ? shared.options : shared.styles;
@@ -324,37 +327,41 @@ std::vector<FlatKey> StyleTable::memoised(
       std::lock_guard lock(shared.mutex);
       auto hit = table.find(key);
       if (hit != table.end()) {
-        if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());
+        add_problems(hit->second.problems);
         return hit->second.keys;
       }
     }
     const std::uint64_t before = generation_;
     Memo m;
-    run(m.keys, &m.problems);
-    if (problems) problems->insert(problems->end(), m.problems.begin(), m.problems.end());
-    if (generation_ != before) return std::move(m.keys);  // it defined something: not repeatable
-    std::vector<FlatKey> keys = m.keys;
+    std::vector<FlatKey> keys;
+    run(keys, &m.problems);
+    add_problems(m.problems);
+    m.keys = std::make_shared<const std::vector<FlatKey>>(std::move(keys));
+    if (generation_ != before) return m.keys;  // it defined something: not repeatable
+    KeyList out = m.keys;
     std::lock_guard lock(shared.mutex);
     if (table.size() >= kMemoLimit) table.clear();
     table.insert_or_assign(std::move(key), std::move(m));
-    return keys;
+    return out;
   }
   auto hit = memo.find(key);
   if (hit != memo.end() && hit->second.generation == generation_) {
-    if (problems) problems->insert(problems->end(), hit->second.problems.begin(), hit->second.problems.end());
+    add_problems(hit->second.problems);
     return hit->second.keys;
   }
   const std::uint64_t before = generation_;
   Memo m;
-  run(m.keys, &m.problems);
-  if (problems) problems->insert(problems->end(), m.problems.begin(), m.problems.end());
-  if (generation_ != before) return std::move(m.keys);  // it defined something: not repeatable
+  std::vector<FlatKey> keys;
+  run(keys, &m.problems);
+  add_problems(m.problems);
+  m.keys = std::make_shared<const std::vector<FlatKey>>(std::move(keys));
+  if (generation_ != before) return m.keys;  // it defined something: not repeatable
   if (memo.size() >= kMemoLimit) memo.clear();
   m.generation = before;
   return memo.insert_or_assign(std::move(key), std::move(m)).first->second.keys;
 }
 
-std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<StyleProblem>* problems) {
+StyleTable::KeyList StyleTable::expand_shared(std::string_view options, std::vector<StyleProblem>* problems) {
   // The memo key: the option text as given (comments are stripped only on a miss).
   return memoised(memo_, std::string(options), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
     const std::string text = strip_comments(options);
@@ -363,8 +370,9 @@ std::vector<FlatKey> StyleTable::expand(std::string_view options, std::vector<St
   });
 }
 
-std::vector<FlatKey> StyleTable::expand_style(const std::string& name, std::vector<StyleProblem>* problems) {
-  if (!find(name)) return {};
+StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name, std::vector<StyleProblem>* problems) {
+  static const KeyList kNone = std::make_shared<const std::vector<FlatKey>>();
+  if (!find(name)) return kNone;
   return memoised(style_memo_, name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
     too_many_keys_ = false;
     expand_into(name, 0, 0, true, "", 0, out, probs);

@@ -95,10 +95,19 @@ class StyleTable {
 
   // Expand an option list: styles recursively (depth bound), definitions applied to the
   // current scope, `.code` setters run.
-  std::vector<FlatKey> expand(std::string_view options, std::vector<StyleProblem>* problems);
+  std::vector<FlatKey> expand(std::string_view options, std::vector<StyleProblem>* problems) {
+    return *expand_shared(options, problems);
+  }
+  // The same keys, shared with the memo (not copied): a lowerer applies most key lists as they
+  // are. Never null.
+  using KeyList = std::shared_ptr<const std::vector<FlatKey>>;
+  KeyList expand_shared(std::string_view options, std::vector<StyleProblem>* problems);
 
   // The keys of a named style with no argument ("every node", "every picture"); empty if none.
-  std::vector<FlatKey> expand_style(const std::string& name, std::vector<StyleProblem>* problems);
+  std::vector<FlatKey> expand_style(const std::string& name, std::vector<StyleProblem>* problems) {
+    return *expand_style_shared(name, problems);
+  }
+  KeyList expand_style_shared(const std::string& name, std::vector<StyleProblem>* problems);
 
   const StyleDefinition* find(const std::string& name) const;
   bool is_style(const std::string& name) const { return find(name) != nullptr; }
@@ -142,12 +151,11 @@ class StyleTable {
   // it was made in. An expansion that itself defines something is never memoised.
   struct Memo {
     std::uint64_t generation = 0;
-    std::vector<FlatKey> keys;
+    KeyList keys;
     std::vector<StyleProblem> problems;
   };
-  std::vector<FlatKey> memoised(std::unordered_map<std::string, Memo>& memo, std::string key,
-                                std::vector<StyleProblem>* problems,
-                                const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
+  KeyList memoised(std::unordered_map<std::string, Memo>& memo, std::string key, std::vector<StyleProblem>* problems,
+                   const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
   std::uint64_t generation_ = 0;
   bool too_many_keys_ = false;  // the current expansion reached kMaxKeys (reported once)
   std::unordered_map<std::string, Memo> memo_;        // expand(): by option text
