@@ -142,10 +142,8 @@ std::string join_url(const std::string& base, const std::string& path) {
 }  // namespace
 
 std::optional<int> parse_retry_after_ms(std::string_view value) {
-  while (!value.empty() && is_ascii_space(value.front()))
-    value.remove_prefix(1);
-  while (!value.empty() && is_ascii_space(value.back()))
-    value.remove_suffix(1);
+  while (!value.empty() && is_ascii_space(value.front())) value.remove_prefix(1);
+  while (!value.empty() && is_ascii_space(value.back())) value.remove_suffix(1);
   // Only delta-seconds (what rate limiters send); an HTTP date falls back to our backoff.
   double seconds = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);

@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <utility>
+
 #include "support/ascii.hpp"
 
 namespace tikzlint::checks {

@@ -6,6 +6,7 @@
 #include <map>
 #include <type_traits>
 #include <utility>
+
 #include "support/ascii.hpp"
 
 namespace tikzlint::checks {

@@ -86,11 +86,21 @@ ReadResult read_input(const std::string& path, std::size_t limit) {
     r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': " + why);
   };
   switch (in.status) {
-    case FileText::Status::ok: r.text = std::move(in.text); break;
-    case FileText::Status::missing: cannot("no such file or directory"); break;
-    case FileText::Status::directory: cannot("is a directory"); break;
-    case FileText::Status::unreadable: cannot(in.error ? std::strerror(in.error) : "open failed"); break;
-    case FileText::Status::read_error: cannot("read error"); break;
+    case FileText::Status::ok:
+      r.text = std::move(in.text);
+      break;
+    case FileText::Status::missing:
+      cannot("no such file or directory");
+      break;
+    case FileText::Status::directory:
+      cannot("is a directory");
+      break;
+    case FileText::Status::unreadable:
+      cannot(in.error ? std::strerror(in.error) : "open failed");
+      break;
+    case FileText::Status::read_error:
+      cannot("read error");
+      break;
     case FileText::Status::too_large:
       cannot("larger than the input limit");
       r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cmath>
 
-#include "tex/styles.hpp"
 #include "support/ascii.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::ir {
 

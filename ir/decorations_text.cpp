@@ -9,8 +9,8 @@
 
 #include "ir/coords.hpp"
 #include "ir/decorations.hpp"
-#include "tex/styles.hpp"
 #include "support/ascii.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::ir {
 

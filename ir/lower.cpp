@@ -19,8 +19,8 @@
 #include "ir/lowering.hpp"
 #include "ir/nodes.hpp"
 #include "ir/textmetrics.hpp"
-#include "tex/styles.hpp"
 #include "support/ascii.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -260,7 +260,8 @@ class PictureLowerer {
   // when a span is not zero already).
   void apply_at_use(Settings& s, const tex::StyleTable::KeyList& keys, KeyTarget target, std::uint32_t base,
                     std::vector<LowerProblem>& probs) {
-    if (std::all_of(keys->begin(), keys->end(), [](const tex::FlatKey& k) { return k.begin == 0 && k.end == 0; })) {
+    if (std::all_of(keys->begin(), keys->end(),
+                    [](const tex::FlatKey& k) { return k.begin == 0 && k.end == 0; })) {
       keys_.apply(s, *keys, target, base, probs);
       return;
     }
@@ -1035,7 +1036,8 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   if (!implicit_pos) ns.pos.reset();
   const std::uint32_t ob = gn.options ? gn.options->span.begin + 1 : gn.span.begin;
   std::vector<LowerProblem> probs;
-  if (!extra_style.empty()) keys_.apply(ns, *expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+  if (!extra_style.empty())
+    keys_.apply(ns, *expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
   if (is_coordinate) {
     keys_.apply(ns, *expand("every coordinate", gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
   } else {
@@ -1047,7 +1049,9 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   if (gn.options) {
     auto list = expand(gn.options->raw, ob, &ps);
     // Copied only to take out quotes (a key that starts with '"').
-    const bool quoted = std::any_of(list->begin(), list->end(), [](const tex::FlatKey& k) { return !k.key.empty() && k.key.front() == '"'; });
+    const bool quoted = std::any_of(list->begin(), list->end(), [](const tex::FlatKey& k) {
+      return !k.key.empty() && k.key.front() == '"';
+    });
     std::vector<tex::FlatKey> keys = quoted ? *list : std::vector<tex::FlatKey>{};
     // quotes library: "text" [options] on a node is a label
     for (auto it = keys.begin(); it != keys.end();) {
@@ -1509,8 +1513,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   if (op_local) {
     std::vector<LowerProblem> probs;
     // `let ... in circle [radius=\n1]`: the let registers hold inside the operations' options too
-    keys_.apply(*op_local, *expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps), KeyTarget::op,
-                op.options->span.begin + 1, probs);
+    keys_.apply(*op_local, *expand(substitute_let(&ps, op.options->raw), op.options->span.begin + 1, &ps),
+                KeyTarget::op, op.options->span.begin + 1, probs);
     report(probs, &ps);
   }
   auto place_mid_nodes = [&](const SegmentRef& seg, const Settings& base) {

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "ir/library.hpp"
-#include "tex/styles.hpp"
 #include "support/ascii.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::ir {
 namespace {

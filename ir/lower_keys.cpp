@@ -9,8 +9,8 @@
 
 #include "ir/lowering.hpp"
 #include "ir/textmetrics.hpp"
-#include "tex/pgfmath.hpp"
 #include "support/ascii.hpp"
+#include "tex/pgfmath.hpp"
 
 namespace tikzlint::ir {
 namespace {

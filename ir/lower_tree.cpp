@@ -382,9 +382,9 @@ std::optional<double> direction_angle(const std::string& v) {
 // Keys of coordinate transformations (pgfmanual 25.3): in a child's options they move the child's
 // frame, never the node shape.
 bool is_transform_key(const std::string& k) {
-  static constexpr std::string_view kKeys[] = {"shift",  "xshift", "yshift",   "rotate",  "scale",
-                                               "xscale", "yscale", "rotate around", "cm", "xslant",
-                                               "yslant", "reset cm", "scale around", "shift only"};
+  static constexpr std::string_view kKeys[] = {"shift",  "xshift",   "yshift",        "rotate",    "scale",
+                                               "xscale", "yscale",   "rotate around", "cm",        "xslant",
+                                               "yslant", "reset cm", "scale around",  "shift only"};
   for (std::string_view x : kKeys)
     if (std::string_view(k) == x) return true;
   return false;
@@ -1138,11 +1138,27 @@ bool TreeLowerer::run() {
 
 // The keys lower_tree models that the key applier does not (pgfmanual 21.5, 75, 58).
 bool is_tree_key(const std::string& key) {
-  static constexpr std::string_view kKeys[] = {
-      "level distance", "sibling distance", "grow", "grow'", "growth parent anchor", "parent anchor", "child anchor",
-      "edge from parent path", "missing", "grow via three points", "grow cyclic", "sibling angle", "clockwise from",
-      "counterclockwise from", "growth function", "grow siblings on line", "concept color", "mindmap",
-      "small mindmap", "large mindmap", "huge mindmap"};
+  static constexpr std::string_view kKeys[] = {"level distance",
+                                               "sibling distance",
+                                               "grow",
+                                               "grow'",
+                                               "growth parent anchor",
+                                               "parent anchor",
+                                               "child anchor",
+                                               "edge from parent path",
+                                               "missing",
+                                               "grow via three points",
+                                               "grow cyclic",
+                                               "sibling angle",
+                                               "clockwise from",
+                                               "counterclockwise from",
+                                               "growth function",
+                                               "grow siblings on line",
+                                               "concept color",
+                                               "mindmap",
+                                               "small mindmap",
+                                               "large mindmap",
+                                               "huge mindmap"};
   for (std::string_view k : kKeys)  // lengths first: no strlen, few compares
     if (std::string_view(key) == k) return true;
   return fork_paths().count(key) > 0;

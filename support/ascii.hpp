@@ -5,8 +5,6 @@
 namespace tikzlint {
 
 // std::isspace in the C locale: space, \t, \n, \v, \f, \r.
-constexpr bool is_ascii_space(char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r');
-}
+constexpr bool is_ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 }  // namespace tikzlint

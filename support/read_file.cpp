@@ -41,7 +41,8 @@ FileText read_file(const std::string& path, std::size_t limit) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) {
     r.error = errno;
-    r.status = r.error == ENOENT || r.error == ENOTDIR ? FileText::Status::missing : FileText::Status::unreadable;
+    r.status =
+        r.error == ENOENT || r.error == ENOTDIR ? FileText::Status::missing : FileText::Status::unreadable;
     return r;
   }
   struct stat st {};
@@ -59,7 +60,8 @@ FileText read_file(const std::string& path, std::size_t limit) {
   const std::size_t cap = limit + 1;  // one byte more than allowed tells a file that is too large
   // A regular file is read into a buffer of its size (plus the byte that finds the end); any
   // other file (a pipe, a device) in growing chunks.
-  std::size_t chunk = regular ? std::min<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, cap) : 1 << 14;
+  std::size_t chunk =
+      regular ? std::min<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, cap) : 1 << 14;
   std::size_t used = 0;
   while (used < cap) {
     const std::size_t want = std::min(chunk, cap - used);

@@ -2,8 +2,8 @@
 
 #include <cctype>
 
-#include "support/source.hpp"
 #include "support/ascii.hpp"
+#include "support/source.hpp"
 
 using namespace tikzlint;
 

@@ -105,15 +105,16 @@ class AnimationSpecFilter {
           state_ = State::none;
         }
         return;
-      case State::none: return;
+      case State::none:
+        return;
     }
   }
 
   [[gnu::always_inline]] void pass(const Token& t) {
     // Only braces, parentheses, brackets and ':' matter here.
     const char c = t.text.size() == 1 ? t.text[0] : '\0';
-    if (t.cat != Cat::begin_group && t.cat != Cat::end_group && c != '(' && c != ')' && c != '[' && c != ']' &&
-        c != ':')
+    if (t.cat != Cat::begin_group && t.cat != Cat::end_group && c != '(' && c != ')' && c != '[' &&
+        c != ']' && c != ':')
       return emit_(t);
     if (t.cat == Cat::begin_group) ++group_;
     if (t.cat == Cat::end_group) --group_;
@@ -495,17 +496,18 @@ void PictureReader::collect(Token first, StatementKind kind) {
   const std::size_t max_bytes = ex_.limits().max_statement_bytes;
   auto over_budget = [&](std::size_t more) __attribute__((always_inline)) {
     bytes += more;
-    if (bytes <= max_bytes) [[likely]] return false;
+    if (bytes <= max_bytes) [[likely]]
+      return false;
     ex_.fatal("expansion-limit",
-              "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes",
-              first, {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
+              "statement longer than " + std::to_string(ex_.limits().max_statement_bytes) + " bytes", first,
+              {{"limit", ex_.limits().max_statement_bytes}, {"name", "max_statement_bytes"}});
     used_names.resize(names_before);
     return true;
   };
   Token t;
   while (true) {
-    if (ex_.next_plain(t)) {  // straight from the file, without the expander
-      if (t.run) {            // no boundary in a run
+    if (ex_.next_plain(t)) {                         // straight from the file, without the expander
+      if (t.run) {                                   // no boundary in a run
         if (over_budget(2 * t.text.size())) return;  // counted as that many one-character tokens
         out.put(t);
         continue;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+
 #include "support/ascii.hpp"
 
 namespace tikzlint::tex {
@@ -209,7 +210,8 @@ bool Reader::next_plain(Token& out) {
         pos_ = e;
         line_start_ = false;  // as Reader::next after any character that is not a blank
         skip_blanks_ = false;
-        make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_, start, e);
+        make(out, cls == 1 ? Cat::letter : Cat::other, std::string_view(s).substr(start, e - start), id_,
+             start, e);
         out.run = e - start > 1;
         return true;
       }
@@ -247,7 +249,8 @@ bool Reader::next_plain(Token& out) {
         skip_blanks_ = false;
         continue;
       }
-      default: return false;  // Reader::next reads what the skipped blanks led to
+      default:
+        return false;  // Reader::next reads what the skipped blanks led to
     }
   }
   return false;
@@ -368,8 +371,11 @@ void Serialiser::put_general(const Token& t) {
   if (after_word_ && t.cat == Cat::letter) append(" ", word_at_);
   after_word_ = false;
   switch (t.cat) {
-    case Cat::marker: break;
-    case Cat::par: append(" ", t.origin_begin); break;
+    case Cat::marker:
+      break;
+    case Cat::par:
+      append(" ", t.origin_begin);
+      break;
     case Cat::space:
       if (!text_.empty() && text_.back() != ' ') append(" ", t.origin_begin);
       break;

@@ -45,7 +45,8 @@ struct Token {
   std::uint32_t marker_id = 0;
 
   [[gnu::always_inline]] bool is_cs(std::string_view name) const {  // asked for most tokens: lengths first
-    return cat == Cat::control && text.size() == name.size() && __builtin_memcmp(text.data(), name.data(), name.size()) == 0;
+    return cat == Cat::control && text.size() == name.size() &&
+           __builtin_memcmp(text.data(), name.data(), name.size()) == 0;
   }
   bool is_char(char c) const {
     return cat != Cat::control && cat != Cat::marker && text.size() == 1 && text[0] == c;

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <cmath>
 
-#include "tex/pgfmath.hpp"
 #include "support/ascii.hpp"
+#include "tex/pgfmath.hpp"
 
 namespace tikzlint::tex {
 namespace {
@@ -370,7 +370,8 @@ StyleTable::KeyList StyleTable::expand_shared(std::string_view options, std::vec
   });
 }
 
-StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name, std::vector<StyleProblem>* problems) {
+StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name,
+                                                    std::vector<StyleProblem>* problems) {
   static const KeyList kNone = std::make_shared<const std::vector<FlatKey>>();
   if (!find(name)) return kNone;
   return memoised(style_memo_, name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {

@@ -154,7 +154,8 @@ class StyleTable {
     KeyList keys;
     std::vector<StyleProblem> problems;
   };
-  KeyList memoised(std::unordered_map<std::string, Memo>& memo, std::string key, std::vector<StyleProblem>* problems,
+  KeyList memoised(std::unordered_map<std::string, Memo>& memo, std::string key,
+                   std::vector<StyleProblem>* problems,
                    const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
   std::uint64_t generation_ = 0;
   bool too_many_keys_ = false;  // the current expansion reached kMaxKeys (reported once)

@@ -197,10 +197,10 @@ TEST_CASE("animation specifications (:key = {...}) are dropped; a PDF shows the 
 
 TEST_CASE("a ':' that starts no animation specification is kept, and one after it still can") {
   SourceManager sm;
-  auto doc = run(
-      "\\begin{tikzpicture}\\draw :a-1:fill = {0s=\"red\"} (0,0) -- (1,0) :x;\n"
-      "\\draw :a (b:fill={c}) -- (1,0);\\end{tikzpicture}",
-      sm);
+  auto doc =
+      run("\\begin{tikzpicture}\\draw :a-1:fill = {0s=\"red\"} (0,0) -- (1,0) :x;\n"
+          "\\draw :a (b:fill={c}) -- (1,0);\\end{tikzpicture}",
+          sm);
   REQUIRE(doc.pictures.size() == 1);
   REQUIRE(doc.pictures[0].statements.size() == 2);
   // `:a-1` is not a specification (a digit in the name); `:fill = {...}` after it is.

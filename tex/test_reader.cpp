@@ -127,7 +127,7 @@ TEST_CASE("next_plain: a run of plain characters is one token, with one origin p
   CHECK(t.is_char('@'));
   REQUIRE(r.next_plain(t));
   CHECK(t.text == "x");
-  CHECK_FALSE(t.run);  // one character is an ordinary token
+  CHECK_FALSE(t.run);              // one character is an ordinary token
   REQUIRE_FALSE(r.next_plain(t));  // a control sequence
   // Serialised, a run maps each byte to its own offset, as its character tokens would, and a
   // control word before a letter run gets its space.

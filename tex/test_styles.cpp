@@ -156,7 +156,8 @@ TEST_CASE("tables layered on one base share its memo only while they define noth
   CHECK(keys(one.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});
   CHECK(keys(one.expand_style("a", nullptr)) == std::vector<std::string>{"red"});
   CHECK(shared->shared_memo_size() == 2);
-  CHECK(keys(two.expand("a, thick", nullptr)) == std::vector<std::string>{"red", "thick"});  // the base's memo
+  CHECK(keys(two.expand("a, thick", nullptr)) ==
+        std::vector<std::string>{"red", "thick"});  // the base's memo
   CHECK(shared->shared_memo_size() == 2);
   // A table with a definition of its own expands with it, and keeps it out of the base's memo.
   two.push();
@@ -183,8 +184,13 @@ TEST_CASE("styles that multiply stop at kMaxKeys with one expansion-limit proble
   StyleTable t;
   std::string defs;
   for (int i = 1; i <= 30; ++i)  // s1 uses s2 twice, s2 uses s3 twice...: 2^30 keys
-    defs.append("s").append(std::to_string(i)).append("/.style={s").append(std::to_string(i + 1))
-        .append(",s").append(std::to_string(i + 1)).append("},");
+    defs.append("s")
+        .append(std::to_string(i))
+        .append("/.style={s")
+        .append(std::to_string(i + 1))
+        .append(",s")
+        .append(std::to_string(i + 1))
+        .append("},");
   defs += "s31/.style={thick}";
   t.run_tikzset(defs, nullptr);
   std::vector<StyleProblem> problems;
