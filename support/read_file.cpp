@@ -19,8 +19,10 @@ struct Fd {
   }
 };
 
-// Bytes read into out[at..], until end of file or `want` bytes; -1 on a read error.
-long read_some(int fd, std::string& out, std::size_t at, std::size_t want) {
+// Bytes read into out[at..], until end of file or `want` bytes; -1 on a read error. A regular
+// file gives fewer bytes than asked only at its end: with `regular`, a short read ends the
+// reading without one more read to see the end.
+long read_some(int fd, std::string& out, std::size_t at, std::size_t want, bool regular) {
   std::size_t got = 0;
   while (got < want) {
     const ssize_t n = ::read(fd, out.data() + at + got, want - got);
@@ -30,6 +32,7 @@ long read_some(int fd, std::string& out, std::size_t at, std::size_t want) {
     }
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
+    if (regular && got < want) break;
   }
   return static_cast<long>(got);
 }
@@ -66,7 +69,7 @@ FileText read_file(const std::string& path, std::size_t limit) {
   while (used < cap) {
     const std::size_t want = std::min(chunk, cap - used);
     r.text.resize(used + want);
-    const long n = read_some(f.fd, r.text, used, want);
+    const long n = read_some(f.fd, r.text, used, want, regular);
     if (n < 0) {
       r.text.clear();
       r.status = FileText::Status::read_error;
