@@ -3481,12 +3481,11 @@ std::set<std::string> defined_colors(const SourceManager& sm) {
 std::shared_ptr<const tex::StyleTable> preamble_styles_of(const tex::ExpandedDocument& doc) {
   auto build = [&] {
     auto t = std::make_shared<tex::StyleTable>(doc.preamble_table);
-    for (std::size_t i = doc.preamble_table ? doc.preamble_table_covers : 0; i < doc.preamble_styles.size(); ++i)
-      t->run_tikzset(doc.preamble_styles[i].text, nullptr);
+    for (const tex::Statement& st : doc.preamble_styles) t->run_tikzset(st.text, nullptr);
     install_library_styles(*t);
     return std::shared_ptr<const tex::StyleTable>(std::move(t));
   };
-  if (!doc.preamble_table || doc.preamble_table_covers != doc.preamble_styles.size()) return build();
+  if (!doc.preamble_table || !doc.preamble_styles.empty()) return build();
   using Entry = std::pair<std::weak_ptr<const tex::StyleTable>, std::shared_ptr<const tex::StyleTable>>;
   static std::mutex mutex;
   static std::vector<Entry> cache;  // a few class tables per batch; expired ones are dropped

@@ -1726,12 +1726,12 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
   missing_notes_.replace(s.missing_notes);
   doc_.base_font_size_pt = s.base_font_size_pt;
   if (doc_.preamble_styles.empty()) {
-    doc_.preamble_table = s.preamble_table;
-    doc_.preamble_table_covers = s.preamble_styles.size();
-  }
-  for (Statement st : s.preamble_styles) {
-    fix_prov(st.prov);
-    doc_.preamble_styles.push_back(std::move(st));
+    doc_.preamble_table = s.preamble_table;  // the class's statements are in it
+  } else {
+    for (Statement st : s.preamble_styles) {
+      fix_prov(st.prov);
+      doc_.preamble_styles.push_back(std::move(st));
+    }
   }
   for (Diagnostic d : s.diagnostics) {
     if (d.range.file == s.input) d.range = range_of(at);  // located at that file's \documentclass

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "tex/expander.hpp"
+#include "tex/styles.hpp"
 #include "tex/test_support.hpp"
 
 using namespace tikzlint;
@@ -313,12 +314,20 @@ TEST_CASE("the class cache: a second file with the same class gets the same defi
     REQUIRE(r->texts().size() == 1);
     CHECK(r->texts()[0] == "\\draw(0,0) -- (72.27pt,0);");
     CHECK(r->doc.base_font_size_pt == 12.0);
-    REQUIRE(r->doc.preamble_styles.size() == 1);
-    CHECK(r->doc.preamble_styles[0].text == "v/.style={circle}");
+    if (r->doc.preamble_table) {  // restored from the cache: the class's styles are in its table
+      CHECK(r->doc.preamble_styles.empty());
+      REQUIRE(r->doc.preamble_table->find("v") != nullptr);
+      CHECK(r->doc.preamble_table->find("v")->body == "circle");
+    } else {  // read: the statements, located in the package
+      REQUIRE(r->doc.preamble_styles.size() == 1);
+      CHECK(r->doc.preamble_styles[0].text == "v/.style={circle}");
+      CHECK(r->sm.get(r->doc.preamble_styles[0].prov.range.file).path().find("p.sty") != std::string::npos);
+    }
     const auto& frame = r->statement(0).prov.macros.at(0);
     CHECK(r->sm.get(frame.call_site.file).path().find("input.tex") != std::string::npos);
-    CHECK(r->sm.get(r->doc.preamble_styles[0].prov.range.file).path().find("p.sty") != std::string::npos);
   }
+  CHECK(second.doc.preamble_table != nullptr);  // the second file restored the class
+  CHECK(third.doc.preamble_table == nullptr);   // without a cache, every file reads it
   CHECK(first.doc.diagnostics.size() == second.doc.diagnostics.size());
   CHECK(first.doc.diagnostics.size() == third.doc.diagnostics.size());
   // The missing tikz.sty note keeps pointing into p.sty.

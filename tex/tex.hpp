@@ -85,12 +85,13 @@ struct ExpandedDocument {
   std::string document_class;           // "IM", "standalone", "" for a bare snippet
   std::vector<std::string> class_options;
   double base_font_size_pt = 10.0;      // from the class and its options (12pt, ...)
-  std::vector<Statement> preamble_styles;  // StyleDef statements from classes, packages, preamble
-  // The style table after running the first `preamble_table_covers` preamble_styles, when the
-  // class came from the expansion cache: shared by every document of a batch that loads the
-  // same class, so its \tikzset bodies are not run again per diagram. Null: start empty.
+  // StyleDef statements from classes, packages, preamble: those after preamble_table's.
+  std::vector<Statement> preamble_styles;
+  // The style table of the class's StyleDef statements, when the class came from the expansion
+  // cache: shared by every document of a batch that loads the same class, so its \tikzset bodies
+  // are not run again per diagram, nor its statements copied into preamble_styles. Null: start
+  // empty (preamble_styles then holds every statement).
   std::shared_ptr<const StyleTable> preamble_table;
-  std::size_t preamble_table_covers = 0;
   std::vector<Picture> pictures;
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
