@@ -765,8 +765,7 @@ TokenList Expander::instantiate(const Token& call, const Meaning& m, const std::
                       call.offset + static_cast<std::uint32_t>(call.text.size() + 1), true};
     node.parent = call.frame;
     node.depth = frames_[call.frame].depth + 1;
-    frames_.push_back(std::move(node));
-    fid = static_cast<std::uint32_t>(frames_.size() - 1);
+    fid = frames_.push_back(std::move(node));
   }
   TokenList out;
   out.reserve(m.body.size());
@@ -1668,7 +1667,7 @@ void Expander::take_snapshot() {
   for (const Statement& st : s->preamble_styles) styles->run_tikzset(st.text, nullptr);
   s->preamble_table = std::move(styles);
   s->diagnostics.assign(doc_.diagnostics.begin() + static_cast<long>(snapshot_diags_), doc_.diagnostics.end());
-  s->frames = frames_;
+  s->frames = frames_.all();
   s->loop_nodes = loop_nodes_;
   s->steps = steps_ - snapshot_steps_;
   cache->put(key, std::move(s));
@@ -1716,8 +1715,13 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
     key_code_ = s.key_code;
     for (auto& [k, l] : key_code_) fix_tokens(l);
   }
-  frames_ = s.frames;
-  for (auto& f : frames_) fix(f.call_site.file);
+  if (identity) {
+    frames_.replace(s.frames);
+  } else {
+    auto frames = std::make_shared<FrameTable::Frames>(*s.frames);
+    for (auto& f : *frames) fix(f.call_site.file);
+    frames_.replace(std::move(frames));
+  }
   loop_nodes_ = s.loop_nodes;
   for (auto& l : loop_nodes_)
     for (auto& b : l.bindings) fix(b.loop_site.file);

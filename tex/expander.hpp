@@ -87,6 +87,43 @@ struct MacroFrameNode {
   std::uint32_t parent = 0;
   std::size_t depth = 0;
 };
+// The macro call frames of a document: those of a cached class, shared by every document that
+// restores it (never copied), then the document's own. Frame 0 is "no call".
+class FrameTable {
+ public:
+  using Frames = std::vector<MacroFrameNode>;
+  FrameTable() : own_(1) {}
+  const MacroFrameNode& operator[](std::uint32_t i) const {
+    return i < base_size_ ? (*base_)[i] : own_[i - base_size_];
+  }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(base_size_ + own_.size()); }
+  // Adds a frame; returns its index.
+  std::uint32_t push_back(MacroFrameNode n) {
+    own_.push_back(std::move(n));
+    return size() - 1;
+  }
+  // All the frames as one shared list (for a class snapshot).
+  std::shared_ptr<const Frames> all() const {
+    if (own_.empty() && base_) return base_;
+    auto out = std::make_shared<Frames>();
+    out->reserve(size());
+    if (base_) out->insert(out->end(), base_->begin(), base_->end());
+    out->insert(out->end(), own_.begin(), own_.end());
+    return out;
+  }
+  // Start from `frames` (a snapshot's), shared.
+  void replace(std::shared_ptr<const Frames> frames) {
+    base_ = std::move(frames);
+    base_size_ = base_->size();
+    own_.clear();
+  }
+
+ private:
+  std::shared_ptr<const Frames> base_;
+  std::size_t base_size_ = 0;
+  Frames own_;
+};
+
 // The bindings of one \foreach iteration (tokens of its body point at it).
 struct LoopNode {
   std::vector<LoopBinding> bindings;
@@ -110,7 +147,7 @@ struct ClassSnapshot {
   std::vector<Statement> preamble_styles;
   std::shared_ptr<const StyleTable> preamble_table;  // after running preamble_styles
   std::vector<Diagnostic> diagnostics;
-  std::vector<MacroFrameNode> frames;
+  std::shared_ptr<const FrameTable::Frames> frames;
   std::vector<LoopNode> loop_nodes;
   std::size_t steps = 0;
 };
@@ -292,7 +329,7 @@ class Expander {
   friend struct ClassSnapshot;
   std::vector<std::unique_ptr<Input>> inputs_;
   std::vector<std::unique_ptr<Loop>> loops_;
-  std::vector<FrameNode> frames_{FrameNode{}};
+  FrameTable frames_;
   std::vector<LoopNode> loop_nodes_{LoopNode{}};
   static const std::unordered_map<std::string, Primitive>& primitive_table();
   static const std::unordered_map<std::string, std::pair<int, int>>& skipped_table();
