@@ -94,6 +94,7 @@ Coordinate parse_operand(std::string_view s, std::size_t b, std::size_t e, std::
 }
 
 void split_parts(Coordinate& c, std::string_view s, std::size_t b, std::size_t e, char sep) {
+  c.parts.reserve(3);  // x,y or x,y,z (or angle:radius): one allocation, not one per growth
   std::size_t start = b;
   for (;;) {
     std::size_t at = scan_top(s, start, e, [&](std::size_t i) { return s[i] == sep; });
