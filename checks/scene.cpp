@@ -255,6 +255,7 @@ void BoxIndex::build() const {
 std::vector<std::size_t> BoxIndex::query(const ir::Box& b) const {
   std::vector<std::size_t> out;
   if (items_.empty()) return out;
+  out.reserve(std::min<std::size_t>(items_.size(), 16));  // one allocation for most answers
   if (!finite_ || !finite_box(b)) {
     if (!tree_) {
       tree_ = std::make_unique<geo::SpatialIndex>();
