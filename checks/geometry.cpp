@@ -142,25 +142,31 @@ bool boxes_overlap(const Box& a, const Box& b) {
 bool finite(Point p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
 std::vector<std::vector<Point>> element_outlines(const ir::Element& e) {
+  // One outline, moved in (a braced list would copy it: one allocation and copy more per element).
+  auto one = [](std::vector<Point> pts) {
+    std::vector<std::vector<Point>> out;
+    out.push_back(std::move(pts));
+    return out;
+  };
   return std::visit(
-      [](const auto& g) -> std::vector<std::vector<Point>> {
+      [&](const auto& g) -> std::vector<std::vector<Point>> {
         using T = std::decay_t<decltype(g)>;
         if constexpr (std::is_same_v<T, ir::Segment>) {
-          return {{g.a, g.b}};
+          return one({g.a, g.b});
         } else if constexpr (std::is_same_v<T, ir::Polyline>) {
           std::vector<Point> pts = g.points;
           if (g.closed && pts.size() > 2) pts.push_back(pts.front());
-          return {pts};
+          return one(std::move(pts));
         } else if constexpr (std::is_same_v<T, ir::Rectangle>) {
-          return {{g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[0]}};
+          return one({g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[0]});
         } else if constexpr (std::is_same_v<T, ir::Circle>) {
-          return {sample_ellipse(g.center, g.radius, g.radius, 0, 0, 360)};
+          return one(sample_ellipse(g.center, g.radius, g.radius, 0, 0, 360));
         } else if constexpr (std::is_same_v<T, ir::Ellipse>) {
-          return {sample_ellipse(g.center, g.rx, g.ry, g.rotation_deg, 0, 360)};
+          return one(sample_ellipse(g.center, g.rx, g.ry, g.rotation_deg, 0, 360));
         } else if constexpr (std::is_same_v<T, ir::Arc>) {
-          return {sample_ellipse(g.center, g.rx, g.ry, g.rotation_deg, g.start_deg, g.end_deg)};
+          return one(sample_ellipse(g.center, g.rx, g.ry, g.rotation_deg, g.start_deg, g.end_deg));
         } else if constexpr (std::is_same_v<T, ir::Bezier>) {
-          return {sample_bezier(g)};
+          return one(sample_bezier(g));
         } else if constexpr (std::is_same_v<T, ir::Grid>) {
           // Lines of the grid along both axes; capped so a fine grid stays cheap.
           std::vector<std::vector<Point>> lines;
@@ -182,14 +188,14 @@ std::vector<std::vector<Point>> element_outlines(const ir::Element& e) {
           return lines;
         } else if constexpr (std::is_same_v<T, ir::RightAngleMark>) {
           Point far = g.leg_a + (g.leg_b - g.corner);
-          return {{g.leg_a, far, g.leg_b}};
+          return one({g.leg_a, far, g.leg_b});
         } else if constexpr (std::is_same_v<T, ir::Face3D>) {
           std::vector<Point> pts = g.points;
           if (pts.size() > 2) pts.push_back(pts.front());
-          return {pts};
+          return one(std::move(pts));
         } else {
           static_assert(std::is_same_v<T, ir::Plot>);
-          return {g.points};
+          return one(g.points);
         }
       },
       e.geom);
