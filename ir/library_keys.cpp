@@ -845,12 +845,12 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
       if (starts_with(cmd, "turtle/")) cmd = cmd.substr(7);
       const std::string arg(trim(item.value));
       if (cmd == "home") {
-        s.insert_paths.push_back("(0,0)");
+        s.ops.mut().insert_paths.push_back("(0,0)");
         s.lib.mut().turtle_direction = 90;
       } else if (cmd == "forward" || cmd == "fd" || cmd == "back" || cmd == "bk") {
         std::string d = item.has_value ? arg : s.lib->turtle_distance;
         if (cmd == "back" || cmd == "bk") d = "-(" + d + ")";
-        s.insert_paths.push_back("to[" + s.lib->turtle_how + "] ++({" + fmt(s.lib->turtle_direction) + "}:{" +
+        s.ops.mut().insert_paths.push_back("to[" + s.lib->turtle_how + "] ++({" + fmt(s.lib->turtle_direction) + "}:{" +
                                  d + "})");
       } else if (cmd == "left" || cmd == "lt" || cmd == "right" || cmd == "rt") {
         double a = 90;
@@ -912,7 +912,8 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
   // decorations.text: text effects style the characters of `text effects along path`, whose
   // drawing is judged with the decoration (decorations.cpp)
   if (key == "text effects") {  // joins the decoration's keys (decorations_text_effects.cpp)
-    s.decoration += (s.decoration.empty() ? "" : ",") + std::string("text effects={") + v + "}";
+    std::string& decoration = s.ops.mut().decoration;
+    decoration += (decoration.empty() ? "" : ",") + std::string("text effects={") + v + "}";
     return true;
   }
   static const std::unordered_set<std::string_view> shape_parameters(std::begin(kShapeParameters),

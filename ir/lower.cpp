@@ -1151,8 +1151,8 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     placed.on_path.reset();
     placed.pos = -1;
   }
-  if (!anchor_point && !ns.at.empty() && ns.at != ps.s.at) {  // node [at=(c)] (chains' `placed {at=..}`)
-    std::string t(trim(ns.at));
+  if (!anchor_point && !ns.ops->at.empty() && ns.ops->at != ps.s.ops->at) {  // node [at=(c)] (chains' `placed {at=..}`)
+    std::string t(trim(ns.ops->at));
     if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
     grammar::Coordinate c = grammar::parse_coordinate(t);
     c.span = gn.span;
@@ -1710,8 +1710,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         return;
       }
       Point centre = ps.cur_local;
-      if (!os.at.empty()) {  // circle [at=(c)]: the centre, not the current point
-        grammar::Coordinate c = grammar::parse_coordinate(strip_parens(os.at));
+      if (!os.ops->at.empty()) {  // circle [at=(c)]: the centre, not the current point
+        grammar::Coordinate c = grammar::parse_coordinate(strip_parens(os.ops->at));
         c.span = op.span;
         auto r = resolve(&ps, c, os);
         if (!r) return;
@@ -1853,8 +1853,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
                                  : m->value * (is_x ? os.xvec : os.yvec);
         return length(s.ctm.apply_linear(vec));
       };
-      g.step_x = step(os.step_x, true);
-      g.step_y = step(os.step_y, false);
+      g.step_x = step(os.ops->step_x, true);
+      g.step_y = step(os.ops->step_y, false);
       for (Point p : g.corners) ps.bbox.add(p);
       add_element(ps, g, s.style);
       ps.cur_local = c;
@@ -1939,7 +1939,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       else if (es.lib->loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
-      if (es.custom_to_path && !es.to_path.empty() && es.lib->to_symbols.empty()) {
+      if (es.custom_to_path && !es.ops->to_path.empty() && es.lib->to_symbols.empty()) {
         if (!is_edge && lower_custom_to_path(ps, op, es, *target)) return;
         problem("unsupported-key", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
       }
@@ -2074,12 +2074,12 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           pts.push_back(canvas(ps, r->local));
         }
       } else if (op.plot_kind == "expression" && !op.coords.empty()) {
-        std::vector<double> xs = os.samples_at;
+        std::vector<double> xs = os.ops->samples_at;
         if (xs.empty()) {
           for (int i = 0; i < os.samples; ++i)
             xs.push_back(os.domain_min + (os.domain_max - os.domain_min) * i / std::max(1, os.samples - 1));
         }
-        const std::string var = os.variable.empty() ? "\\x" : os.variable;
+        const std::string var = os.ops->variable.empty() ? "\\x" : os.ops->variable;
         for (double x : xs) {
           std::string raw = op.coords[0].raw;
           std::string sub;
@@ -2156,14 +2156,14 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
     case OpKind::Options: {
       if (!op.options) return;
       std::vector<LowerProblem> probs;
-      const std::size_t inserted = s.insert_paths.size();
+      const std::size_t inserted = s.ops->insert_paths.size();
       keys_.apply(s, *expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::path,
                   op.options->span.begin + 1, probs);
       report(probs, &ps);
       // insert path (e.g. the turtle library's) in a mid-path option list continues the path here
-      const std::vector<std::string> more(s.insert_paths.begin() + static_cast<std::ptrdiff_t>(inserted),
-                                          s.insert_paths.end());
-      s.insert_paths.resize(inserted);
+      const std::vector<std::string> more(s.ops->insert_paths.begin() + static_cast<std::ptrdiff_t>(inserted),
+                                          s.ops->insert_paths.end());
+      if (s.ops->insert_paths.size() != inserted) s.ops.mut().insert_paths.resize(inserted);
       for (const std::string& ins : more) {
         auto parsed = grammar::parse("\\path " + ins + ";");
         if (!parsed.errors.empty() || parsed.statements.empty()) {
@@ -2221,11 +2221,14 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
   // path modes are not inherited (pgfmanual 15.3)
   s.style.draw = s.style.fill = false;
   s.clip = s.use_as_bbox = false;
-  s.insert_paths.clear();
-  s.name_path.clear();
+  if (!s.ops->insert_paths.empty() || !s.ops->name_path.empty() || !s.ops->decorating_actions.empty()) {
+    PathOpSettings& ops = s.ops.mut();  // a copy only when there is something to reset
+    ops.insert_paths.clear();
+    ops.name_path.clear();
+    ops.decorating_actions.clear();
+  }
   s.labels.clear();
   s.pins.clear();
-  s.decorating_actions.clear();
   const std::string_view cmd = gs.command;  // compared by length first, without strlen
   if (cmd == "draw" || cmd == "filldraw" || cmd == "shadedraw") s.style.draw = true;
   if (cmd == "fill" || cmd == "filldraw" || cmd == "shade" || cmd == "shadedraw") s.style.fill = true;
@@ -2242,8 +2245,8 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
     keys_.apply(s, *expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
   }
   report(probs, &ps);
-  if (!s.name_intersections.empty())
-    name_intersections(ps, s.name_intersections, gs.options ? gs.options->span.begin : gs.span.begin,
+  if (!s.ops->name_intersections.empty())
+    name_intersections(ps, s.ops->name_intersections, gs.options ? gs.options->span.begin : gs.span.begin,
                        gs.options ? gs.options->span.end : gs.span.end);
   // \node[opts]: the options belong to the node, not the path
   if (!s.style.draw && !s.style.fill) s.style.invisible = true;
@@ -2251,7 +2254,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
   if (s.clip && !s.style.draw && !s.style.fill) s.style.invisible = true;
 
   // insert path (e.g. Tikz-IM's right angle symbol): parsed and run before the path's own ops
-  for (const std::string& ins : s.insert_paths) {
+  for (const std::string& ins : s.ops->insert_paths) {
     auto parsed = grammar::parse("\\path " + ins + ";");
     if (!parsed.errors.empty() || parsed.statements.empty()) {
       problem("unsupported-key", "cannot read 'insert path' text", gs.span.begin, gs.span.end, &ps);
@@ -2274,9 +2277,9 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
 
 void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   flush_run(ps, false, false);
-  if (ps.s.decorate || !ps.s.decorating_actions.empty()) apply_decorations(ps, gs);
+  if (ps.s.decorate || !ps.s.ops->decorating_actions.empty()) apply_decorations(ps, gs);
   const Settings& s = ps.s;
-  if (!s.name_path.empty()) remember_path(ps);
+  if (!s.ops->name_path.empty()) remember_path(ps);
   if (s.clip) {
     ClipRegion cr;
     bool ok = !ps.clip_polygons.empty();
@@ -2338,9 +2341,9 @@ void PictureLowerer::apply_decorations(PathState& ps, const grammar::Statement& 
   const std::uint32_t b = gs.options ? gs.options->span.begin : gs.span.begin;
   const std::uint32_t e = gs.options ? gs.options->span.end : gs.span.end;
   const std::vector<std::size_t> base = ps.elements;
-  if (ps.s.decorate) decorate_elements(ps, ps.s.decoration, base, true, b, e);
-  for (const std::string& own : ps.s.decorating_actions)
-    decorate_elements(ps, ps.s.decoration + own, base, false, b, e);
+  if (ps.s.decorate) decorate_elements(ps, ps.s.ops->decoration, base, true, b, e);
+  for (const std::string& own : ps.s.ops->decorating_actions)
+    decorate_elements(ps, ps.s.ops->decoration + own, base, false, b, e);
 }
 
 void PictureLowerer::decorate_elements(PathState& ps, const std::string& spec, const std::vector<std::size_t>& which,
@@ -2453,7 +2456,7 @@ bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
   }
   flush_run(ps, false, false);
   std::vector<std::size_t> made(ps.elements.begin() + static_cast<std::ptrdiff_t>(first), ps.elements.end());
-  decorate_elements(ps, ps.s.decoration + own, made, true, op.span.begin, op.span.end);
+  decorate_elements(ps, ps.s.ops->decoration + own, made, true, op.span.begin, op.span.end);
   return true;
 }
 
@@ -2740,7 +2743,7 @@ void PictureLowerer::remember_path(const PathState& ps) {
       lines.push_back(p->points);
     }
   }
-  named_paths_[collapse_spaces(ps.s.name_path)] = std::move(lines);
+  named_paths_[collapse_spaces(ps.s.ops->name_path)] = std::move(lines);
 }
 
 void PictureLowerer::name_intersections(PathState& ps, const std::string& spec, std::uint32_t b, std::uint32_t e) {
@@ -3300,7 +3303,7 @@ bool PictureLowerer::lower_custom_to_path(PathState& ps, const PathOp& op, const
   if (target.bare_node.empty() && !op.coords.empty() && op.coords.back().form == Coordinate::Form::Named &&
       op.coords.back().relative == Coordinate::Relative::None)
     tgt = op.coords.back().raw;  // (a.north): keep the anchor as written
-  std::string body = es.to_path;
+  std::string body = es.ops->to_path;
   auto replace_all = [&](const std::string& from, const std::string& to) {
     for (std::size_t at = body.find(from); at != std::string::npos; at = body.find(from, at + to.size())) {
       const std::size_t end = at + from.size();

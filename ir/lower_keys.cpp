@@ -374,7 +374,8 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   }
   if (key == "decoration") {
     // /pgf/decoration= sets keys in the decoration family; later ones add to earlier ones
-    s.decoration += (s.decoration.empty() ? "" : ",") + std::string(trim(tex::strip_braces(v)));
+    std::string& decoration = s.ops.mut().decoration;
+    decoration += (decoration.empty() ? "" : ",") + std::string(trim(tex::strip_braces(v)));
     return true;
   }
   if ((key == "postaction" || key == "preaction") && k.has_value) {
@@ -386,7 +387,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       if (ik == "decorate") decorates = !(it.has_value && trim(it.value) == "false");
       if (ik == "decoration") own += "," + std::string(trim(tex::strip_braces(it.value)));
     }
-    if (decorates) s.decorating_actions.push_back(own);  // joined to the path's decoration= at its end
+    if (decorates) s.ops.mut().decorating_actions.push_back(own);  // joined to the path's decoration= at its end
     return true;
   }
 
@@ -798,20 +799,21 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       std::string inner = t.substr(1, t.size() >= 2 ? t.size() - 2 : 0);
       auto items = tex::split_options(inner);
       if (items.size() == 2) {
-        s.step_x = items[0].key;
-        s.step_y = items[1].key;
+        s.ops.mut().step_x = items[0].key;
+        s.ops.mut().step_y = items[1].key;
       }
     } else {
-      s.step_x = s.step_y = t;
+      PathOpSettings& ops = s.ops.mut();
+      ops.step_x = ops.step_y = t;
     }
     return true;
   }
   if (key == "xstep") {
-    s.step_x = v;
+    s.ops.mut().step_x = v;
     return true;
   }
   if (key == "ystep") {
-    s.step_y = v;
+    s.ops.mut().step_y = v;
     return true;
   }
   if (key == "out" || key == "in") {
@@ -863,14 +865,14 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return true;
   }
   if (key == "samples at") {
-    s.samples_at.clear();
+    s.ops.mut().samples_at.clear();
     for (const auto& item : tex::split_options(v)) {
-      if (auto d = num(item.key)) s.samples_at.push_back(*d);
+      if (auto d = num(item.key)) s.ops.mut().samples_at.push_back(*d);
     }
     return true;
   }
   if (key == "variable") {
-    s.variable = std::string(trim(v));
+    s.ops.mut().variable = std::string(trim(v));
     return true;
   }
   if (key == "angle radius") {
@@ -878,24 +880,24 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return true;
   }
   if (key == "at" && k.has_value) {  // circle [at=(c)], \pic [at=(c)] (pgfmanual 14.6, 18.2)
-    s.at = std::string(trim(tex::strip_braces(v)));
+    s.ops.mut().at = std::string(trim(tex::strip_braces(v)));
     return true;
   }
   if (key == "to path") {
     s.custom_to_path = true;  // lowered where a `to` uses it (lower.cpp lower_custom_to_path)
-    s.to_path = std::string(trim(tex::strip_braces(v)));
+    s.ops.mut().to_path = std::string(trim(tex::strip_braces(v)));
     return true;
   }
   if (key == "insert path") {
-    s.insert_paths.push_back(v);
+    s.ops.mut().insert_paths.push_back(v);
     return true;
   }
   if (key == "name path" || key == "name path global") {
-    s.name_path = std::string(trim(v));
+    s.ops.mut().name_path = std::string(trim(v));
     return true;
   }
   if (key == "name intersections") {
-    s.name_intersections = v;
+    s.ops.mut().name_intersections = v;
     return true;
   }
   if (record_shape_parameter(s.shape_params, key, v, dim, num)) return true;  // shapes_params.cpp

@@ -82,21 +82,40 @@ struct LibrarySettings {
   std::string chain_previous;
 };
 
-// LibrarySettings by value, copied on the first write: a Settings is copied for every path,
-// node and scope, and most never touch a library key. Reads go through `->`, writes through
-// `mut()`, which copies the settings when another Settings still shares them.
-class LibrarySettingsRef {
+// A part of Settings by value, copied on the first write: a Settings is copied for every path,
+// node and scope, and most never touch the keys of these parts. Reads go through `->`, writes
+// through `mut()`, which copies the part when another Settings still shares it.
+template <class T>
+class CopyOnWrite {
  public:
-  LibrarySettingsRef() : p_(std::make_shared<LibrarySettings>()) {}
-  const LibrarySettings* operator->() const { return p_.get(); }
-  const LibrarySettings& operator*() const { return *p_; }
-  LibrarySettings& mut() {
-    if (p_.use_count() != 1) p_ = std::make_shared<LibrarySettings>(*p_);
+  CopyOnWrite() : p_(std::make_shared<T>()) {}
+  const T* operator->() const { return p_.get(); }
+  const T& operator*() const { return *p_; }
+  T& mut() {
+    if (p_.use_count() != 1) p_ = std::make_shared<T>(*p_);
     return *p_;
   }
 
  private:
-  std::shared_ptr<LibrarySettings> p_;
+  std::shared_ptr<T> p_;
+};
+using LibrarySettingsRef = CopyOnWrite<LibrarySettings>;
+
+// Path operation keys that most paths never set (grids, plots, `to path`, insert path, name
+// path, decorations): copy-on-write in Settings.
+struct PathOpSettings {
+  std::string step_x = "1cm", step_y = "1cm";
+  std::vector<double> samples_at;
+  std::string variable = "\\x";
+  std::string at;       // `at=(c)` of circle/ellipse and pic options (the centre / position)
+  std::string to_path;  // `to path={...}` text (\tikztostart, \tikztotarget, \tikztonodes inside)
+  std::vector<std::string> insert_paths;
+  std::string name_path;
+  std::string name_intersections;
+  // decorations (pgfmanual 24): the decoration= keys in force, and the decoration specs of
+  // pre/postactions that decorate
+  std::string decoration;
+  std::vector<std::string> decorating_actions;
 };
 
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
@@ -148,7 +167,6 @@ struct Settings {
   std::optional<double> radius_x, radius_y;  // from radius / x radius / y radius (value + unit flag)
   bool radius_x_unit = false, radius_y_unit = false;
   std::optional<double> start_angle, end_angle, delta_angle;
-  std::string step_x = "1cm", step_y = "1cm";
   std::optional<double> out_angle, in_angle;
   double bend = 0;  // + left, - right (degrees)
   bool bend_set = false;
@@ -157,20 +175,10 @@ struct Settings {
   bool relative_angles = false;
   double domain_min = -5, domain_max = 5;
   int samples = 25;
-  std::vector<double> samples_at;
-  std::string variable = "\\x";
   double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
   bool custom_to_path = false;
-  std::string at;       // `at=(c)` of circle/ellipse and pic options (the centre / position)
-  std::string to_path;  // `to path={...}` text (\tikztostart, \tikztotarget, \tikztonodes inside)
-  std::vector<std::string> insert_paths;
-  std::string name_path;
-  std::string name_intersections;
-  // decorations (pgfmanual 24): `decorate` on the path, the decoration= keys in force, and the
-  // decoration specs of pre/postactions that decorate
-  bool decorate = false;
-  std::string decoration;
-  std::vector<std::string> decorating_actions;
+  bool decorate = false;  // decorations (pgfmanual 24): `decorate` on the path (the keys: ops)
+  CopyOnWrite<PathOpSettings> ops;
   LibrarySettingsRef lib;
 };
 
