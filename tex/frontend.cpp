@@ -56,8 +56,8 @@ std::string trim(const std::string& s) {
 // `(30:1cm)` and `{a:b}` are left alone.
 // The filter sees a statement's tokens as they are read and hands on the others: a ':' that can
 // start a specification is held back with what follows it until the specification is complete
-// (all of it is dropped) or cannot be one (the held tokens go on, looked at again from the one
-// after the ':', where another specification may start).
+// (all of it is dropped) or cannot be one (the held tokens go on; the last of them, which ended
+// the attempt, may start another).
 template <class Emit>
 class AnimationSpecFilter {
  public:
@@ -116,29 +116,42 @@ class AnimationSpecFilter {
     if (t.cat != Cat::begin_group && t.cat != Cat::end_group && c != '(' && c != ')' && c != '[' &&
         c != ']' && c != ':')
       return emit_(t);
-    if (t.cat == Cat::begin_group) ++group_;
-    if (t.cat == Cat::end_group) --group_;
-    if (group_ == 0) {
-      if (t.is_char('(')) ++paren_;
-      if (t.is_char(')') && paren_ > 0) --paren_;
-      if (t.is_char('[')) ++bracket_;
-      if (t.is_char(']') && bracket_ > 0) --bracket_;
-      if (t.is_char(':') && paren_ == 0 && bracket_ == 0) {
-        state_ = State::name;
-        named_ = false;
-        held_.push_back(t);
-        return;
-      }
+    count(t);
+    if (group_ == 0 && paren_ == 0 && bracket_ == 0 && t.is_char(':')) {
+      state_ = State::name;
+      named_ = false;
+      held_.push_back(t);
+      return;
     }
     emit_(t);
   }
 
+  // The held tokens are not a specification. Nor does a later ':' among them start one: it would
+  // be read through the same tokens and fail at the same one, the last held (its name is a
+  // suffix of the first's, so it has letters only if the first had). So all but the last go on
+  // as they are (counted), and only the last is looked at again: every token is held once at
+  // most, and a run of ':' costs linear time (a 1 MB statement of them took quadratic time, and
+  // looking at each held token again nested a call per ':').
   void release() {
     TokenList held = std::move(held_);
     held_.clear();
     state_ = State::none;
-    emit_(held[0]);  // the ':'
-    for (std::size_t i = 1; i < held.size(); ++i) put(held[i]);
+    for (std::size_t i = 0; i + 1 < held.size(); ++i) {
+      count(held[i]);
+      emit_(held[i]);
+    }
+    put(held.back());
+  }
+
+  // Keeps the group, parenthesis and bracket depths of a token that goes on.
+  void count(const Token& t) {
+    if (t.cat == Cat::begin_group) ++group_;
+    if (t.cat == Cat::end_group) --group_;
+    if (group_ != 0) return;
+    if (t.is_char('(')) ++paren_;
+    if (t.is_char(')') && paren_ > 0) --paren_;
+    if (t.is_char('[')) ++bracket_;
+    if (t.is_char(']') && bracket_ > 0) --bracket_;
   }
 
   Emit emit_;
