@@ -69,9 +69,16 @@ class AnimationSpecFilter {
     hold(t);
   }
 
-  // The end of the statement: what is held is not a specification.
+  // The end of the statement: what is held is not a specification, and nothing after it can
+  // complete one, so all of it goes on (looking again at the last, a ':', would hold it forever).
   void finish() {
-    while (state_ != State::none) release();
+    if (state_ == State::none) return;
+    for (const Token& t : held_) {
+      count(t);
+      emit_(t);
+    }
+    held_.clear();
+    state_ = State::none;
   }
 
  private:

@@ -221,6 +221,19 @@ TEST_CASE("a statement of 300,000 ':' is read in linear time, without a call per
   CHECK(kept);  // (a bool: the text is too long to print)
 }
 
+TEST_CASE("a statement that ends in ':' at the end of the input ends (found by fuzz_pipeline)") {
+  // What the animation-specification filter holds at the end of a statement goes on as it is;
+  // looking again at a last ':' held it again, forever.
+  SourceManager sm;
+  auto doc = run("\\begin{tikzpicture}\\node at (0,0) {t} :", sm);
+  REQUIRE(doc.pictures.size() == 1);
+  REQUIRE(doc.pictures[0].statements.size() == 1);
+  CHECK(doc.pictures[0].statements[0].text == "\\node at (0,0) {t} :");
+  auto more = run("\\begin{tikzpicture}\\draw (0,0) :a :b", sm);
+  REQUIRE(more.pictures.size() == 1);
+  CHECK(more.pictures[0].statements.at(0).text == "\\draw(0,0) :a :b");
+}
+
 TEST_CASE("a batch remembers package searches that failed, by the folders searched") {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("tikzlint-pkg-" + std::to_string(::getpid()));
