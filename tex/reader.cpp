@@ -53,8 +53,8 @@ Cat char_cat(char c) {
 // The classes of Reader::next_plain. Runs: 1 letters, 2 digits and the punctuation no
 // statement reader looks at one by one. 3: a character that is one token of its own, never
 // expandable, that the picture reader does look at (statement ends, animation specifications:
-// ; ( ) [ ] : = -) or that has a category of its own ($ & # ^ _). 4: a blank, 5: a newline,
-// 6: a comment. 0: what Reader::next must read (\ { } ~, @ whose category depends on
+// ; ( ) [ ] : = -) or that has a category of its own ($ & # ^ _). 4: a blank, a newline or a
+// comment sign (Reader::layout). 0: what Reader::next must read (\ { } ~, @ whose category depends on
 // \makeatletter, non-ASCII and control characters).
 struct PlainClasses {
   std::uint8_t of[256] = {};
@@ -67,8 +67,8 @@ struct PlainClasses {
     for (char c : {';', '(', ')', '[', ']', ':', '=', '-', '$', '&', '#', '^', '_'})
       of[static_cast<unsigned char>(c)] = 3;
     for (char c : {' ', '\t', '\r', '\f'}) of[static_cast<unsigned char>(c)] = 4;
-    of[static_cast<unsigned char>('\n')] = 5;
-    of[static_cast<unsigned char>('%')] = 6;
+    of[static_cast<unsigned char>('\n')] = 4;
+    of[static_cast<unsigned char>('%')] = 4;
   }
 };
 constexpr PlainClasses kPlainClasses;
@@ -118,34 +118,9 @@ bool Reader::next(Token& out, bool at_letter) {
   while (pos_ < size) {
     const std::uint32_t start = pos_;
     const char c = s[pos_];
-    if (c == '%') {  // comment: drop the rest of the line and the newline
-      auto nl = s.find('\n', pos_);
-      pos_ = nl == std::string::npos ? size : static_cast<std::uint32_t>(nl + 1);
-      line_start_ = true;
-      skip_blanks_ = false;
+    if (c == '%' || c == '\n' || is_blank(c)) {
+      if (layout(out)) return true;
       continue;
-    }
-    if (c == '\n') {
-      ++pos_;
-      bool was_start = line_start_, was_skip = skip_blanks_;
-      line_start_ = true;
-      skip_blanks_ = false;
-      if (was_start) {
-        make(out, Cat::par, "par", id_, start, start + 1);
-        return true;
-      }
-      if (!was_skip) {
-        make(out, Cat::space, " ", id_, start, start + 1);
-        return true;
-      }
-      continue;
-    }
-    if (is_blank(c)) {
-      ++pos_;
-      if (line_start_ || skip_blanks_) continue;
-      skip_blanks_ = true;
-      make(out, Cat::space, " ", id_, start, start + 1);
-      return true;
     }
     line_start_ = false;
     skip_blanks_ = false;
@@ -194,6 +169,37 @@ bool Reader::next(Token& out, bool at_letter) {
   return false;
 }
 
+bool Reader::layout(Token& out) {
+  const std::string& s = file_->text();
+  const std::uint32_t start = pos_;
+  const char c = s[start];
+  if (c == '%') {  // comment: drop the rest of the line and the newline
+    auto nl = s.find('\n', pos_);
+    pos_ = nl == std::string::npos ? static_cast<std::uint32_t>(s.size()) : static_cast<std::uint32_t>(nl + 1);
+    line_start_ = true;
+    skip_blanks_ = false;
+    return false;
+  }
+  ++pos_;
+  if (c == '\n') {
+    const bool was_start = line_start_, was_skip = skip_blanks_;
+    line_start_ = true;
+    skip_blanks_ = false;
+    if (was_start) {
+      make(out, Cat::par, "par", id_, start, start + 1);
+      return true;
+    }
+    if (was_skip) return false;
+    make(out, Cat::space, " ", id_, start, start + 1);
+    return true;
+  }
+  // a blank: skipped at the start of a line and after a control word, else a space
+  if (line_start_ || skip_blanks_) return false;
+  skip_blanks_ = true;
+  make(out, Cat::space, " ", id_, start, start + 1);
+  return true;
+}
+
 bool Reader::next_plain(Token& out) {
   const std::string& s = file_->text();
   const auto size = static_cast<std::uint32_t>(s.size());
@@ -221,34 +227,9 @@ bool Reader::next_plain(Token& out) {
         skip_blanks_ = false;
         make(out, char_cat(c), std::string_view(s).substr(start, 1), id_, start, pos_);
         return true;
-      case 4:  // a blank: skipped at the start of a line and after a control word, else a space
-        ++pos_;
-        if (line_start_ || skip_blanks_) continue;
-        skip_blanks_ = true;
-        make(out, Cat::space, " ", id_, start, pos_);
-        return true;
-      case 5: {  // a newline, as Reader::next reads it
-        ++pos_;
-        const bool was_start = line_start_, was_skip = skip_blanks_;
-        line_start_ = true;
-        skip_blanks_ = false;
-        if (was_start) {
-          make(out, Cat::par, "par", id_, start, start + 1);
-          return true;
-        }
-        if (!was_skip) {
-          make(out, Cat::space, " ", id_, start, start + 1);
-          return true;
-        }
+      case 4:  // a blank, a newline, a comment: as Reader::next reads them
+        if (layout(out)) return true;
         continue;
-      }
-      case 6: {  // a comment: the rest of the line and its newline
-        const auto nl = s.find('\n', pos_);
-        pos_ = nl == std::string::npos ? size : static_cast<std::uint32_t>(nl + 1);
-        line_start_ = true;
-        skip_blanks_ = false;
-        continue;
-      }
       default:
         return false;  // Reader::next reads what the skipped blanks led to
     }

@@ -82,6 +82,11 @@ class Reader {
   }
 
  private:
+  // The character at the position is a comment sign, a newline or a blank: read as TeX reads it
+  // (TeXbook ch. 8, states N, M, S). True when it made a token (a space or a \par), false when it
+  // was skipped.
+  bool layout(Token& out);
+
   const SourceFile* file_;
   FileId id_;
   std::uint32_t pos_ = 0;

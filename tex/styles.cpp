@@ -320,6 +320,14 @@ StyleTable::KeyList StyleTable::memoised(
   auto add_problems = [&](const std::vector<StyleProblem>& found) {
     if (problems) problems->insert(problems->end(), found.begin(), found.end());
   };
+  auto compute = [&] {  // a miss: the expansion, its problems reported
+    Memo m;
+    std::vector<FlatKey> keys;
+    run(keys, &m.problems);
+    add_problems(m.problems);
+    m.keys = std::make_shared<const std::vector<FlatKey>>(std::move(keys));
+    return m;
+  };
   if (base_ && defines_nothing()) {  // the base's memo (see SharedMemo)
     SharedMemo& shared = *base_->shared_.memo;
     auto& table = &memo == &memo_ ? shared.options : shared.styles;
@@ -332,11 +340,7 @@ StyleTable::KeyList StyleTable::memoised(
       }
     }
     const std::uint64_t before = generation_;
-    Memo m;
-    std::vector<FlatKey> keys;
-    run(keys, &m.problems);
-    add_problems(m.problems);
-    m.keys = std::make_shared<const std::vector<FlatKey>>(std::move(keys));
+    Memo m = compute();
     if (generation_ != before) return m.keys;  // it defined something: not repeatable
     KeyList out = m.keys;
     std::lock_guard lock(shared.mutex);
@@ -350,11 +354,7 @@ StyleTable::KeyList StyleTable::memoised(
     return hit->second.keys;
   }
   const std::uint64_t before = generation_;
-  Memo m;
-  std::vector<FlatKey> keys;
-  run(keys, &m.problems);
-  add_problems(m.problems);
-  m.keys = std::make_shared<const std::vector<FlatKey>>(std::move(keys));
+  Memo m = compute();
   if (generation_ != before) return m.keys;  // it defined something: not repeatable
   if (memo.size() >= kMemoLimit) memo.clear();
   m.generation = before;
