@@ -69,11 +69,6 @@ GEOSCoordSequence* sequence(const std::vector<Point>& pts) {
 
 }  // namespace
 
-double dot(Point a, Point b) { return a.x * b.x + a.y * b.y; }
-double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
-double norm(Point a) { return std::hypot(a.x, a.y); }
-double dist(Point a, Point b) { return norm(a - b); }
-
 double point_segment_distance(Point p, Point a, Point b) {
   Point ab = b - a;
   double len2 = dot(ab, ab);

@@ -66,7 +66,7 @@ double min_center_gap(Point c, const std::vector<Point>& pts) {
 double box_point_gap(const ir::Box& b, Point p) {
   double dx = std::max({b.xmin - p.x, 0.0, p.x - b.xmax});
   double dy = std::max({b.ymin - p.y, 0.0, p.y - b.ymax});
-  return std::hypot(dx, dy);
+  return std::sqrt(dx * dx + dy * dy);  // as geo::norm
 }
 
 bool point_in_ring(Point p, const std::vector<Point>& ring) {

@@ -256,6 +256,15 @@ class PictureLowerer {
   }
   // The option list's keys (shared with the style table's memo: copy to change them).
   tex::StyleTable::KeyList expand(const std::string& opts, std::uint32_t base, PathState* ps);
+  // A style TikZ runs by name at a path, scope, picture, coordinate or edge (`every path`...).
+  // Not defined, it expands to its own name as a bare key, which has no effect (a known cosmetic
+  // key): that key is not looked up through every key KeyApplier knows (20 per diagram).
+  void apply_hook(Settings& s, const std::string& hook, KeyTarget target, std::uint32_t base, PathState* ps,
+                  std::vector<LowerProblem>& probs) {
+    const tex::StyleTable::KeyList keys = expand(hook, base, ps);
+    if (keys->size() == 1 && !keys->front().has_value && keys->front().key == hook) return;
+    keys_.apply(s, *keys, target, base, probs);
+  }
   // Keys applied with the span of where they are used (each key's own span zeroed; copied only
   // when a span is not zero already).
   void apply_at_use(Settings& s, const tex::StyleTable::KeyList& keys, KeyTarget target, std::uint32_t base,
@@ -1039,7 +1048,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   if (!extra_style.empty())
     keys_.apply(ns, *expand(extra_style, gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
   if (is_coordinate) {
-    keys_.apply(ns, *expand("every coordinate", gn.span.begin, &ps), KeyTarget::node, gn.span.begin, probs);
+    apply_hook(ns, "every coordinate", KeyTarget::node, gn.span.begin, &ps, probs);
   } else {
     std::vector<tex::StyleProblem> sp;
     auto every = styles_.expand_style_shared("every node", &sp);
@@ -1928,7 +1937,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         es.style.draw = true;
         es.style.invisible = false;
         std::vector<LowerProblem> probs;
-        keys_.apply(es, *expand("every edge", b, &ps), KeyTarget::op, b, probs);
+        apply_hook(es, "every edge", KeyTarget::op, b, &ps, probs);
         if (op.options)
           keys_.apply(es, *expand(op.options->raw, op.options->span.begin + 1, &ps), KeyTarget::op,
                       op.options->span.begin + 1, probs);
@@ -2239,7 +2248,7 @@ void PictureLowerer::lower_path(const grammar::Statement& gs) {
     return;
   }
   std::vector<LowerProblem> probs;
-  keys_.apply(s, *expand("every path", gs.span.begin, &ps), KeyTarget::path, gs.span.begin, probs);
+  apply_hook(s, "every path", KeyTarget::path, gs.span.begin, &ps, probs);
   if (gs.options) {
     const std::uint32_t ob = gs.options->span.begin + 1;
     keys_.apply(s, *expand(gs.options->raw, ob, &ps), KeyTarget::path, ob, probs);
@@ -2482,7 +2491,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       s.labels.clear();
       s.pins.clear();
       std::vector<LowerProblem> probs;
-      keys_.apply(s, *expand("every scope", 0, nullptr), KeyTarget::scope, 0, probs);
+      apply_hook(s, "every scope", KeyTarget::scope, 0, nullptr, probs);
       // the option text is the statement text
       keys_.apply(s, *expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
       remember_tree_options(styles_, st.text);
@@ -3395,7 +3404,7 @@ Diagram PictureLowerer::run() {
   top.picture_font.family = family_for_class(doc_.document_class);
   stack_ = {top};
   std::vector<LowerProblem> probs;
-  keys_.apply(stack_.back(), *expand("every picture", 0, nullptr), KeyTarget::picture, 0, probs);
+  apply_hook(stack_.back(), "every picture", KeyTarget::picture, 0, nullptr, probs);
   if (!pic_.options.empty()) {
     std::vector<tex::StyleProblem> sp;
     auto keys = styles_.expand(pic_.options, &sp);
