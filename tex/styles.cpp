@@ -20,6 +20,8 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 // Remove TeX comments (% to end of line), keeping \%.
 std::string strip_comments(std::string_view s) {
+  // Most option texts have no comment: they are their own result.
+  if (s.find('%') == std::string_view::npos) return std::string(s);
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -70,9 +72,15 @@ std::string strip_braces(std::string_view v) {
 }
 
 std::string normalise_key(std::string_view key) {
+  const std::string_view t = trim(key);
+  // Most keys are already normal: single blanks between words, no /tikz/ or /pgf/ prefix.
+  bool normal = true;
+  for (std::size_t i = 0; i < t.size() && normal; ++i)
+    normal = !is_ascii_space(t[i]) || (t[i] == ' ' && !is_ascii_space(t[i + 1]));  // t ends in no blank
+  if (normal && !starts_with(t, "/tikz/") && !starts_with(t, "/pgf/")) return std::string(t);
   std::string out;
   bool space = false;
-  for (char ch : trim(key)) {
+  for (char ch : t) {
     if (is_ascii_space(ch)) {
       space = true;
       continue;
