@@ -59,10 +59,17 @@ bool only_blank(std::string_view s) {
 // Statements end at a ';' outside braces (TeX groups); comments and control symbols (`\;`,
 // `\{`) are skipped. Bracket and paren depth only feed the nesting bound.
 std::vector<Piece> split_statements(std::string_view text) {
+  // The bytes the loop below acts on; runs of others are skipped a byte at a time, with one test.
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view("\\%{[(}]);")) t[c] = true;
+    return t;
+  }();
   std::vector<Piece> pieces;
   Piece cur;
   std::size_t braces = 0, groups = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!kSpecial[static_cast<unsigned char>(text[i])]) continue;
     char c = text[i];
     if (c == '\\') {
       ++i;

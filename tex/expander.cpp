@@ -1629,7 +1629,12 @@ void Expander::p_documentclass(const Token& t) {
   bool clean = cache && inputs_.size() == 1 && env_.depth() == 0 && conditionals_.empty() && loops_.empty() &&
                user_macros_.empty() && doc_.preamble_styles.empty();
   if (clean) {
-    key = n + '\x1f' + to_string(opts) + '\x1f' + fs::path(sm_.get(input_).path()).parent_path().string();
+    // The directory the class is searched from: the path up to its last '/' (lexically; two
+    // spellings of one directory only miss the cache).
+    const std::string& input_path = sm_.get(input_).path();
+    const std::size_t slash = input_path.rfind('/');
+    key = n + '\x1f' + to_string(opts) + '\x1f' +
+          (slash == std::string::npos ? std::string() : input_path.substr(0, slash + 1));
     for (const auto& d : include_dirs_) key += '\x1f' + d;
     if (auto snap = cache->find(key); snap && restore_snapshot(*snap, t)) return;
   }
