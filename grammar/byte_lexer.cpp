@@ -53,8 +53,9 @@ constexpr std::array kCommands = {
 
 template <std::size_t N>
 std::size_t lookup(const std::array<Keyword, N>& table, std::string_view word, std::size_t fallback) {
+  // Length and first letter before the bytes: most words match no entry (and memcmp is a call).
   for (const Keyword& k : table)
-    if (k.word == word) return k.type;
+    if (k.word.size() == word.size() && k.word[0] == word[0] && k.word == word) return k.type;
   return fallback;
 }
 
