@@ -145,7 +145,7 @@ std::string family_for_class(const std::string& cls) { return cls == "IM" ? "ope
 class PictureLowerer {
  public:
   PictureLowerer(const tex::ExpandedDocument& doc, const tex::Picture& pic, const tex::StyleTable& styles,
-                 const std::set<std::string>& colors)
+                 const UserColors& colors)
       : doc_(doc), pic_(pic), styles_(styles) {
     keys_.base_font_size = doc.base_font_size_pt;
     keys_.user_colors = &colors;
@@ -3475,12 +3475,13 @@ std::set<std::string> colors_defined_in(const std::string& t) {
   return out;
 }
 
-std::set<std::string> defined_colors(const SourceManager& sm) {
+// The sets live as long as the files (SourceFile::derived): no names are copied per diagram.
+UserColors defined_colors(const SourceManager& sm) {
   static const char tag = 0;
-  std::set<std::string> out;
+  UserColors out;
   for (std::size_t f = 0; f < sm.size(); ++f) {
     const auto& names = sm.get(static_cast<FileId>(f)).derived<std::set<std::string>>(&tag, colors_defined_in);
-    out.insert(names.begin(), names.end());
+    if (!names.empty()) out.sets.push_back(&names);
   }
   return out;
 }
@@ -3513,7 +3514,7 @@ std::shared_ptr<const tex::StyleTable> preamble_styles_of(const tex::ExpandedDoc
 }  // namespace
 
 std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm) {
-  const std::set<std::string> colors = defined_colors(sm);
+  const UserColors colors = defined_colors(sm);
   tex::StyleTable styles(preamble_styles_of(doc));
   std::vector<Diagram> out;
   std::map<std::string, std::map<std::string, std::string>> document_definitions;

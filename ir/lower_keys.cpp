@@ -435,7 +435,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (!user_colors) return false;
     std::string head = c.substr(0, c.find('!'));
     if (!head.empty() && head.front() == '-') head.erase(0, 1);
-    return user_colors->count(head) > 0;
+    return user_colors->contains(head);
   };
   if (!k.has_value && (is_color_name(key) || user_color(key))) {
     s.style.draw_color = key;

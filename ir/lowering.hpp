@@ -195,9 +195,20 @@ struct LowerProblem {
 
 // Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
 // the statement text, for problem spans. Keys it does not know become unsupported-key problems.
+// The colour names \definecolor'd (\colorlet, \providecolor) in a document's files: the set of
+// each file that has any, as computed once per file text (a class's, once per batch).
+struct UserColors {
+  std::vector<const std::set<std::string>*> sets;
+  bool contains(const std::string& name) const {
+    for (const auto* s : sets)
+      if (s->count(name)) return true;
+    return false;
+  }
+};
+
 struct KeyApplier {
   double base_font_size = 10;
-  const std::set<std::string>* user_colors = nullptr;  // \definecolor'd names
+  const UserColors* user_colors = nullptr;  // \definecolor'd names
   // Evaluate a coordinate written inside a key (shift={(1,2)}, rotate around={30:(1,1)}).
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
                                      std::uint32_t end)>
