@@ -70,8 +70,10 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   double fit = 1.0;
   if (shown.width() > 0) fit = std::min(fit, page_w / shown.width());
   if (shown.height() > 0) fit = std::min(fit, page_h / shown.height());
-  nlohmann::json fit_json = {{"fit_factor", std::round(fit * 1000) / 1000},
-                             {"extent_pt", {shown.width(), shown.height()}}};
+  // Evidence of a finding (built only for one: most diagrams have none).
+  auto fit_json = [&] {
+    return nlohmann::json{{"fit_factor", std::round(fit * 1000) / 1000}, {"extent_pt", {shown.width(), shown.height()}}};
+  };
 
   // Text after fitting: report the smallest label, counting all that are too small.
   const Label* worst = nullptr;
@@ -85,7 +87,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   }
   if (worst && worst_size < min_text) {
     const ir::Node& n = d.nodes[worst->node];
-    nlohmann::json ev = fit_json;
+    nlohmann::json ev = fit_json();
     ev["font_size_pt"] = n.font_size_pt;
     ev["labels_too_small"] = small;
     std::string why = fit < 1 ? " (" + num(n.font_size_pt) + "pt text in a picture " + num(shown.width()) + "pt x " +
@@ -113,7 +115,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
       r.findings.push_back(finding(doc, e.prov.range,
                                    "shape is " + num(size) + "pt across in a diagram " + num(ref) +
                                        "pt on its smaller side; limit " + num(limit) + "pt",
-                                   size, limit, "pt", fit_json));
+                                   size, limit, "pt", fit_json()));
     }
   }
 
