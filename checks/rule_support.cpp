@@ -1,5 +1,6 @@
 #include "checks/rule_support.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -23,11 +24,13 @@ Diagnostic finding(const RuleDoc& doc, const SourceRange& range, std::string mes
 
 std::string num(double v) {
   if (!std::isfinite(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
+  // to_chars in fixed notation gives printf's "%.0f" / "%.1f" digits (both exact, rounded to
+  // nearest), without printf's format parsing: a dense diagram formats thousands of these.
+  char buf[400];  // DBL_MAX in fixed notation has 309 digits
   double r = std::round(v * 10) / 10;
-  if (std::abs(r - std::round(r)) < 1e-9) std::snprintf(buf, sizeof buf, "%.0f", r);
-  else std::snprintf(buf, sizeof buf, "%.1f", r);
-  return buf;
+  const int digits = std::abs(r - std::round(r)) < 1e-9 ? 0 : 1;
+  auto res = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, digits);
+  return std::string(buf, res.ptr);
 }
 
 std::string quoted(const std::string& text) {

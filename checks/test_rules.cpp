@@ -2,8 +2,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
 
 #include "checks/check.hpp"
+#include "checks/rule_support.hpp"
 #include "checks/test_support.hpp"
 
 using namespace tikzlint;
@@ -576,4 +580,29 @@ TEST_CASE("overlap: among a hundred opaque fills, the one painted over a label i
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].evidence["problem"] == "fill over text");
   CHECK(r.findings[0].range.begin == at_line(250).begin);
+}
+
+TEST_CASE("num writes what printf's %.0f / %.1f writes for the value rounded to a tenth") {
+  auto reference = [](double v) -> std::string {
+    if (!std::isfinite(v)) return v > 0 ? "inf" : "-inf";
+    char buf[400];
+    const double r = std::round(v * 10) / 10;
+    std::snprintf(buf, sizeof buf, std::abs(r - std::round(r)) < 1e-9 ? "%.0f" : "%.1f", r);
+    return buf;
+  };
+  std::vector<double> values = {0.0, -0.0, 0.05, 0.15, 0.25, -0.05, -0.04, 1.25, 2.35, 2.45, 12.95, 99.95, -99.95,
+                                1e-12, 123456789.05, 1e300, -1e300, 1.7976931348623157e308, 0.1 + 0.2,
+                                INFINITY, -INFINITY};
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> small(-1000, 1000);
+  std::uniform_int_distribution<int> tenths(-100000, 100000);
+  for (int i = 0; i < 20000; ++i) {
+    values.push_back(small(rng));
+    values.push_back(tenths(rng) / 10.0);         // already on a tenth
+    values.push_back(tenths(rng) / 10.0 + 0.05);  // halfway cases (in decimal)
+  }
+  for (double v : values) {
+    INFO("value " << v);
+    CHECK(checks::num(v) == reference(v));
+  }
 }
