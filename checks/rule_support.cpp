@@ -13,12 +13,15 @@ Diagnostic finding(const RuleDoc& doc, const SourceRange& range, std::string mes
   d.severity = Severity::warning;
   d.message = std::move(message);
   d.range = range;
-  d.evidence = nlohmann::json::object();
-  d.evidence["measured"] = std::round(measured * 100) / 100;
-  d.evidence["limit"] = std::round(limit * 100) / 100;
-  d.evidence["unit"] = unit;
-  if (extra.is_object())
-    for (auto it = extra.begin(); it != extra.end(); ++it) d.evidence[it.key()] = it.value();
+  // The rule's own evidence, then measured, limit and unit where it has none of its own (the
+  // keys are kept sorted: the order of insertion does not show).
+  d.evidence = extra.is_object() ? std::move(extra) : nlohmann::json::object();
+  auto fill = [&](const char* key, nlohmann::json value) {
+    if (!d.evidence.contains(key)) d.evidence[key] = std::move(value);
+  };
+  fill("measured", std::round(measured * 100) / 100);
+  fill("limit", std::round(limit * 100) / 100);
+  fill("unit", unit);
   return d;
 }
 

@@ -183,7 +183,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
                              std::string(partly_inside ? "element is cut off: it extends " : "element lies outside: it extends ") +
                                  num(worst) + "pt past the " + canvas.side(worst_p) + " edge of the " + canvas_name +
                                  "; limit " + num(tol + uncertainty) + "pt",
-                             worst, tol + uncertainty, "pt", ev);
+                             worst, tol + uncertainty, "pt", std::move(ev));
       // Entirely outside, an element is invisible rather than visibly cut: a note.
       if (!partly_inside) f.severity = Severity::note;
       r.findings.push_back(std::move(f));
@@ -208,7 +208,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
       Diagnostic f = finding(doc, n.prov.range,
                              "text " + quoted(plain_text(n.text)) + " extends " + num(worst) + "pt past the " +
                                  canvas.side(worst_p) + " edge of the " + canvas_name + "; limit " + num(limit) + "pt",
-                             worst, limit, "pt", ev);
+                             worst, limit, "pt", std::move(ev));
       f.severity = Severity::note;  // see the description: text does not decide the verdict
       r.findings.push_back(std::move(f));
     }

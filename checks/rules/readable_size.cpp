@@ -96,7 +96,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
     r.findings.push_back(finding(doc, n.prov.range,
                                  "text " + quoted(worst->text.plain) + " reads at " + num(worst_size) + "pt" + why +
                                      "; limit " + num(min_text) + "pt",
-                                 worst_size, min_text, "pt", ev));
+                                 worst_size, min_text, "pt", std::move(ev)));
   }
 
   // Shapes that are specks beside the diagram.
