@@ -445,6 +445,17 @@ double Scene::gap(const Label& l, const Stroke& s) const {
   return g;
 }
 
+bool Scene::gap_exceeds(const Label& l, const Stroke& s, double limit) const {
+  // An upright label's gap is measured from l.box (box_gap), and the stroke lies within its
+  // bounds: the gap of the two boxes is a lower bound. The margin covers the rounding of both.
+  if (std::abs(d_->nodes[l.node].rotation_deg) > 1e-9 || !finite_box(l.box) || !finite_box(s.bounds) ||
+      l.box.xmin > l.box.xmax || l.box.ymin > l.box.ymax)
+    return false;
+  const double dx = std::max({0.0, s.bounds.xmin - l.box.xmax, l.box.xmin - s.bounds.xmax});
+  const double dy = std::max({0.0, s.bounds.ymin - l.box.ymax, l.box.ymin - s.bounds.ymax});
+  return std::sqrt(dx * dx + dy * dy) > limit + 1e-9 * (1 + std::abs(limit));
+}
+
 double Scene::box_gap(const Label& l, const Stroke& s) const {
   // Label boxes are axis-aligned rectangles in nearly every diagram; distance to a polyline is
   // then exact without GEOS. Rotated boxes go through GEOS.
@@ -545,6 +556,7 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
   for (std::size_t i : candidates) {
     const Stroke& s = strokes_[i];
     if (s.kind == StrokeKind::grid) continue;
+    if (gap_exceeds(l, s, search)) continue;  // without the exact gap
     double g = gap(l, s);
     if (g > search) continue;
     Target t{TargetKind::stroke, i, g, center_gap(l, s)};

@@ -145,6 +145,9 @@ class Scene {
   std::vector<std::size_t> regions_near(const ir::Box& b) const;
   // Gap in pt between a label's box and a stroke, and from the label's centre.
   double gap(const Label& l, const Stroke& s) const;
+  // Whether gap(l, s) is certainly more than `limit`, known from the bounds alone (their gap,
+  // with a margin for rounding); false when the exact gap must be computed to tell.
+  bool gap_exceeds(const Label& l, const Stroke& s, double limit) const;
   double center_gap(const Label& l, const Stroke& s) const;
 
   // The element a label most plausibly belongs to, with candidates chosen by the label's kind:

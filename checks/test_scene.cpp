@@ -9,6 +9,7 @@
 
 #include "checks/geometry.hpp"
 #include "checks/scene.hpp"
+#include "checks/test_support.hpp"
 
 using namespace tikzlint;
 using namespace tikzlint::checks;
@@ -188,4 +189,33 @@ TEST_CASE("geos_ring_area is GEOS's polygon area bit for bit") {
     ++checked;
   }
   CHECK(checked == 20000);
+}
+
+TEST_CASE("gap_exceeds answers only when the exact gap is more than the limit") {
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> coord(-60, 60), limit(0, 40);
+  ir::Diagram d;
+  d.nodes.push_back(testing::text_node("5 cm", 0, 0));
+  ir::Node turned = testing::text_node("3 cm", 10, 5);
+  turned.rotation_deg = 30;  // measured through its ring: never answered from the bounds
+  d.nodes.push_back(turned);
+  for (int i = 0; i < 400; ++i) d.elements.push_back(testing::segment(coord(rng), coord(rng), coord(rng), coord(rng)));
+  Scene scene(d);
+  REQUIRE(scene.labels().size() == 2);
+  int answered = 0, checked = 0;
+  for (const Label& l : scene.labels()) {
+    for (const Stroke& s : scene.strokes()) {
+      for (int k = 0; k < 4; ++k) {
+        const double lim = k == 0 ? scene.gap(l, s) : limit(rng);  // k == 0: the limit is the gap itself
+        const bool exceeds = scene.gap_exceeds(l, s, lim);
+        ++checked;
+        if (!exceeds) continue;
+        ++answered;
+        CHECK(scene.gap(l, s) > lim);
+        CHECK(d.nodes[l.node].rotation_deg == 0);
+      }
+    }
+  }
+  CHECK(checked == 2 * 400 * 4);
+  CHECK(answered > 200);  // the shortcut is taken, not vacuous
 }

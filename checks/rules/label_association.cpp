@@ -145,8 +145,10 @@ std::optional<Target> length_rival(const Scene& scene, const Label& l, const Tar
     if (i == best.index) continue;
     const Stroke& s = scene.strokes()[i];
     if (s.kind != StrokeKind::straight) continue;
+    const bool own_path = node.on_path && d.elements[s.element].path_id == *node.on_path;
+    if (!own_path && scene.gap_exceeds(l, s, attach)) continue;  // without the exact gap
     double g = scene.gap(l, s);
-    if (node.on_path && d.elements[s.element].path_id == *node.on_path) g = std::min(g, attach);
+    if (own_path) g = std::min(g, attach);
     if (g > attach) continue;
     double len2 = geo::dot(s.pts.back() - s.pts.front(), s.pts.back() - s.pts.front());
     double tp = len2 > 0 ? geo::dot(l.center - s.pts.front(), s.pts.back() - s.pts.front()) / len2 : 0.5;
