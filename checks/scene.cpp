@@ -159,7 +159,12 @@ std::optional<double> box_polyline_distance(const ir::Box& b, const std::vector<
     const double gy = std::max({0.0, std::min(a.y, c.y) - b.ymax, b.ymin - std::max(a.y, c.y)});
     if (gx * gx + gy * gy > best * best * (1 + kPruneMargin)) continue;  // best * best: inf at first
     for (int i = 0; i < 4; ++i) {
-      best = std::min(best, segment_to_segment(ring[i], ring[i + 1], a, c));
+      // The same bound for one side (its bounds are the side itself): most sides face away.
+      const Point p = ring[i], q = ring[i + 1];
+      const double sx = std::max({0.0, std::min(a.x, c.x) - std::max(p.x, q.x), std::min(p.x, q.x) - std::max(a.x, c.x)});
+      const double sy = std::max({0.0, std::min(a.y, c.y) - std::max(p.y, q.y), std::min(p.y, q.y) - std::max(a.y, c.y)});
+      if (sx * sx + sy * sy > best * best * (1 + kPruneMargin)) continue;
+      best = std::min(best, segment_to_segment(p, q, a, c));
       if (best <= 0) return best;
     }
   }
