@@ -12,6 +12,7 @@
 #include <array>
 #include <boost/spirit/home/x3.hpp>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -1122,9 +1123,14 @@ std::optional<Value> simple_number(std::string_view e, const Context& ctx) {
     frac_digits = i - f;
   }
   if (int_digits + frac_digits == 0 || int_digits + frac_digits > 15) return std::nullopt;
-  std::size_t number_end = i;
-  double v = 0;
-  if (std::from_chars(e.data() + start, e.data() + number_end, v).ec != std::errc{}) return std::nullopt;
+  // At most 15 digits: the digits as an integer and 10^frac_digits are both exact doubles, so
+  // one division is the correctly rounded value (Clinger's fast path), as from_chars gives it.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  std::uint64_t digits = 0;
+  for (std::size_t k = start; k < i; ++k)
+    if (e[k] != '.') digits = digits * 10 + static_cast<std::uint64_t>(e[k] - '0');
+  double v = static_cast<double>(digits) / kPow10[frac_digits];
   while (i < n && is_blank(static_cast<unsigned char>(e[i]))) ++i;
   bool len = false;
   if (i < n) {

@@ -2,7 +2,11 @@
 // ("Syntax for Mathematical Expressions"), computed by pgf's basic engine.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 
 #include "tex/pgfmath.hpp"
@@ -509,4 +513,35 @@ TEST_CASE("pgfmath: a lone backslash is an unknown name") {
   // Found by the fuzzer (tex/fuzz/fuzz_pgfmath.cpp): reading past the end of "\".
   CHECK(err("\\").kind == ErrorKind::unknown_name);
   CHECK(err("1+\\").kind == ErrorKind::unknown_name);
+}
+
+TEST_CASE("a plain decimal evaluates to the double from_chars reads, bit for bit") {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> len(1, 15), digit(0, 9), sign(0, 3);
+  Context ctx;
+  int checked = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const int total = len(rng);
+    std::uniform_int_distribution<int> point(0, std::min(total, 4));  // below 10^4: pgf stops at 16383.99999
+    const int int_digits = point(rng);
+    std::string number;
+    for (int k = 0; k < total; ++k) {
+      if (k == int_digits) number += '.';
+      number += static_cast<char>('0' + digit(rng));
+    }
+    if (int_digits > 1 && number[0] == '0') number[0] = '1';  // a leading 0 is octal in pgf
+    if (number.front() == '.') number.insert(number.begin(), '0');
+    const int s = sign(rng);
+    const std::string text = (s == 0 ? "-" : s == 1 ? "+" : "") + number;
+    double expected = 0;
+    REQUIRE(std::from_chars(number.data(), number.data() + number.size(), expected).ec == std::errc{});
+    if (expected > 16383.99998) continue;  // too large for pgfmath: an error, tested elsewhere
+    if (s == 0 && expected != 0) expected = -expected;
+    auto r = evaluate(text, ctx);
+    INFO(text);
+    REQUIRE(r.value);
+    CHECK(std::memcmp(&r.value->number, &expected, sizeof expected) == 0);
+    ++checked;
+  }
+  CHECK(checked > 90000);
 }
