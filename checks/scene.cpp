@@ -406,14 +406,20 @@ std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
     if (n.label_of && *n.label_of < d.nodes.size()) add_vertex(d.nodes[*n.label_of].center, 0, true, 0);
   for (std::size_t i = 0; i < vertices_.size(); ++i) vertex_index_.insert({vertices_[i].p.x, vertices_[i].p.y, vertices_[i].p.x, vertices_[i].p.y}, i);
   if (!extent_pts.empty()) out->extent = geo::bounds_of(extent_pts);
+  out->regions.resize(d.elements.size());
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
     const ir::Element& e = d.elements[ei];
     if (!visible(e)) continue;
-    if (auto region = geo::element_region(e)) {
-      if (std::all_of(region->begin(), region->end(), geo::finite)) region_index_.insert(geo::bounds_of(*region), ei);
-    }
+    const auto& region = out->regions[ei] = geo::element_region(e);
+    if (region && std::all_of(region->begin(), region->end(), geo::finite))
+      region_index_.insert(geo::bounds_of(*region), ei);
   }
   return out;
+}
+
+const std::optional<std::vector<Point>>& Scene::region(std::size_t element) const {
+  static const std::optional<std::vector<Point>> kNone;
+  return element < s_->regions.size() ? s_->regions[element] : kNone;
 }
 
 std::vector<std::size_t> Scene::regions_near(const ir::Box& b) const { return s_->region_index.query(b); }
@@ -589,7 +595,7 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
   for (std::size_t ei : regions_near(l.box)) {
     const ir::Element& e = d_->elements[ei];
     if (std::holds_alternative<ir::Grid>(e.geom)) continue;
-    auto region = geo::element_region(e);
+    const auto& region = this->region(ei);
     if (region && point_in_ring(l.center, *region)) regions.push_back({TargetKind::region, ei, 0, 0});
   }
   auto by_center = [](const Target& a, const Target& b) { return a.center_gap < b.center_gap; };

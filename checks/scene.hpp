@@ -143,6 +143,8 @@ class Scene {
   std::vector<std::size_t> vertices_near(const ir::Box& b, double radius) const;
   // Visible closed shapes (element indices) whose bounds meet box `b`.
   std::vector<std::size_t> regions_near(const ir::Box& b) const;
+  // geo::element_region of a visible element, made once per diagram (nullopt for the others).
+  const std::optional<std::vector<geo::Point>>& region(std::size_t element) const;
   // Gap in pt between a label's box and a stroke, and from the label's centre.
   double gap(const Label& l, const Stroke& s) const;
   // Whether gap(l, s) is certainly more than `limit`, known from the bounds alone (their gap,
@@ -182,6 +184,7 @@ class Scene {
     BoxIndex stroke_index;
     BoxIndex vertex_index;
     BoxIndex region_index;
+    std::vector<std::optional<std::vector<geo::Point>>> regions;  // per element: see region()
     // Memo: associate() per (label index, attach); gap() per (label index, stroke index).
     std::map<std::pair<std::size_t, double>, Association> associations;
     std::unordered_map<std::uint64_t, double> gaps;  // at most kGapMemoLimit entries

@@ -219,3 +219,26 @@ TEST_CASE("gap_exceeds answers only when the exact gap is more than the limit") 
   CHECK(checked == 2 * 400 * 4);
   CHECK(answered > 200);  // the shortcut is taken, not vacuous
 }
+
+TEST_CASE("Scene::region is element_region of a visible element, made once; nothing for the others") {
+  ir::Diagram d;
+  d.elements.push_back(testing::polygon({{0, 0}, {40, 0}, {40, 30}}));
+  ir::Element hidden = testing::polygon({{0, 0}, {10, 0}, {10, 10}});
+  hidden.style.draw = false;  // an invisible \path
+  d.elements.push_back(hidden);
+  d.elements.push_back(testing::segment(0, 0, 50, 50));
+  Scene scene(d);
+  REQUIRE(scene.region(0));
+  const auto expected = geo::element_region(d.elements[0]);
+  REQUIRE(expected);
+  REQUIRE(scene.region(0)->size() == expected->size());
+  for (std::size_t i = 0; i < expected->size(); ++i) {
+    CHECK(same_bits((*scene.region(0))[i].x, (*expected)[i].x));
+    CHECK(same_bits((*scene.region(0))[i].y, (*expected)[i].y));
+  }
+  CHECK_FALSE(scene.region(1));
+  CHECK(scene.region(2).has_value() == geo::element_region(d.elements[2]).has_value());
+  CHECK_FALSE(scene.region(99));
+  SceneCache cache(d);
+  CHECK(&Scene(d).region(0) == &Scene(d).region(0));  // one build while the cache lives
+}

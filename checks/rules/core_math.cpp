@@ -55,7 +55,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   // 1. Degenerate closed shapes (3D faces seen edge-on are legitimate and skipped).
   for (const ir::Element& e : d.elements) {
     if (!visible(e) || std::holds_alternative<ir::Face3D>(e.geom)) continue;
-    auto region = geo::element_region(e);
+    const auto& region = scene.region(static_cast<std::size_t>(&e - d.elements.data()));
     if (!region) continue;
     ir::Box b = geo::bounds_of(*region);
     double size = std::hypot(b.width(), b.height());

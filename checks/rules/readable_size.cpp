@@ -105,7 +105,7 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   for (const ir::Element& e : d.elements) {
     if (!visible(e)) continue;
     if (std::holds_alternative<ir::RightAngleMark>(e.geom) || std::holds_alternative<ir::Grid>(e.geom)) continue;
-    auto region = geo::element_region(e);
+    const auto& region = scene.region(static_cast<std::size_t>(&e - d.elements.data()));
     if (!region) continue;
     ir::Box b = geo::bounds_of(*region);
     double size = std::max(b.width(), b.height());
