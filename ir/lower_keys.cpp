@@ -271,9 +271,37 @@ FontSpec node_font_of(const Settings& s) {
   return f;
 }
 
+namespace {
+
+// Equal fonts, their sizes compared bit for bit (the one-entry memos below).
+bool same_font(const FontSpec& a, const FontSpec& b) {
+  auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return same(a.size_pt, b.size_pt) && same(a.base_size_pt, b.base_size_pt) && a.bold == b.bold &&
+         a.italic == b.italic && a.family == b.family;
+}
+
+}  // namespace
+
 FontSpec text_font_of(const Settings& s) {
+  // Asked for every node, with the same fonts nearly every time: a one-entry memo of this pure
+  // function, as font_units_of below.
+  struct Memo {
+    bool valid = false;
+    FontSpec picture;
+    std::string node_font, text_font;
+    FontSpec font;
+  };
+  thread_local Memo memo;
+  if (memo.valid && same_font(memo.picture, s.picture_font) && memo.node_font == s.node_font &&
+      memo.text_font == s.text_font)
+    return memo.font;
   FontSpec f = node_font_of(s);
   apply_font_commands(f, s.text_font);
+  memo.picture = s.picture_font;
+  memo.node_font = s.node_font;
+  memo.text_font = s.text_font;
+  memo.font = f;
+  memo.valid = true;
   return f;
 }
 
@@ -288,11 +316,7 @@ FontUnits font_units_of(const Settings& s) {
   };
   thread_local Memo memo;
   const FontSpec& p = s.picture_font;
-  auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
-  if (memo.valid && same(memo.picture.size_pt, p.size_pt) && same(memo.picture.base_size_pt, p.base_size_pt) &&
-      memo.picture.bold == p.bold && memo.picture.italic == p.italic && memo.picture.family == p.family &&
-      memo.node_font == s.node_font)
-    return memo.units;
+  if (memo.valid && same_font(memo.picture, p) && memo.node_font == s.node_font) return memo.units;
   const FontSpec f = node_font_of(s);
   memo.units = FontUnits{font_quad_pt(f), font_xheight_pt(f)};
   memo.picture = p;
