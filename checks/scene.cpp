@@ -136,6 +136,17 @@ bool finite_box(const ir::Box& b) {
   return std::isfinite(b.xmin) && std::isfinite(b.ymin) && std::isfinite(b.xmax) && std::isfinite(b.ymax);
 }
 
+// How far apart two ordered boxes are along x and along y (0 where they overlap): the gap of
+// the boxes is the norm of this, a lower bound of the gap of anything inside them.
+Point box_separation(const ir::Box& a, const ir::Box& b) {
+  return {std::max({0.0, a.xmin - b.xmax, b.xmin - a.xmax}), std::max({0.0, a.ymin - b.ymax, b.ymin - a.ymax})};
+}
+
+// The bounds of segment pq.
+ir::Box segment_box(Point p, Point q) {
+  return {std::min(p.x, q.x), std::min(p.y, q.y), std::max(p.x, q.x), std::max(p.y, q.y)};
+}
+
 }  // namespace
 
 std::optional<double> box_polyline_distance(const ir::Box& b, const std::vector<Point>& pts) {
@@ -155,16 +166,16 @@ std::optional<double> box_polyline_distance(const ir::Box& b, const std::vector<
   double best = std::numeric_limits<double>::max();
   for (std::size_t j = 1; j < pts.size(); ++j) {
     const Point a = pts[j - 1], c = pts[j];
-    const double gx = std::max({0.0, std::min(a.x, c.x) - b.xmax, b.xmin - std::max(a.x, c.x)});
-    const double gy = std::max({0.0, std::min(a.y, c.y) - b.ymax, b.ymin - std::max(a.y, c.y)});
-    if (gx * gx + gy * gy > best * best * (1 + kPruneMargin)) continue;  // best * best: inf at first
+    const ir::Box seg = segment_box(a, c);
+    auto beyond_best = [&](const ir::Box& other) {  // best * best: inf at first
+      const Point g = box_separation(seg, other);
+      return g.x * g.x + g.y * g.y > best * best * (1 + kPruneMargin);
+    };
+    if (beyond_best(b)) continue;
     for (int i = 0; i < 4; ++i) {
       // The same bound for one side (its bounds are the side itself): most sides face away.
-      const Point p = ring[i], q = ring[i + 1];
-      const double sx = std::max({0.0, std::min(a.x, c.x) - std::max(p.x, q.x), std::min(p.x, q.x) - std::max(a.x, c.x)});
-      const double sy = std::max({0.0, std::min(a.y, c.y) - std::max(p.y, q.y), std::min(p.y, q.y) - std::max(a.y, c.y)});
-      if (sx * sx + sy * sy > best * best * (1 + kPruneMargin)) continue;
-      best = std::min(best, segment_to_segment(p, q, a, c));
+      if (beyond_best(segment_box(ring[i], ring[i + 1]))) continue;
+      best = std::min(best, segment_to_segment(ring[i], ring[i + 1], a, c));
       if (best <= 0) return best;
     }
   }
@@ -462,9 +473,7 @@ bool Scene::gap_exceeds(const Label& l, const Stroke& s, double limit) const {
   if (std::abs(d_->nodes[l.node].rotation_deg) > 1e-9 || !finite_box(l.box) || !finite_box(s.bounds) ||
       l.box.xmin > l.box.xmax || l.box.ymin > l.box.ymax)
     return false;
-  const double dx = std::max({0.0, s.bounds.xmin - l.box.xmax, l.box.xmin - s.bounds.xmax});
-  const double dy = std::max({0.0, s.bounds.ymin - l.box.ymax, l.box.ymin - s.bounds.ymax});
-  return std::sqrt(dx * dx + dy * dy) > limit + 1e-9 * (1 + std::abs(limit));
+  return geo::norm(box_separation(s.bounds, l.box)) > limit + 1e-9 * (1 + std::abs(limit));
 }
 
 double Scene::box_gap(const Label& l, const Stroke& s) const {
@@ -550,10 +559,8 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
     // A dense picture (thousands of strokes within reach of every label) made this quadratic:
     // keep the strokes whose bounds come nearest (a lower bound of the exact gap), in index order.
     auto bound_gap = [&](std::size_t i) {
-      const ir::Box& b = strokes_[i].bounds;
-      const double dx = std::max({0.0, b.xmin - l.box.xmax, l.box.xmin - b.xmax});
-      const double dy = std::max({0.0, b.ymin - l.box.ymax, l.box.ymin - b.ymax});
-      return std::hypot(dx, dy);
+      const Point g = box_separation(strokes_[i].bounds, l.box);
+      return std::hypot(g.x, g.y);
     };
     std::vector<std::pair<double, std::size_t>> by_bound;
     by_bound.reserve(candidates.size());

@@ -193,8 +193,6 @@ struct LowerProblem {
   bool makes_incomplete = true;
 };
 
-// Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
-// the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 // The colour names \definecolor'd (\colorlet, \providecolor) in a document's files: the set of
 // each file that has any, as computed once per file text (a class's, once per batch).
 struct UserColors {
@@ -206,6 +204,8 @@ struct UserColors {
   }
 };
 
+// Apply flat keys (already style-expanded) to `s`. `base` is the offset of the option text in
+// the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 struct KeyApplier {
   double base_font_size = 10;
   const UserColors* user_colors = nullptr;  // \definecolor'd names

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tex/tex.hpp"
 
@@ -16,15 +17,21 @@ tex::ExpandedDocument run(const std::string& text, SourceManager& sm) {
   FileId id = sm.add("/tmp/test.tex", text);
   return tex::expand_file(sm, id, {});
 }
+
+// The statement texts of `text`, which must hold exactly one picture.
+std::vector<std::string> picture_statements(const std::string& text) {
+  SourceManager sm;
+  const auto doc = run(text, sm);
+  REQUIRE(doc.pictures.size() == 1);
+  std::vector<std::string> out;
+  for (const auto& st : doc.pictures[0].statements) out.push_back(st.text);
+  return out;
+}
 }  // namespace
 
 TEST_CASE("a tikzpicture splits into statements at ';'") {
-  SourceManager sm;
-  auto doc = run("\\begin{tikzpicture}\n\\draw (0,0) -- (1,0);\n\\node at (0,0) {a;b};\n\\end{tikzpicture}\n", sm);
-  REQUIRE(doc.pictures.size() == 1);
-  REQUIRE(doc.pictures[0].statements.size() == 2);
-  CHECK(doc.pictures[0].statements[0].text == "\\draw(0,0) -- (1,0);");
-  CHECK(doc.pictures[0].statements[1].text == "\\node at (0,0) {a;b};");
+  CHECK(picture_statements("\\begin{tikzpicture}\n\\draw (0,0) -- (1,0);\n\\node at (0,0) {a;b};\n\\end{tikzpicture}\n") ==
+        std::vector<std::string>{"\\draw(0,0) -- (1,0);", "\\node at (0,0) {a;b};"});
 }
 
 TEST_CASE("\\tikz[opts]{...} and \\tikz[opts] ...; are pictures") {
@@ -212,26 +219,19 @@ TEST_CASE("a ':' that starts no animation specification is kept, and one after i
 TEST_CASE("a statement of 300,000 ':' is read in linear time, without a call per ':'") {
   // Each ':' could start an animation specification; none does. Looking at the held tokens again
   // one by one took quadratic time, and nested a call per ':'.
-  SourceManager sm;
   const std::string colons(300000, ':');
-  auto doc = run("\\begin{tikzpicture}\\draw " + colons + "x1 (0,0);\\end{tikzpicture}", sm);
-  REQUIRE(doc.pictures.size() == 1);
-  REQUIRE(doc.pictures[0].statements.size() == 1);
-  const bool kept = doc.pictures[0].statements[0].text == "\\draw" + colons + "x1 (0,0);";
+  const auto texts = picture_statements("\\begin{tikzpicture}\\draw " + colons + "x1 (0,0);\\end{tikzpicture}");
+  REQUIRE(texts.size() == 1);
+  const bool kept = texts[0] == "\\draw" + colons + "x1 (0,0);";
   CHECK(kept);  // (a bool: the text is too long to print)
 }
 
 TEST_CASE("a statement that ends in ':' at the end of the input ends (found by fuzz_pipeline)") {
   // What the animation-specification filter holds at the end of a statement goes on as it is;
   // looking again at a last ':' held it again, forever.
-  SourceManager sm;
-  auto doc = run("\\begin{tikzpicture}\\node at (0,0) {t} :", sm);
-  REQUIRE(doc.pictures.size() == 1);
-  REQUIRE(doc.pictures[0].statements.size() == 1);
-  CHECK(doc.pictures[0].statements[0].text == "\\node at (0,0) {t} :");
-  auto more = run("\\begin{tikzpicture}\\draw (0,0) :a :b", sm);
-  REQUIRE(more.pictures.size() == 1);
-  CHECK(more.pictures[0].statements.at(0).text == "\\draw(0,0) :a :b");
+  CHECK(picture_statements("\\begin{tikzpicture}\\node at (0,0) {t} :") ==
+        std::vector<std::string>{"\\node at (0,0) {t} :"});
+  CHECK(picture_statements("\\begin{tikzpicture}\\draw (0,0) :a :b") == std::vector<std::string>{"\\draw(0,0) :a :b"});
 }
 
 TEST_CASE("a batch remembers package searches that failed, by the folders searched") {
