@@ -281,7 +281,7 @@ TEST_CASE("no endpoint configured: a diagnostic, no request") {
   CHECK(out.diagnostics[0].message.find("TIKZLINT_LLM_BASE_URL") != std::string::npos);
 }
 
-TEST_CASE("cache: a hit makes no request; the key includes model and source") {
+TEST_CASE("cache: a hit makes no request, the key includes model and source") {
   fs::path dir = make_temp_dir();
   std::string t = tag("valid");
   Settings s = settings_for(t);

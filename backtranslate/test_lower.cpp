@@ -195,7 +195,7 @@ TEST_CASE("transform steps apply outermost first, each key in pgf order") {
   check_point(geom<ir::Segment>(d, 2).b, -cm, 0.5 * cm);
 }
 
-TEST_CASE("picture unit vectors and scale; 3D points use the z vector") {
+TEST_CASE("picture unit vectors and scale, 3D points use the z vector") {
   json a = empty_answer();
   a["picture"] = {{"x", {2, 0}}, {"y", {0, 3}}, {"z", nullptr}, {"scale", 0.5}};
   a["segments"].push_back(segment({0, 0, 1}, {1, 1}, json::array()));

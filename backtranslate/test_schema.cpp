@@ -135,7 +135,7 @@ TEST_CASE("validator: error count is capped") {
   CHECK(detail::validate(many, schema, 5).size() == 5);
 }
 
-TEST_CASE("dimensions as written become pt; a bare number is pt") {
+TEST_CASE("dimensions as written become pt, a bare number is pt") {
   CHECK(*detail::parse_length_pt("3pt") == doctest::Approx(3));
   CHECK(*detail::parse_length_pt("-2in") == doctest::Approx(-144.54));
   CHECK(*detail::parse_length_pt("1.5cm") == doctest::Approx(1.5 * 72.27 / 2.54));

@@ -94,7 +94,7 @@ TEST_CASE("in_frame: near miss within the tolerance, text inside, and no canvas 
   CHECK(run("in_frame", free).verdict == Verdict::pass);
 }
 
-TEST_CASE("in_frame: text or elements wholly outside are notes; incomplete geometry is indeterminate") {
+TEST_CASE("in_frame: text or elements wholly outside are notes, incomplete geometry is indeterminate") {
   ir::Diagram d = clipped(100, 100);
   d.nodes.push_back(text_node("Triangle", 95, 50));
   d.elements.push_back(segment(120, 10, 150, 10));
@@ -141,7 +141,7 @@ TEST_CASE("a library construct cut short at a resource limit leaves the geometry
   CHECK(run("closed_shapes", d).verdict == Verdict::indeterminate);
 }
 
-TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails; a page-sized one passes") {
+TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails, a page-sized one passes") {
   ir::Diagram big;
   big.elements.push_back(polygon({{0, 0}, {12 * 72.27, 0}, {12 * 72.27, 4 * 72.27}, {0, 4 * 72.27}}));
   big.nodes.push_back(text_node("12 units", 6 * 72.27, -10));
@@ -173,7 +173,7 @@ TEST_CASE("label_association: a length label far from every segment is orphaned"
   CHECK(r.findings[0].evidence["limit"].get<double>() == doctest::Approx(18));
 }
 
-TEST_CASE("label_association: labels beside their sides and vertices pass; no labels is n/a") {
+TEST_CASE("label_association: labels beside their sides and vertices pass, no labels is n/a") {
   ir::Diagram d = right_triangle();
   d.nodes.push_back(text_node("4 cm", 2 * cm, -10));
   d.nodes.push_back(text_node("3 cm", -20, 1.5 * cm));
@@ -193,7 +193,7 @@ TEST_CASE("label_association: a length label equidistant from two sides of diffe
   CHECK(r.findings[0].evidence["problem"] == "ambiguous");
 }
 
-TEST_CASE("overlap: a side through its own label fails; the label set above it passes") {
+TEST_CASE("overlap: a side through its own label fails, the label set above it passes") {
   ir::Diagram d;
   d.elements.push_back(segment(0, 0, 200, 0, 1));
   d.nodes.push_back(text_node("5 cm", 100, 0, 2));
@@ -239,7 +239,7 @@ ir::Element face(std::vector<ir::Point3> p3, std::uint32_t line) {
 
 }  // namespace
 
-TEST_CASE("overlap: a 3D back face painted over the front face fails; back to front passes") {
+TEST_CASE("overlap: a 3D back face painted over the front face fails, back to front passes") {
   auto front = face({{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}}, 1);
   auto back = face({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 2);
   auto top = face({{0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}}, 3);
@@ -272,7 +272,7 @@ ir::Element arc(ir::Point c, double r, double a0, double a1, std::uint32_t line 
 
 }  // namespace
 
-TEST_CASE("angle_labels: a 60 degree label on a 26.6 degree angle fails; the right value passes") {
+TEST_CASE("angle_labels: a 60 degree label on a 26.6 degree angle fails, the right value passes") {
   ir::Diagram d;
   d.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {2 * cm, 1 * cm}}));
   d.elements.push_back(arc({0, 0}, 0.6 * cm, 0, 26.57));
@@ -286,7 +286,7 @@ TEST_CASE("angle_labels: a 60 degree label on a 26.6 degree angle fails; the rig
   CHECK(run("angle_labels", d).verdict == Verdict::pass);
 }
 
-TEST_CASE("angle_labels: right-angle marks are checked against 90 degrees; none at all is n/a") {
+TEST_CASE("angle_labels: right-angle marks are checked against 90 degrees, none at all is n/a") {
   ir::Diagram d = right_triangle();
   ir::Rectangle mark;
   mark.corners = {{{0, 0}, {8, 0}, {8, 8}, {0, 8}}};
@@ -302,7 +302,7 @@ TEST_CASE("angle_labels: right-angle marks are checked against 90 degrees; none 
   CHECK(run("angle_labels", right_triangle()).verdict == Verdict::na);
 }
 
-TEST_CASE("length_proportions: labels 3 and 4 on sides drawn 4:1 fail; drawn 3:4 pass") {
+TEST_CASE("length_proportions: labels 3 and 4 on sides drawn 4:1 fail, drawn 3:4 pass") {
   ir::Diagram bad;
   bad.elements.push_back(polygon({{0, 0}, {4 * cm, 0}, {4 * cm, 1 * cm}}));
   bad.nodes.push_back(text_node("3 cm", 2 * cm, -10));
@@ -336,7 +336,7 @@ TEST_CASE("length_proportions: different units are converted before comparing") 
   CHECK(run("length_proportions", d).verdict == Verdict::pass);
 }
 
-TEST_CASE("closed_shapes: a path stopping short of its start fails; a cycle and a touching end pass") {
+TEST_CASE("closed_shapes: a path stopping short of its start fails, a cycle and a touching end pass") {
   ir::Diagram open;
   open.elements.push_back(polygon({{0, 0}, {100, 0}, {50, 80}, {3, 3}}, false));
   RuleResult r = run("closed_shapes", open);

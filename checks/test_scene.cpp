@@ -226,7 +226,7 @@ TEST_CASE("gap_exceeds answers only when the exact gap is more than the limit") 
   CHECK(answered > 200);  // the shortcut is taken, not vacuous
 }
 
-TEST_CASE("Scene::region is element_region of a visible element, made once; nothing for the others") {
+TEST_CASE("Scene::region is element_region of a visible element, made once, nothing for the others") {
   ir::Diagram d;
   d.elements.push_back(testing::polygon({{0, 0}, {40, 0}, {40, 30}}));
   ir::Element hidden = testing::polygon({{0, 0}, {10, 0}, {10, 10}});

@@ -89,7 +89,7 @@ TEST_CASE("jsonl record has exactly the contract's keys, in order") {
   CHECK(d["evidence"]["notes"][0]["message"] == "the frame is the clip");
 }
 
-TEST_CASE("github: % CR LF escaped in data; also : and , in properties") {
+TEST_CASE("github: % CR LF escaped in data, also : and , in properties") {
   CHECK(github_escape_data("50% a:b,c\r\nd") == "50%25 a:b,c%0D%0Ad");
   CHECK(github_escape_property("50% a:b,c\r\nd") == "50%25 a%3Ab%2Cc%0D%0Ad");
   auto r = sample_report();
@@ -98,7 +98,7 @@ TEST_CASE("github: % CR LF escaped in data; also : and , in properties") {
         "label 'A' is 50%25 outside: see x,y%0Aevidence: limit=12, measured=41.25, unit=pt%0Anote: the frame is the clip\n");
 }
 
-TEST_CASE("sarif: uris are percent-encoded; absolute paths become file uris") {
+TEST_CASE("sarif: uris are percent-encoded, absolute paths become file uris") {
   CHECK(sarif_uri("./dir/a b.tex") == "dir/a%20b.tex");
   CHECK(sarif_uri("/tmp/x%.tex") == "file:///tmp/x%25.tex");
 }
@@ -138,7 +138,7 @@ TEST_CASE("sarif: one run, driver rules from the registry, every result located"
   CHECK(results[1]["level"] == "note");
 }
 
-TEST_CASE("json: an array of the jsonl records; empty batches are []") {
+TEST_CASE("json: an array of the jsonl records, empty batches are []") {
   std::ostringstream out;
   auto rep = make_reporter(Format::json, out, ToolInfo{});
   rep->finish();
@@ -192,7 +192,7 @@ TEST_CASE("driver: a missing file and a file over the input limit are unreadable
   std::filesystem::remove(path);
 }
 
-TEST_CASE("driver: directories expand to their .tex files, sorted; empty ones warn") {
+TEST_CASE("driver: directories expand to their .tex files, sorted, empty ones warn") {
   namespace fs = std::filesystem;
   auto dir = fs::temp_directory_path() / "tikzlint_test_collect";
   fs::remove_all(dir);

@@ -260,7 +260,7 @@ TEST_CASE("several statements in one text, comments skipped") {
   CHECK(at(t, r.statements[2].ops[1].span) == "circle (1pt)");
 }
 
-TEST_CASE("a syntax error drops its statement and parsing resumes after the ';'") {
+TEST_CASE("a syntax error drops its statement and parsing resumes after the semicolon") {
   std::string_view t = "\\draw (0,0) -- (1,1); \\draw (0,0) -- ; \\draw (2,2) -- (3,3);";
   ParseResult r = parse(t);
   REQUIRE(r.errors.size() == 1);

@@ -85,7 +85,7 @@ TEST_CASE("chains: placed at \\tikzchaincount, \\chainin of an existing node, th
   CHECK(drawn_segments(d) == 1);  // \chainin's join: Hello -> x
 }
 
-TEST_CASE("chains: start branch starts from the trunk's end; join=with a branch's end") {
+TEST_CASE("chains: start branch starts from the trunk's end, join=with a branch's end") {
   Pic p;
   p.options = "every on chain/.style=join,node distance=2mm and 1cm";
   p.scope("start chain=trunk");

@@ -54,7 +54,7 @@ TEST_CASE("graph: a group gets an edge from the node before and to the node afte
   CHECK(count_unsupported(d) == 0);
 }
 
-TEST_CASE("graph: chains separated by ; stack along the group shift, mentioned nodes are reused") {
+TEST_CASE("graph: chains separated by , stack along the group shift, mentioned nodes are reused") {
   auto d = graph("\\graph { a -> b -> c; d -> e -> f; g -> f; };");
   auto m = centers(d);
   CHECK(d.nodes.size() == 7);
@@ -73,7 +73,7 @@ TEST_CASE("graph: grow down with branch right") {
   CHECK_AT(m, "c3", 7.5 * kCm, -kCm);
 }
 
-TEST_CASE("graph: a cycle placed clockwise; the subgraph's own placement takes no room") {
+TEST_CASE("graph: a cycle placed clockwise, the subgraph's own placement takes no room") {
   auto d = graph("\\graph { subgraph C_n [n=5, clockwise] -> mid };");
   auto m = centers(d);
   CHECK_AT(m, "1", 0, kCm);

@@ -34,7 +34,7 @@ std::string diagnostics(const ir::Diagram& d) {
 }  // namespace
 
 TEST_CASE(
-    "petri: place and transition are drawn circles and squares of the library's sizes; tokens sit inside") {
+    "petri: place and transition are drawn circles and squares of the library's sizes, tokens sit inside") {
   Pic p;
   p.path("\\node[place,tokens=2] (p) at (0,0) {};");
   p.path("\\node[transition] (t) at (2,0) {};");
@@ -74,7 +74,7 @@ TEST_CASE("petri: a user's every place style and a preamble redefinition win ove
   CHECK(node_named(d, "t")->shape == ir::NodeShape::rectangle);
 }
 
-TEST_CASE("automata: a state is a 2.5em circle; initial draws the arrow and its text to the left") {
+TEST_CASE("automata: a state is a 2.5em circle, initial draws the arrow and its text to the left") {
   Pic p;
   p.path("\\node[state,initial] (q) at (0,0) {$q_0$};");
   auto d = p.lower();
@@ -98,7 +98,7 @@ TEST_CASE("automata: a state is a 2.5em circle; initial draws the arrow and its 
   CHECK(start->box.xmax + start->outer_sep == doctest::Approx(-border - 3 * kEx));
 }
 
-TEST_CASE("automata: accepting by arrow above with its distance and text; accepting is a double border") {
+TEST_CASE("automata: accepting by arrow above with its distance and text, accepting is a double border") {
   Pic p;
   p.path("\\node[state,accepting above,accepting distance=5mm,accepting text=end] (q) {};");
   p.path("\\node[state,accepting] (r) at (3,0) {};");
@@ -213,7 +213,7 @@ TEST_CASE("circuits: symbols outside a circuit or on a node apply their keys to 
   CHECK(xs[1] == doctest::Approx(4 * kCm));
 }
 
-TEST_CASE("circuits: units are math labels; a user's circuit declare unit works") {
+TEST_CASE("circuits: units are math labels, a user's circuit declare unit works") {
   Pic p;
   p.options = "circuit ee IEC, circuit declare unit={my ohm}{O}";
   p.path("\\draw (0,0) to [resistor={ohm=3}] (2,0) to [resistor={my ohm'=5}] (4,0);");
@@ -230,7 +230,7 @@ TEST_CASE("circuits: units are math labels; a user's circuit declare unit works"
   CHECK(labels[1]->center.y < 0);  // the primed form is below
 }
 
-TEST_CASE("perspective: 3d view sets the axis vectors; tpp coordinates divide by the homography") {
+TEST_CASE("perspective: 3d view sets the axis vectors, tpp coordinates divide by the homography") {
   Pic p;
   p.options = "3d view={30}{20}";
   p.path("\\draw (0,0,0) -- (1,0,0) -- (1,1,0) -- (1,1,1);");
@@ -286,7 +286,7 @@ TEST_CASE("fit and through: the fit node covers the points, circle through passe
   CHECK(c->box.width() == doctest::Approx(10 * kCm));
 }
 
-TEST_CASE("animations change nothing in the static picture; snapshots are reported") {
+TEST_CASE("animations change nothing in the static picture, snapshots are reported") {
   Pic p;
   p.path("\\node[fill=green, animate={myself:fill={0s=\"red\",2s=\"blue\",base=\"orange\"}}] (a) {A};");
   auto d = p.lower();

@@ -289,7 +289,7 @@ TEST_CASE("3D: filled closed polygons with xyz coordinates are faces") {
   CHECK_PT(f.points[2], kCm - 0.385 * kCm, -0.385 * kCm);
 }
 
-TEST_CASE("canvas: the first top-level clip is the canvas; only the clip path counts for the bbox") {
+TEST_CASE("canvas: the first top-level clip is the canvas, only the clip path counts for the bbox") {
   Pic p;
   p.path("\\clip (0,0) rectangle (2,1);");
   p.path("\\draw (-1,-1) -- (3,3);");
@@ -327,7 +327,7 @@ TEST_CASE("bounding box: a clip in a scope stops the growth until the scope ends
   CHECK(e.picture_bbox.ymax == doctest::Approx(kCm + 5));
 }
 
-TEST_CASE("canvas: a circular clip is polygonised; a clip in a scope is not the canvas") {
+TEST_CASE("canvas: a circular clip is polygonised, a clip in a scope is not the canvas") {
   Pic p;
   p.scope("").path("\\clip (0,0) circle (1);").end();
   auto d = p.lower();
@@ -449,7 +449,7 @@ TEST_CASE("pattern command is a path with the pattern fill (tikz.code.tex: \\pat
   CHECK(d.picture_bbox.ymax == doctest::Approx(2 * kCm));
 }
 
-TEST_CASE("pics: TYPE/.pic code is drawn at the pic's position; the enclosing scale moves it but does not scale it") {
+TEST_CASE("pics: TYPE/.pic code is drawn at the pic's position, the enclosing scale moves it but does not scale it") {
   lowertest::Pic p;
   p.style("seagull/.pic={\\draw (-3mm,0) -- (3mm,0);}");
   p.scope("scale=2");
@@ -464,7 +464,7 @@ TEST_CASE("pics: TYPE/.pic code is drawn at the pic's position; the enclosing sc
   CHECK_PT(s.b, 2 * kCm, 0.3 * kCm);
 }
 
-TEST_CASE("pics: pics/TYPE/.style with background code and an argument; pic actions gives the pic's fill") {
+TEST_CASE("pics: pics/TYPE/.style with background code and an argument, pic actions gives the pic's fill") {
   lowertest::Pic p;
   p.style("pics/dot/.style={background code={\\path[pic actions] (0,0) circle [radius=#1];}}");
   p.path("\\pic[fill=red] at (1,1) {dot=2mm};");
@@ -482,7 +482,7 @@ TEST_CASE("pics: an undefined pic type stays unsupported") {
   CHECK(count_unsupported(d) == 1);
 }
 
-TEST_CASE("quotes: \"text\" on an edge is an auto-placed node at the middle; on a node a label") {
+TEST_CASE("quotes: \"text\" on an edge is an auto-placed node at the middle, on a node a label") {
   auto d = one("\\draw (0,0) edge [\"mid\"'] (2,0);");
   CHECK(count_unsupported(d) == 0);
   REQUIRE(d.nodes.size() == 1);
@@ -503,7 +503,7 @@ TEST_CASE("opacity levels of pgfmanual 23.2 set opacity") {
   CHECK(u.elements[0].style.opacity == doctest::Approx(0.05));
 }
 
-TEST_CASE("plot file: points in the x/y vectors; an empty line or a `u` flag is a jump; a missing file plots nothing") {
+TEST_CASE("plot file: points in the x/y vectors, an empty line or a `u` flag is a jump, a missing file plots nothing") {
   const std::string path = "/tmp/tikzlint-test-plot-file.table";
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
@@ -548,7 +548,7 @@ TEST_CASE("to path: the custom path replaces the to, with \\tikztotarget and \\t
   CHECK(d.nodes[1].center.x == doctest::Approx(2 * kCm).epsilon(0.01));
 }
 
-TEST_CASE("circle [at=(c)] is centred at c; let registers hold inside an operation's options") {
+TEST_CASE("circle [at=(c)] is centred at c, let registers hold inside an operation's options") {
   lowertest::Pic p;
   p.path("\\coordinate (c) at (1,2);");
   p.path("\\draw let \\n1 = {3pt} in (0,0) circle [at=(c), radius=\\n1];");

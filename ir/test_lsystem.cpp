@@ -37,7 +37,7 @@ std::string diagnostics(const ir::Diagram& d) {
 }
 }  // namespace
 
-TEST_CASE("lsystems: a declared system expanded twice; the turtle starts at the origin, the path at its point") {
+TEST_CASE("lsystems: a declared system expanded twice, the turtle starts at the origin, the path at its point") {
   Pic p;
   p.other("\\pgfdeclarelindenmayersystem{Koch curve}{\\rule{F -> F-F++F-F}}");
   p.path("\\draw [l-system={Koch curve, step=10pt, angle=60, axiom=F, order=2}] (1,1) lindenmayer system;");
@@ -72,7 +72,7 @@ TEST_CASE("lsystems: symbols of a declared system, anchor places the system's bo
   CHECK(box.ymax + kHalfLine == doctest::Approx(56.90549).epsilon(1e-4));
 }
 
-TEST_CASE("lsystems: keys of the picture hold for its paths; rule set; a string past the cap is reported") {
+TEST_CASE("lsystems: keys of the picture hold for its paths, rule set, a string past the cap is reported") {
   Pic p;
   p.options = "l-system={step=10pt, angle=90}";
   p.path("\\draw [l-system={rule set={F -> F+F}, axiom=F, order=1}] lindenmayer system;");

@@ -189,7 +189,7 @@ TEST_CASE("pgf: line width set by \\pgfsetlinewidth applies to the following pat
   CHECK(d.elements[0].style.line_width == doctest::Approx(2));
 }
 
-TEST_CASE("pgf: animation commands leave the static (PDF) picture unchanged; snapshots stay unsupported") {
+TEST_CASE("pgf: animation commands leave the static (PDF) picture unchanged, snapshots stay unsupported") {
   auto d = pgf("\\pgfanimateattribute{fill}{whom=node.background, entry={0s}{red}}"
                "\\pgfpathcircle{\\pgfpointorigin}{1cm}\\pgfusepath{fill}");
   CHECK(count_unsupported(d) == 0);

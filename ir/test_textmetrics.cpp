@@ -93,7 +93,7 @@ TEST_CASE("font size commands follow LaTeX's size tables for 10, 11 and 12pt cla
   CHECK(small.width == doctest::Approx(25.056).epsilon(kTeX / 25));
 }
 
-TEST_CASE("\\\\ starts a new line; the box's baseline is the last line's (align=)") {
+TEST_CASE("a double backslash starts a new line, the box's baseline is the last line's (align=)") {
   TextBox b = measure_text("Line one\\\\second line", lmr());
   CHECK(b.lines == 2);
   CHECK(b.width == doctest::Approx(47.83).epsilon(kTeX / 47.8));
@@ -103,7 +103,7 @@ TEST_CASE("\\\\ starts a new line; the box's baseline is the last line's (align=
   CHECK(os.height == doctest::Approx(22.866).epsilon(kTeX / 22.9));  // \baselineskip 14.5 at 12pt
 }
 
-TEST_CASE("text width wraps words; the box is that wide and top-aligned") {
+TEST_CASE("text width wraps words, the box is that wide and top-aligned") {
   TextBox b = measure_text("a rather long label that wraps over lines", lmr(), 60);
   CHECK(b.width == doctest::Approx(60));
   CHECK(b.lines == 4);
@@ -122,7 +122,7 @@ TEST_CASE("unknown commands and glyphs raise the uncertainty") {
   CHECK(measure_text("Hello", other).uncertainty > 0);
 }
 
-TEST_CASE("spaces: \\, ~ \\quad") {
+TEST_CASE("spaces: a thin space, a tie and a quad") {
   double ab = measure_text("ab", lmr()).width;
   CHECK(measure_text("a\\,b", lmr()).width - ab == doctest::Approx(10.0 / 6).epsilon(0.01));
   CHECK(measure_text("a~b", lmr()).width - ab == doctest::Approx(3.33).epsilon(0.01));

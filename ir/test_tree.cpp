@@ -39,7 +39,7 @@ std::size_t drawn(const ir::Diagram& d) {
 }
 }  // namespace
 
-TEST_CASE("trees: children grow down, centered, 15mm apart; edges join the borders") {
+TEST_CASE("trees: children grow down, centered, 15mm apart, edges join the borders") {
   Pic p;
   p.path("\\node (root) {root} child {node {left}} child {node {right} child {node {a}} child {node {b}}};");
   auto d = p.lower();
@@ -57,7 +57,7 @@ TEST_CASE("trees: children grow down, centered, 15mm apart; edges join the borde
   CHECK(seg.a.y == doctest::Approx(node(d, "root")->box.ymin - 0.2));  // outer sep .5\pgflinewidth
 }
 
-TEST_CASE("trees: unnamed roots still name their children internally; coordinates for bare children") {
+TEST_CASE("trees: unnamed roots still name their children internally, coordinates for bare children") {
   Pic p;
   p.path("\\node (root) {root} child child { child {coordinate (special)} child };");
   p.path("\\node at (root-2-2) {x};");
@@ -91,7 +91,7 @@ TEST_CASE("trees: options before the first child, level distance, sibling distan
   CHECK_PT(at(d, "t-1"), 10 * kCm - 7.5 * kMm, 15 * kMm);
 }
 
-TEST_CASE("trees: a child's grow is not spread among siblings; missing children keep their slot") {
+TEST_CASE("trees: a child's grow is not spread among siblings, missing children keep their slot") {
   Pic p;
   p.path("\\node (c) {C} child[grow=up] {node {H}} child[grow=left] {node {H}};");
   p.path("\\node (r) at (5,0) {root} [level distance=10mm,sibling distance=5mm] child {node {1}} "

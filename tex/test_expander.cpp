@@ -47,7 +47,7 @@ TEST_CASE("a use that does not match the delimiters is an error, not a crash") {
   REQUIRE(r.texts().size() == 1);
 }
 
-TEST_CASE("definitions are local to groups; \\gdef and \\global escape them") {
+TEST_CASE("definitions are local to groups, \\gdef and \\global escape them") {
   auto r = picture(
       "\\def\\a{1}\\def\\b{1}\\def\\c{1}\n"
       "{\\def\\a{2}\\gdef\\b{2}\\global\\def\\c{2}\\draw (\\a,\\b,\\c);}\n"
@@ -76,7 +76,7 @@ TEST_CASE("\\edef and \\xdef expand the body at definition time") {
   CHECK(r.texts()[0] == "\\draw(11,2);");
 }
 
-TEST_CASE("\\newcommand with arity and an optional argument; \\renewcommand, \\providecommand") {
+TEST_CASE("\\newcommand with arity and an optional argument, \\renewcommand, \\providecommand") {
   auto r = picture(
       "\\newcommand{\\pt}[2]{(#1,#2)}\n"
       "\\newcommand\\dot[2][black]{\\fill[#1] #2 circle (1pt);}\n"
@@ -98,7 +98,7 @@ TEST_CASE("\\NewDocumentCommand with m and O{} arguments") {
   CHECK(t[1] == "\\draw[red] (0,1) -- (1,0);");
 }
 
-TEST_CASE("\\let copies the current meaning; \\let to a TikZ command aliases it") {
+TEST_CASE("\\let copies the current meaning, \\let to a TikZ command aliases it") {
   auto r = picture("\\def\\a{1}\\let\\b\\a\\def\\a{2}\\let\\mydraw=\\draw\n\\mydraw (\\a,\\b);");
   REQUIRE(r.texts().size() == 1);
   CHECK(r.texts()[0] == "\\draw(2,1);");
@@ -185,7 +185,7 @@ TEST_CASE("a user macro used before its definition is counted as left unexpanded
   CHECK(r.doc.unexpanded_macro_names[0] == "\\later");
 }
 
-TEST_CASE("text from a macro maps to the outermost call site; provenance records the calls") {
+TEST_CASE("text from a macro maps to the outermost call site, provenance records the calls") {
   std::string body = "\\def\\seg{\\draw (0,0) -- (1,1);}\\def\\twice{\\seg}\n\\twice";
   auto r = picture(body);
   REQUIRE(r.texts().size() == 1);
@@ -202,7 +202,7 @@ TEST_CASE("text from a macro maps to the outermost call site; provenance records
   CHECK(rr.begin == call);
 }
 
-TEST_CASE("text written in the input maps byte by byte; arguments keep their own offsets") {
+TEST_CASE("text written in the input maps byte by byte, arguments keep their own offsets") {
   auto r = picture("\\def\\p#1{(#1)}\n\\draw \\p{7,8};");
   REQUIRE(r.texts().size() == 1);
   const Statement& s = r.statement(0);
@@ -215,7 +215,7 @@ TEST_CASE("text written in the input maps byte by byte; arguments keep their own
   CHECK(range.end == r.input.find("7,8") + 3);
 }
 
-TEST_CASE("\\tikzset and \\tikzstyle become StyleDef statements; style bodies keep #1") {
+TEST_CASE("\\tikzset and \\tikzstyle become StyleDef statements, style bodies keep #1") {
   auto r = picture(
       "\\def\\w{2pt}\n\\tikzset{my/.style={line width=\\w, draw=#1}}\n"
       "\\tikzstyle{dot}=[circle,fill]\n\\tikzstyle{dot}+=[red]\n\\draw[my=red] (0,0);");

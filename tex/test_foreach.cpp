@@ -43,12 +43,12 @@ TEST_CASE("letter ranges") {
   CHECK(nodes("{A,C,...,G}") == V{"A", "C", "E", "G"});
 }
 
-TEST_CASE("the list may come from a macro; range ends may be expressions") {
+TEST_CASE("the list may come from a macro, range ends may be expressions") {
   auto r = picture("\\def\\pts{1,2,3}\\def\\n{2}\n\\foreach \\x in \\pts {\\node {\\x};}\n\\foreach \\y in {1,...,\\n+1} {\\node {\\y};}");
   CHECK(r.texts() == V{"\\node{1};", "\\node{2};", "\\node{3};", "\\node{1};", "\\node{2};", "\\node{3};"});
 }
 
-TEST_CASE("tuples: \\x/\\y; a missing part repeats the last one") {
+TEST_CASE("tuples: \\x/\\y, a missing part repeats the last one") {
   auto r = picture("\\foreach \\x/\\y in {1/a, 2/b, 3} {\\node at (\\x,0) {\\y};}");
   CHECK(r.texts() == V{"\\node at (1,0) {a};", "\\node at (2,0) {b};", "\\node at (3,0) {3};"});
 }
@@ -63,7 +63,7 @@ TEST_CASE("options: var, count, evaluate, remember, parse") {
                        "\\draw(A) -- (B);", "\\draw(B) -- (C);", "\\draw(1,0);", "\\draw(2,0);"});
 }
 
-TEST_CASE("a body without braces runs to the ';'; nested loops unroll in order") {
+TEST_CASE("a body without braces runs to the semicolon, nested loops unroll in order") {
   auto r = picture("\\foreach \\x in {1,2} \\foreach \\y in {a,b} \\node at (\\x,0) {\\y;};");
   CHECK(r.texts() == V{"\\node at (1,0) {a;};", "\\node at (1,0) {b;};", "\\node at (2,0) {a;};",
                        "\\node at (2,0) {b;};"});

@@ -29,12 +29,12 @@ std::vector<std::string> picture_statements(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("a tikzpicture splits into statements at ';'") {
+TEST_CASE("a tikzpicture splits into statements at semicolons") {
   CHECK(picture_statements("\\begin{tikzpicture}\n\\draw (0,0) -- (1,0);\n\\node at (0,0) {a;b};\n\\end{tikzpicture}\n") ==
         std::vector<std::string>{"\\draw(0,0) -- (1,0);", "\\node at (0,0) {a;b};"});
 }
 
-TEST_CASE("\\tikz[opts]{...} and \\tikz[opts] ...; are pictures") {
+TEST_CASE("\\tikz[opts]{...} and \\tikz[opts] ..., are pictures") {
   SourceManager sm;
   auto doc = run("a \\tikz[baseline]{\\draw (0,0) -- (1,0); \\fill (0,0) circle (1pt);} b \\tikz \\node {x}; c", sm);
   REQUIRE(doc.pictures.size() == 2);
@@ -82,7 +82,7 @@ TEST_CASE("a full document: picture range, options, preamble styles, several pic
   CHECK(missing_tikz);
 }
 
-TEST_CASE("statement kinds: path commands, scopes, Other; ';' inside braces does not end a statement") {
+TEST_CASE("statement kinds: path commands, scopes, Other, a semicolon inside braces does not end a statement") {
   SourceManager sm;
   auto doc = run(
       "\\begin{tikzpicture}\n\\begin{scope}[shift={(1,0)}]\n\\path pic {angle=A--B--C};\n"
@@ -186,7 +186,7 @@ TEST_CASE("\\scoped puts one statement or a braced group in a scope") {
   CHECK(s[7].text.find("(2,2)") != std::string::npos);
 }
 
-TEST_CASE("animation specifications (:key = {...}) are dropped; a PDF shows the unanimated picture") {
+TEST_CASE("animation specifications (:key = {...}) are dropped, a PDF shows the unanimated picture") {
   SourceManager sm;
   auto doc = run(
       "\\begin{tikzpicture}\\draw :xshift = {0s=\"0cm\", 2s=\"1cm\"} (0,0) -- (30:1) node {a:b};\n"

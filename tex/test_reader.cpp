@@ -35,7 +35,7 @@ TEST_CASE("control words, control symbols and their byte offsets") {
   CHECK(t[2].origin_end == 8);
 }
 
-TEST_CASE("spaces after a control word are skipped; runs of blanks become one space") {
+TEST_CASE("spaces after a control word are skipped, runs of blanks become one space") {
   auto t = read_all("\\a   b  c");
   REQUIRE(t.size() == 4);
   CHECK(t[0].text == "a");
@@ -85,7 +85,7 @@ TEST_CASE("catcodes of the special characters and parameters") {
   CHECK(t[8].cat == Cat::other);
 }
 
-TEST_CASE("a UTF-8 character is one token; invalid bytes become U+FFFD and are reported once") {
+TEST_CASE("a UTF-8 character is one token, invalid bytes become U+FFFD and are reported once") {
   SourceFile f("t.tex", "\xC3\xA9\xFF\xFEz");
   Reader r(f, 0);
   Token t;
