@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "checks/check.hpp"
+#include "spec/spec.hpp"
 
 namespace tikzlint::cli {
 
@@ -29,6 +30,8 @@ check options:
   --llm-base-url URL    OpenAI-compatible endpoint (or TIKZLINT_LLM_BASE_URL)
   --llm-model M         model name (or TIKZLINT_LLM_MODEL)
   --llm-cache DIR       on-disk cache of LLM answers
+  --spec FILE           check each file against a spec of what it must show (docs/spec.md):
+                        verdict `spec`, one finding per unmet item
 
 A DIR operand stands for every *.tex file below it.
 exit status: 0 every file passes, 1 some file fails a rule or has an error diagnostic,
@@ -50,6 +53,7 @@ constexpr FlagSpec kFlags[] = {
     {"--fallback", true, false},     {"--llm-base-url", true, false}, {"--llm-model", true, false},
     {"--llm-cache", true, false},    {"--picture", true, false},     {"-o", true, false},
     {"--output", true, false},       {"--markdown", false, false},   {"--list", false, false},
+    {"--spec", true, true},
 };
 
 const FlagSpec* find_flag(const std::string& name) {
@@ -81,10 +85,11 @@ std::string parse_threshold(const std::string& text, Invocation& inv) {
     return "--set expects RULE.THRESHOLD=VALUE, got '" + text + "'";
   std::string rule = text.substr(0, dot), name = text.substr(dot + 1, eq - dot - 1);
   const checks::Rule* r = checks::find_rule(rule);
-  if (!r) return "--set: unknown rule '" + rule + "'";
+  const checks::RuleDoc* doc = r ? r->doc : rule == spec::doc().name ? &spec::doc() : nullptr;
+  if (!doc) return "--set: unknown rule '" + rule + "'";
   bool known = false;
   std::string names;
-  for (const auto& t : r->doc->thresholds) {
+  for (const auto& t : doc->thresholds) {
     known |= t.name == name;
     names += (names.empty() ? "" : ", ") + t.name;
   }
@@ -128,6 +133,8 @@ std::string apply_flag(const std::string& name, const std::string& value, Invoca
     inv.picture = static_cast<std::size_t>(*n);
   } else if (name == "-o" || name == "--output") {
     inv.output = value;
+  } else if (name == "--spec") {
+    inv.spec = value;
   } else if (name == "--markdown") {
     inv.markdown = true;
   } else if (name == "--list") {

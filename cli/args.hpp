@@ -25,6 +25,7 @@ struct Invocation {
   std::string llm_base_url, llm_model, llm_cache;
   std::size_t picture = 1;  // ir / render: which picture of the file (1-based)
   std::string output;       // render: -o FILE ("" or "-": stdout)
+  std::string spec;         // check: --spec FILE (docs/spec.md)
   // explain
   bool markdown = false;
   bool list = false;

@@ -120,7 +120,7 @@ struct Suppression {
 };
 
 bool known_code(const std::string& name) {
-  if (name == "all" || checks::find_rule(name)) return true;
+  if (name == "all" || checks::find_rule(name) || name == spec::doc().name) return true;
   if (name.rfind("unsupported", 0) == 0 || name.rfind("llm-", 0) == 0) return true;
   for (const auto& c : frontend_codes())
     if (name == c.code) return true;
@@ -208,6 +208,7 @@ Diagnostic internal_error(const char* stage, const char* what) {
 void all_verdicts(FileReport& r, Verdict v) {
   r.verdicts.clear();
   for (const auto& rule : checks::registry()) r.verdicts.emplace_back(rule.doc->name, v);
+  r.verdicts.emplace_back(spec::doc().name, v == Verdict::indeterminate ? v : Verdict::na);
 }
 
 // Located diagnostics of the input first, by position; then other files; then unlocated.
@@ -325,6 +326,24 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
       if (res.verdict == Verdict::fail && had_findings && !kept_findings) res.verdict = Verdict::pass;
       r.verdicts[i].second = worse(r.verdicts[i].second, res.verdict);
     }
+  }
+
+  if (opts.spec) {
+    stage = "checking the spec";
+    // rule verdicts only: the spec's own slot is the last
+    std::vector<std::pair<std::string, Verdict>> rule_verdicts(r.verdicts.begin(), r.verdicts.end() - 1);
+    SourceRange first_picture = doc.pictures.empty() ? SourceRange{} : doc.pictures.front().range;
+    spec::Outcome o = spec::evaluate(*opts.spec, diagrams, rule_verdicts, opts.config, &sm, first_picture);
+    bool had = false, kept = false;
+    for (auto& f : o.findings) {
+      bool finding = f.severity != Severity::note;
+      had |= finding;
+      if (suppressions.suppresses(f)) continue;
+      kept |= finding;
+      r.diagnostics.push_back(std::move(f));
+    }
+    if (o.verdict == Verdict::fail && had && !kept) o.verdict = Verdict::pass;
+    r.verdicts.back().second = o.verdict;
   }
 
   drop_repeats(diags);

@@ -13,6 +13,7 @@
 #include "checks/check.hpp"
 #include "ir/diagram.hpp"
 #include "support/diagnostic.hpp"
+#include "spec/spec.hpp"
 #include "support/source.hpp"
 #include "tex/tex.hpp"
 
@@ -23,6 +24,7 @@ struct CheckOptions {
   checks::Config config;          // --set rule.threshold=value
   backtranslate::Settings llm;    // --fallback, --llm-*
   bool keep_ir = false;           // keep the diagrams in the report (tikzlint ir / render)
+  std::shared_ptr<const spec::Spec> spec;  // --spec: the verdict `spec` (n/a without one)
 };
 
 enum class FileStatus {
@@ -36,7 +38,7 @@ const char* to_string(FileStatus s);  // "checked", or "error" for both kinds of
 struct FileReport {
   std::string path;  // as given on the command line (or found under a directory)
   FileStatus status = FileStatus::checked;
-  // One verdict per registry rule, in registry order.
+  // One verdict per registry rule, in registry order, then `spec`.
   std::vector<std::pair<std::string, checks::Verdict>> verdicts;
   std::vector<Diagnostic> diagnostics;  // front end, lowering, fallback, rules, suppressions
   std::string ir_source = "parser";     // "parser" or "llm"

@@ -507,8 +507,11 @@ const char* sarif_level(Severity s) {
 class SarifReporter : public Reporter {
  public:
   SarifReporter(std::ostream& out, ToolInfo info) : out_(out), info_(std::move(info)) {
-    for (const auto& rule : checks::registry()) {
-      const auto& doc = *rule.doc;
+    std::vector<const checks::RuleDoc*> docs;
+    for (const auto& rule : checks::registry()) docs.push_back(rule.doc);
+    docs.push_back(&spec::doc());
+    for (const checks::RuleDoc* d : docs) {
+      const auto& doc = *d;
       ordered_json r;
       r["id"] = doc.name;
       r["name"] = doc.name;

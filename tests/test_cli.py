@@ -21,6 +21,8 @@ ROOT = None
 
 RULES = ["angle_labels", "length_proportions", "in_frame", "readable_size",
          "label_association", "overlap", "closed_shapes", "core_math"]
+# The verdict keys of a record: the rules, then the checks that run only when asked for.
+VERDICT_KEYS = RULES + ["spec"]
 VERDICTS = {"pass", "fail", "n/a", "indeterminate"}
 RECORD_KEYS = ["file", "status", "verdicts", "diagnostics", "elapsed_us", "ir_source"]
 DIAG_KEYS = ["rule", "severity", "message", "line", "col", "end_line", "end_col", "evidence"]
@@ -76,7 +78,7 @@ class Base(unittest.TestCase):
         self.assertEqual(list(rec.keys()), RECORD_KEYS)
         self.assertIsInstance(rec["file"], str)
         self.assertIn(rec["status"], ("checked", "error"))
-        self.assertEqual(list(rec["verdicts"].keys()), RULES)
+        self.assertEqual(list(rec["verdicts"].keys()), VERDICT_KEYS)
         for v in rec["verdicts"].values():
             self.assertIn(v, VERDICTS)
         self.assertIsInstance(rec["elapsed_us"], int)
@@ -456,6 +458,63 @@ class Pipeline(Base):
         self.assertNotIn("fail", recs["suppressed.tex"]["verdicts"].values())
         self.assertEqual(recs["cut-by-clip.tex"]["verdicts"]["in_frame"], "fail")
         self.assertEqual(recs["wrong-angle.tex"]["verdicts"]["angle_labels"], "fail")
+
+
+
+class Spec(Base):
+    """--spec (docs/spec.md): the verdict `spec`, its findings, and spec errors as usage errors."""
+
+    FLOW = r"""\documentclass{article}
+\usepackage{tikz}
+\begin{document}
+\begin{tikzpicture}
+  \node[draw] (a) at (0,0) {ATP};
+  \node[draw] (b) at (4,0) {ADP};
+  \draw[->] (b) -- (a);
+\end{tikzpicture}
+\end{document}
+"""
+
+    def test_spec_verdict_and_nearest_miss(self):
+        f = self.write("flow.tex", self.FLOW)
+        code, out, _ = run("check", "--format", "jsonl", f)
+        self.assertEqual(jsonl(out)[0]["verdicts"]["spec"], "n/a")
+        ok = self.write("ok.json", '{"required_labels": ["ATP", "ADP"], "required_relations": [{"from": "ADP", "to": "ATP"}]}')
+        code, out, err = run("check", "--format", "jsonl", "--spec", ok, f)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(jsonl(out)[0]["verdicts"]["spec"], "pass")
+        bad = self.write("bad.json", '{"required_relations": [{"from": "ATP", "to": "ADP"}]}')
+        code, out, _ = run("check", "--format", "jsonl", "--spec", bad, f)
+        self.assertEqual(code, 1)
+        rec = jsonl(out)[0]
+        self.assert_record_shape(rec)
+        self.assertEqual(rec["verdicts"]["spec"], "fail")
+        spec_diags = [d for d in rec["diagnostics"] if d["rule"] == "spec"]
+        self.assertEqual(len(spec_diags), 1)
+        self.assertIn("runs the other way", spec_diags[0]["message"])
+        self.assertEqual(spec_diags[0]["line"], 7)
+
+    def test_spec_errors_are_usage_errors(self):
+        f = self.write("flow.tex", self.FLOW)
+        bad = self.write("typo.json", '{"required_relation": [], "required_labels": [3]}')
+        code, out, err = run("check", "--spec", bad, f)
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertIn("unknown key 'required_relation'", err)
+        self.assertIn("/required_labels/0", err)
+        code, _, err = run("check", "--spec", str(self.tmp / "missing.json"), f)
+        self.assertEqual(code, 2)
+        self.assertIn("cannot read the spec", err)
+
+    def test_explain_spec_and_set(self):
+        code, text, _ = run("explain", "spec")
+        self.assertEqual(code, 0)
+        self.assertIn("endpoint_gap_pt", text)
+        f = self.write("flow.tex", self.FLOW)
+        code, _, err = run("check", "--set", "spec.endpoint_gap_pt=2", f)
+        self.assertNotEqual(code, 2, err)
+        code, _, err = run("check", "--set", "spec.nope=2", f)
+        self.assertEqual(code, 2)
 
 
 def main():

@@ -41,11 +41,21 @@ int run_check(const Invocation& inv) {
   std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
   for (const auto& w : warnings) std::cerr << "tikzlint: warning: " << w << "\n";
   if (inputs.empty()) return usage_error("no input files");
+  CheckOptions opts = options_from(inv);
+  if (!inv.spec.empty()) {
+    std::vector<std::string> errors;
+    auto s = spec::load(inv.spec, errors);
+    if (!s) {
+      for (const auto& e : errors) std::cerr << "tikzlint: error: --spec " << e << "\n";
+      return 2;
+    }
+    opts.spec = std::make_shared<const spec::Spec>(std::move(*s));
+  }
   ToolInfo info;
   info.version = TIKZLINT_VERSION;
   auto reporter = make_reporter(inv.format, std::cout, info);
   ExitTally tally;
-  check_files(inputs, options_from(inv), inv.jobs, [&](FileReport&& r) {
+  check_files(inputs, opts, inv.jobs, [&](FileReport&& r) {
     tally.add(r);
     reporter->file(r);
   });
@@ -134,6 +144,10 @@ int run_explain(const Invocation& inv) {
   const std::string& name = inv.operands[0];
   if (const checks::Rule* rule = checks::find_rule(name)) {
     std::cout << checks::explain(*rule->doc, inv.markdown);
+    return 0;
+  }
+  if (name == spec::doc().name) {  // not a registry rule: it runs only with --spec
+    std::cout << checks::explain(spec::doc(), inv.markdown);
     return 0;
   }
   for (const auto& c : frontend_codes())
