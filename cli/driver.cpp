@@ -16,6 +16,7 @@
 #include "checks/scene.hpp"
 #include "grammar/grammar.hpp"
 #include "ir/ir.hpp"
+#include "packages/registry.hpp"
 #include "support/read_file.hpp"
 
 namespace tikzlint::cli {
@@ -262,7 +263,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
   std::vector<Diagnostic> diags = std::move(doc.diagnostics);
 
   stage = "lowering to the ir";
-  std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+  std::vector<ir::Diagram> diagrams = ir::lower(doc, sm, packages::all());
 
   using backtranslate::Mode;
   bool llm_unusable = false;  // --fallback=always and the model's answer could not be used

@@ -1,5 +1,5 @@
-// ir/chains.hpp: the chains library's keys (lower_chains.cpp), applied by the key applier
-// (library_keys.cpp) on nodes, scopes and pictures and by \chainin.
+// ir/chains.hpp: the chains library's keys (ir/chains.cpp; \chainin is packages/chains/), applied by
+// the key applier (library_keys.cpp) on nodes, scopes and pictures and by \chainin.
 #pragma once
 #include <functional>
 #include <string>

@@ -8,8 +8,12 @@
 
 namespace tikzlint::ir {
 
-// Lower every picture of `doc` into one Diagram per picture.
-std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm);
+class PackageRegistry;  // ir/package.hpp
+
+// Lower every picture of `doc` into one Diagram per picture. `packages` are the TeX packages and
+// TikZ libraries modelled (packages::all() from packages/registry.hpp; an empty registry lowers
+// plain TikZ only).
+std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm, const PackageRegistry& packages);
 
 // The IR as JSON (schema in docs/ir-schema.md): picture_bbox, canvas, nodes[{text, box}], elements...
 nlohmann::json to_json(const Diagram& d, const SourceManager& sm);

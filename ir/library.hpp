@@ -1,11 +1,8 @@
-// ir/library.hpp: TikZ library constructs (\graph, \matrix, \datavisualization, \calendar,
-// child trees, pgf basic-layer commands) lowered by rewriting them into the plain TikZ
-// statements that lower.cpp already knows, the way the libraries themselves expand into
-// \node / \draw / scope code. Internal to ir/ (like lowering.hpp).
-//
-// Each construct lives in its own file (lower_graph.cpp, lower_matrix.cpp, ...) and talks to the
-// picture being lowered only through LibraryHost, so that a library never reaches into
-// PictureLowerer's state.
+// ir/library.hpp: how a package model (packages/, ir/package.hpp) talks to the picture being
+// lowered: LibraryHost. Library constructs (\graph, \matrix, \datavisualization, \calendar, child
+// trees, pgf basic-layer commands, a pgfplots axis) are lowered by rewriting them into the plain
+// TikZ statements that lower.cpp already knows, the way the libraries themselves expand into
+// \node / \draw / scope code, so that a package never reaches into PictureLowerer's state.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -75,6 +72,23 @@ class LibraryHost {
   // picture incomplete for the rules when `incomplete` is set.
   virtual void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
                        bool incomplete = true) = 0;
+
+  // --- For packages that model an environment with a coordinate frame of its own (a pgfplots
+  // axis): its frame, its own drawing and its diagnostics. The defaults do nothing.
+
+  // Open a scope whose settings are `s` (a frame the package computed, e.g. data units per axis);
+  // `emit("\\end{scope}")` closes it, as it closes any scope.
+  virtual void begin_scope(const Settings& s) {}
+  // Add `pieces` as one path of the construct's statement, drawn with `style`; the picture's
+  // bounding box does not grow (grow_picture_bbox says what does).
+  virtual void add_path(const std::vector<Geometry>& pieces, const Style& style) {}
+  virtual void add_clip(const ClipRegion& clip) {}
+  virtual void grow_picture_bbox(const Box& box) {}
+  // A diagnostic of the package's own (an "approximate" note, "not lowered" warning). With
+  // `unsupported` set it is also what makes the picture incomplete for the rules.
+  virtual void report(const Diagnostic& dg, const std::string& unsupported = "") {}
+  // Everything lowered so far rests on what the package could not model: unplaced for the rules.
+  virtual void mark_incomplete() {}
 };
 
 // Reading a construct's text (library_text.cpp): the same brace rules for every library.
@@ -85,25 +99,5 @@ std::size_t text_skip_space(const std::string& t, std::size_t i);
 // The index after the group opening at t[i] ('{', '[' or '('); braces nest inside '[' and '(';
 // npos when it does not close.
 std::size_t text_skip_group(const std::string& t, std::size_t i);
-
-// Each returns true when it handled the statement (it has emitted what the construct draws and
-// reported anything it could not model); false leaves the statement to the caller, which
-// reports it as unsupported.
-bool lower_graph(const tex::Statement& st, LibraryHost& host);             // lower_graph.cpp   (\graph, pgfmanual 19)
-bool lower_datavisualization(const tex::Statement& st, LibraryHost& host);  // lower_dataviz.cpp (pgfmanual 80-86)
-bool lower_matrix(const tex::Statement& st, LibraryHost& host);            // lower_matrix.cpp  (\matrix, pgfmanual 20, 60)
-bool lower_calendar(const tex::Statement& st, LibraryHost& host);          // lower_calendar.cpp (pgfmanual 49)
-bool lower_tree(const tex::Statement& st, LibraryHost& host);              // lower_tree.cpp    (child, pgfmanual 21)
-// Picture and scope options: the tree keys among them (level distance, grow, concept color...), which
-// the key applier does not model, kept in the current style scope for lower_tree (lower_tree.cpp).
-void remember_tree_options(tex::StyleTable& styles, const std::string& options);
-bool lower_pgf_basic(const tex::Statement& st, LibraryHost& host);         // lower_pgf.cpp     (pgfmanual part IX)
-bool lower_chainin(const tex::Statement& st, LibraryHost& host);           // lower_chains.cpp  (\chainin, pgfmanual 46)
-bool lower_spy(const tex::Statement& st, LibraryHost& host);               // lower_spy.cpp     (\spy, pgfmanual 71)
-// Lindenmayer systems (lower_lsystem.cpp, pgfmanual 57): \pgfdeclarelindenmayersystem, and a path
-// with the operation `lindenmayer system` / `l-system`.
-bool lower_lsystem_declaration(const tex::Statement& st, LibraryHost& host);
-bool mentions_lsystem_operation(const std::string& text);
-bool lower_lsystem_path(const tex::Statement& st, LibraryHost& host);
 
 }  // namespace tikzlint::ir

@@ -646,7 +646,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
 
-  // --- chains (tikzlibrarychains.code.tex, lower_chains.cpp)
+  // --- chains (tikzlibrarychains.code.tex, ir/chains.cpp, packages/chains/)
   if (is_chain_key(key)) {
     ChainKeyContext cx;
     cx.apply = [&](Settings& t, const std::string& text) { apply_nested(ka, t, text, target, b, e, problems); };
@@ -656,7 +656,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     if (apply_chain_key(cx, s, key, v, k.has_value)) return true;
   }
 
-  // --- spy (tikzlibraryspy.code.tex): the options a scope's \spy commands use (lower_spy.cpp)
+  // --- spy (tikzlibraryspy.code.tex): the options a scope's \spy commands use (packages/spy/)
   if (key == "spy using outlines" || key == "spy using overlays" || key == "spy scope") {
     const bool outlines = key == "spy using outlines";
     s.lib.mut().spy_scope = key == "spy scope" ? v
@@ -667,7 +667,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     return true;
   }
 
-  // --- Lindenmayer systems: their keys hold in the group, for the path operation (lower_lsystem.cpp)
+  // --- Lindenmayer systems: their keys hold in the group, for the path operation (packages/lsystems/)
   if (key == "l-system" || key == "lindenmayer system") {
     std::string& systems = s.lib.mut().lsystem;
     systems += (systems.empty() ? "" : ",") + v;

@@ -18,6 +18,7 @@
 #include "ir/library.hpp"
 #include "ir/lowering.hpp"
 #include "ir/nodes.hpp"
+#include "ir/package.hpp"
 #include "ir/textmetrics.hpp"
 #include "support/ascii.hpp"
 #include "tex/styles.hpp"
@@ -145,8 +146,8 @@ std::string family_for_class(const std::string& cls) { return cls == "IM" ? "ope
 class PictureLowerer {
  public:
   PictureLowerer(const tex::ExpandedDocument& doc, const tex::Picture& pic, const tex::StyleTable& styles,
-                 const UserColors& colors)
-      : doc_(doc), pic_(pic), styles_(styles) {
+                 const UserColors& colors, const PackageRegistry& packages)
+      : doc_(doc), pic_(pic), packages_(packages), styles_(styles) {
     keys_.base_font_size = doc.base_font_size_pt;
     keys_.user_colors = &colors;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
@@ -291,6 +292,8 @@ class PictureLowerer {
 
   const tex::ExpandedDocument& doc_;
   const tex::Picture& pic_;
+  const PackageRegistry& packages_;
+  std::vector<std::unique_ptr<PackagePicture>> handlers_;  // the packages' handlers of this picture
   tex::StyleTable styles_;
   KeyApplier keys_;
   Diagram d_;
@@ -301,20 +304,21 @@ class PictureLowerer {
   std::uint32_t next_path_id_ = 1;
   const tex::Statement* stmt_ = nullptr;
   std::vector<bool> scope_is_3d_;
-  bool axis_lowered_ = false;  // the axis' data coordinates are mapped (lower_axis_begin)
   int library_depth_ = 0;      // synthetic statements emitted by a library, nested
   std::string base_dir_;       // the checked file's directory (set_base_dir)
   std::map<std::string, std::map<std::string, std::string>>* doc_defs_ = nullptr;
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
-  std::optional<std::pair<double, double>> axis_domain_;
-  bool begin_axis(const tex::Statement& st);
-  void lower_addplot(const tex::Statement& st);
 
-  // --- libraries rewritten into plain statements (ir/library.hpp)
+  // --- packages (ir/package.hpp): libraries rewritten into plain statements through Host
   class Host;
   friend class Host;
-  bool lower_library(const tex::Statement& st, bool path);
+  // Offers `st` to the picture's package handlers: true when one lowered it; false when none
+  // did, or when the one whose statement it is declined it (the plain lowering then goes on).
+  bool offer_to_packages(const tex::Statement& st, bool path);
+  void remember_package_options(const std::string& options) {
+    for (const auto& p : packages_.packages()) p->remember_options(styles_, options);
+  }
 };
 
 // ---------------------------------------------------------------- diagnostics
@@ -329,8 +333,9 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   dg.message = msg;
   dg.range = range(b, e);
   if (ps && incomplete) ps->incomplete = true;
-  // inside a pgfplots axis (axis cs:, \addplot...) the one axis diagnostic covers everything
-  if (pic_.is_axis && !axis_lowered_ && starts_with(code, "unsupported")) return;
+  // a package's own diagnostic may stand for everything inside its construct (an unlowered axis)
+  for (const auto& h : handlers_)
+    if (h->covers_problem(code)) return;
   d_.diagnostics.push_back(dg);
   if (starts_with(code, "unsupported")) d_.unsupported.push_back({msg, dg.range});
 }
@@ -593,18 +598,16 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       if (f == kv.end()) return MathValue{0, false};
       return math(ps, f->second, s, b, e);
     };
-    if (system == "axis" && axis_lowered_) {
-      // pgfplots' axis cs: positional data coordinates in the axis frame
-      auto items = tex::split_options(raw.substr(cs + 3));
-      Point p{0, 0};
-      const Point* vecs[3] = {&s.xvec, &s.yvec, &s.zvec};
-      for (std::size_t k = 0; k < items.size() && k < 3; ++k) {
-        auto v = math(ps, items[k].has_value ? items[k].value : items[k].key, s, b, e);
-        if (!v) return std::nullopt;
-        p = p + v->value * *vecs[k];
+    if (!handlers_.empty()) {
+      // a coordinate system a package defines (pgfplots' axis cs:)
+      const PackagePicture::Eval eval = [&](const std::string& expr) { return math(ps, expr, s, b, e); };
+      for (const auto& h : handlers_) {
+        PackagePicture::Coordinate pc = h->coordinate(system, std::string_view(raw).substr(cs + 3), s, eval);
+        if (!pc.handled) continue;
+        if (!pc.local) return std::nullopt;
+        out.local = *pc.local;
+        return out;
       }
-      out.local = p;
-      return out;
     }
     if (system == "canvas") {
       auto x = get("x"), y = get("y");
@@ -937,6 +940,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   // the quad of the font around the node (node font=), not of font= (tikz.code.tex \tikz@do@fig)
   const FontUnits units = font_units_of(ns);
   NodeShapeInput in;
+  in.library = &packages_;
   in.shape = n.shape;
   in.text_width = tb.width;
   in.text_height = tb.height;
@@ -2494,7 +2498,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       apply_hook(s, "every scope", KeyTarget::scope, 0, nullptr, probs);
       // the option text is the statement text
       keys_.apply(s, *expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
-      remember_tree_options(styles_, st.text);
+      remember_package_options(st.text);
       report(probs, nullptr);
       return;
     }
@@ -2514,20 +2518,6 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       return;
     }
     case tex::StatementKind::Other: {
-      if (pic_.is_axis) {
-        std::string t(trim(st.text));
-        if (starts_with(t, "\\begin{axis}")) {
-          begin_axis(st);
-        } else if (starts_with(t, "\\end{axis}")) {
-          if (axis_lowered_ && stack_.size() > 1) {
-            stack_.pop_back();
-            styles_.pop();
-          }
-        } else if (starts_with(t, "\\addplot") && axis_lowered_) {
-          lower_addplot(st);
-        }
-        return;  // anything else in an axis is covered by the axis diagnostic
-      }
       std::string t(trim(st.text));
       std::size_t j = 1;
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
@@ -2544,14 +2534,6 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
                                         "\\gdef",            "\\pgfmathsetseed",       "\\centering",
                                         "\\small",           "\\large",                "\\footnotesize"};
       if (t.empty()) return;
-      // pgfcorescopes {pgfscope}: a TeX group around graphic state and transformations
-      if (t == "\\begin{pgfscope}" || t == "\\end{pgfscope}") {
-        tex::Statement syn = st;
-        syn.kind = t == "\\end{pgfscope}" ? tex::StatementKind::ScopeEnd : tex::StatementKind::ScopeBegin;
-        syn.text.clear();
-        lower_statement(syn);
-        return;
-      }
       for (const char* h : kHarmless) {
         if (cs == h) {
           if (cs == "\\begin" || cs == "\\end") {
@@ -2561,8 +2543,17 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
           return;
         }
       }
-      if (pic_.is_axis && (cs == "\\addplot" || cs == "\\addlegendentry" || cs == "\\legend")) return;
-      if (lower_library(st, false)) return;
+      // a package's command (\calendar, \pgfpathmoveto...), or anything inside an environment a
+      // package owns (a pgfplots axis)
+      if (offer_to_packages(st, false)) return;
+      // pgfcorescopes {pgfscope}: a TeX group around graphic state and transformations
+      if (t == "\\begin{pgfscope}" || t == "\\end{pgfscope}") {
+        tex::Statement syn = st;
+        syn.kind = t == "\\end{pgfscope}" ? tex::StatementKind::ScopeEnd : tex::StatementKind::ScopeBegin;
+        syn.text.clear();
+        lower_statement(syn);
+        return;
+      }
       problem("unsupported-construct",
               "unsupported statement '" + collapse_spaces(t.substr(0, std::min<std::size_t>(t.size(), 30))) + "'", 0,
               static_cast<std::uint32_t>(st.text.size()), nullptr);
@@ -2571,7 +2562,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     case tex::StatementKind::Path:
       break;
   }
-  if (lower_library(st, true)) return;
+  if (offer_to_packages(st, true)) return;
   {
     // path-like commands of libraries that are not lowered (pgfmanual 19, 82, 70)
     std::string t(trim(st.text));
@@ -2595,123 +2586,6 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
   }
   for (const auto& gs : parsed.statements) lower_path(gs);
-}
-
-// pgfplots axis (pgfplots manual 4.10): with compat >= 1.11 plain coordinates inside the axis
-// are data coordinates. The axis box starts at the picture origin (anchor south west) and is
-// width/height minus 45pt for the labels unless `scale only axis` (pgfplots.scaling.code.tex).
-bool PictureLowerer::begin_axis(const tex::Statement& st) {
-  std::string t(trim(st.text));
-  std::string opts;
-  std::size_t open = t.find('[');
-  if (open != std::string::npos && t.back() == ']') opts = t.substr(open + 1, t.size() - open - 2);
-  std::map<std::string, std::string> kv;
-  bool scale_only = false, middle = false;
-  for (const auto& it : tex::split_options(opts)) {
-    const std::string k = tex::normalise_key(it.key);
-    if (k == "scale only axis") scale_only = true;
-    if (k == "axis lines" && trim(it.value) == "middle") middle = true;
-    if (it.has_value) kv[k] = it.value;
-  }
-  std::string err;
-  auto num = [&](const char* k) -> std::optional<double> {
-    auto f = kv.find(k);
-    if (f == kv.end()) return std::nullopt;
-    auto v = eval_math(f->second, font_units_of(stack_.back()), &err);
-    if (!v) return std::nullopt;
-    return v->value;
-  };
-  auto xmin = num("xmin"), xmax = num("xmax"), ymin = num("ymin"), ymax = num("ymax");
-  if (!xmin || !xmax || !ymin || !ymax || *xmax <= *xmin || *ymax <= *ymin) return false;
-  double width = num("width").value_or(240), height = num("height").value_or(207);
-  if (!scale_only) {
-    width = std::max(1.0, width - 45);
-    height = std::max(1.0, height - 45);
-  }
-  Settings s = stack_.back();
-  const double sx = width / (*xmax - *xmin), sy = height / (*ymax - *ymin);
-  s.xvec = {sx, 0};
-  s.yvec = {0, sy};
-  s.ctm = s.ctm.then_local(Transform::shift(-*xmin * sx, -*ymin * sy));
-  if (auto d = kv.find("domain"); d != kv.end()) {
-    auto colon = d->second.find(':');
-    std::string e2;
-    auto a = eval_math(d->second.substr(0, colon), font_units_of(s), &e2);
-    auto b = colon == std::string::npos ? std::nullopt : eval_math(d->second.substr(colon + 1), font_units_of(s), &e2);
-    if (a && b) axis_domain_ = std::make_pair(a->value, b->value);
-  }
-  stack_.push_back(s);
-  styles_.push();
-  axis_lowered_ = true;
-  // the axis box (or its middle lines), and pgfplots' default clip to the box
-  Point lo = s.ctm.apply({*xmin * sx, *ymin * sy}), hi = s.ctm.apply({*xmax * sx, *ymax * sy});
-  PathState ps;
-  ps.path_id = next_path_id_++;
-  Style st2;
-  st2.draw = true;
-  if (middle) {
-    const double x0 = std::clamp(0.0, *xmin, *xmax), y0 = std::clamp(0.0, *ymin, *ymax);
-    Point ox = s.ctm.apply({x0 * sx, 0}), oy = s.ctm.apply({0, y0 * sy});
-    add_element(ps, Segment{{lo.x, oy.y}, {hi.x, oy.y}}, st2);
-    add_element(ps, Segment{{ox.x, lo.y}, {ox.x, hi.y}}, st2);
-  } else {
-    Rectangle r;
-    r.corners = {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}};
-    add_element(ps, r, st2);
-  }
-  ClipRegion cr;
-  cr.polygon = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
-  cr.is_rectangle = true;
-  cr.bounds = {lo.x, lo.y, hi.x, hi.y};
-  cr.prov = st.prov;
-  d_.clips.push_back(cr);
-  bbox_.add(Box{lo.x, lo.y, hi.x, hi.y});
-  Diagnostic dg;
-  dg.rule = "approximate-axis";
-  dg.severity = Severity::note;
-  dg.message = "pgfplots axis lowered approximately: data coordinates mapped, tick labels not modelled";
-  dg.range = st.prov.range;
-  d_.diagnostics.push_back(dg);
-  return true;
-}
-
-// \addplot[opts] coordinates {...}; and \addplot[opts] {expr}; as TikZ plots in the axis frame.
-void PictureLowerer::lower_addplot(const tex::Statement& st) {
-  std::string t(trim(st.text));
-  std::size_t i = std::string("\\addplot").size();
-  while (i < t.size() && (t[i] == '+' || t[i] == '3' || t[i] == ' ')) ++i;
-  std::string opts;
-  if (i < t.size() && t[i] == '[') {
-    int d = 0;
-    std::size_t j = i;
-    for (; j < t.size(); ++j) {
-      if (t[j] == '[' || t[j] == '{') ++d;
-      if ((t[j] == ']' || t[j] == '}') && --d == 0) break;
-    }
-    opts = t.substr(i + 1, j - i - 1);
-    i = j + 1;
-  }
-  std::string rest(trim(std::string_view(t).substr(std::min(i, t.size()))));
-  if (!rest.empty() && rest.back() == ';') rest.pop_back();
-  std::string synth;
-  if (starts_with(rest, "coordinates")) {
-    synth = "\\draw[" + opts + "] plot " + rest + ";";
-  } else if (!rest.empty() && rest.front() == '{') {
-    const auto dom = axis_domain_.value_or(std::make_pair(-5.0, 5.0));
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "domain=%.10g:%.10g, ", dom.first, dom.second);
-    synth = "\\draw[" + std::string(buf) + opts + "] plot (\\x, " + rest + ");";
-  } else {
-    problem("unsupported-construct", "\\addplot form is not lowered", 0, static_cast<std::uint32_t>(st.text.size()),
-            nullptr);
-    return;
-  }
-  tex::Statement copy = st;
-  copy.kind = tex::StatementKind::Path;
-  copy.text = synth;
-  copy.origin.assign(synth.size(), st.origin.empty() ? st.prov.range.begin : st.origin.front());
-  lower_statement(copy);
-  stmt_ = &st;
 }
 
 // intersections library (pgfmanual 13.3.2): `name path` keeps the path's geometry as canvas
@@ -3053,6 +2927,34 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.stmt_ = saved;
   }
 
+  void begin_scope(const Settings& s) override {
+    L_.stack_.push_back(s);
+    L_.styles_.push();
+  }
+
+  void add_path(const std::vector<Geometry>& pieces, const Style& style) override {
+    const tex::Statement* saved = L_.stmt_;
+    L_.stmt_ = &st_;
+    PathState ps;
+    ps.path_id = L_.next_path_id_++;
+    for (const Geometry& g : pieces) L_.add_element(ps, g, style);
+    L_.stmt_ = saved;
+  }
+
+  void add_clip(const ClipRegion& clip) override { L_.d_.clips.push_back(clip); }
+
+  void grow_picture_bbox(const Box& box) override { L_.bbox_.add(box); }
+
+  void report(const Diagnostic& dg, const std::string& unsupported) override {
+    L_.d_.diagnostics.push_back(dg);
+    if (!unsupported.empty()) L_.d_.unsupported.push_back({unsupported, dg.range});
+  }
+
+  void mark_incomplete() override {
+    for (auto& el : L_.d_.elements) el.incomplete = true;
+    for (auto& n : L_.d_.nodes) n.incomplete = true;
+  }
+
  private:
   // Run `body` (which emits statements) with a fresh picture-size box, then drop everything it
   // added: elements, nodes, names, diagnostics, scopes left open.
@@ -3088,20 +2990,6 @@ class PictureLowerer::Host final : public LibraryHost {
 };
 
 namespace {
-// `child` as a path operation (pgfmanual 21): the word, then an option list, a brace group, another
-// child or the end of the path.
-bool mentions_child_operation(const std::string& t) {
-  for (std::size_t at = t.find("child"); at != std::string::npos; at = t.find("child", at + 5)) {
-    if (at > 0 && (std::isalpha(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '\\')) continue;
-    std::size_t j = at + 5;
-    while (j < t.size() && (t[j] == ' ' || t[j] == '\n' || t[j] == '\t')) ++j;
-    if (j < t.size() && (t[j] == '{' || t[j] == '[' || t[j] == ';' || t.compare(j, 7, "foreach") == 0 ||
-                         t.compare(j, 5, "child") == 0))  // `child child;` (bare children)
-      return true;
-  }
-  return false;
-}
-
 std::string leading_command(const std::string& text) {
   std::string_view t = trim(text);
   if (t.empty() || t[0] != '\\') return "";
@@ -3366,32 +3254,22 @@ void PictureLowerer::lower_after_node(const Settings& ns, const std::string& nam
   stmt_ = saved;
 }
 
-bool PictureLowerer::lower_library(const tex::Statement& st, bool path) {
-  const std::string cs_text = leading_command(st.text);
-  const std::string_view cs = cs_text;  // compared by length first, without strlen
+bool PictureLowerer::offer_to_packages(const tex::Statement& st, bool path) {
+  const std::string cs = leading_command(st.text);
   Host host(*this, st);
   const tex::Statement* saved = stmt_;
-  bool done = false;
-  if (path) {
-    // tikz.code.tex: \def\pattern{\path[pattern]}
-    if (cs == "\\pattern") {
-      host.emit("\\path[pattern]" + std::string(trim(st.text)).substr(cs.size()), 0,
-                static_cast<std::uint32_t>(st.text.size()));
-      done = true;
-    } else if (cs == "\\graph") done = lower_graph(st, host);
-    else if (cs == "\\datavisualization") done = lower_datavisualization(st, host);
-    else if (cs == "\\matrix") done = lower_matrix(st, host);
-    else if (mentions_lsystem_operation(st.text)) done = lower_lsystem_path(st, host);
-    else if (mentions_child_operation(st.text)) done = lower_tree(st, host);
-    else if (cs == "\\spy") done = lower_spy(st, host);
-  } else {
-    if (cs == "\\calendar") done = lower_calendar(st, host);
-    else if (cs == "\\pgfdeclarelindenmayersystem") done = lower_lsystem_declaration(st, host);
-    else if (starts_with(cs, "\\pgf") || cs == "\\color") done = lower_pgf_basic(st, host);
-    else if (cs == "\\chainin") done = lower_chainin(st, host);
+  Offer done = Offer::pass;
+  // tikz.code.tex: \def\pattern{\path[pattern]}
+  if (path && cs == "\\pattern") {
+    host.emit("\\path[pattern]" + std::string(trim(st.text)).substr(cs.size()), 0,
+              static_cast<std::uint32_t>(st.text.size()));
+    done = Offer::lowered;
   }
+  const PackageStatement offered{st, cs, path};
+  for (std::size_t i = 0; i < handlers_.size() && done == Offer::pass; ++i)
+    done = handlers_[i]->lower_statement(offered, host);
   stmt_ = saved;
-  return done;
+  return done == Offer::lowered;
 }
 
 Diagram PictureLowerer::run() {
@@ -3403,30 +3281,27 @@ Diagram PictureLowerer::run() {
   top.picture_font.base_size_pt = doc_.base_font_size_pt;
   top.picture_font.family = family_for_class(doc_.document_class);
   stack_ = {top};
+  for (const auto& p : packages_.packages())
+    if (auto h = p->begin_picture(pic_)) handlers_.push_back(std::move(h));
   std::vector<LowerProblem> probs;
   apply_hook(stack_.back(), "every picture", KeyTarget::picture, 0, nullptr, probs);
   if (!pic_.options.empty()) {
     std::vector<tex::StyleProblem> sp;
     auto keys = styles_.expand(pic_.options, &sp);
-    remember_tree_options(styles_, pic_.options);
+    remember_package_options(pic_.options);
     for (const auto& p : sp) problem(p.code, p.message, 0, 0, nullptr);
     keys_.apply(stack_.back(), keys, KeyTarget::picture, 0, probs);
   }
   for (const auto& p : probs) problem(p.code, p.message, 0, 0, nullptr, p.makes_incomplete);
   probs.clear();
-  axis_lowered_ = false;
   for (const auto& st : pic_.statements) lower_statement(st);
   lower_picture_end();
-  if (pic_.is_axis && !axis_lowered_) {
-    Diagnostic dg;
-    dg.rule = "unsupported-construct";
-    dg.severity = Severity::warning;
-    dg.message = "pgfplots axis is not lowered";
-    dg.range = pic_.range;
-    d_.diagnostics.push_back(dg);
-    d_.unsupported.push_back({"pgfplots axis", pic_.range});
-    for (auto& el : d_.elements) el.incomplete = true;
-    for (auto& n : d_.nodes) n.incomplete = true;
+  if (!handlers_.empty()) {
+    tex::Statement at;  // located at the picture
+    at.prov.range = pic_.range;
+    Host host(*this, at);
+    for (const auto& h : handlers_) h->end_picture(host);
+    stmt_ = nullptr;
   }
   // A budget error of the expansion inside the picture (a refused or stopped \foreach, too many
   // tokens...) leaves its statements out: the rules must not judge what is left as the whole.
@@ -3513,7 +3388,7 @@ std::shared_ptr<const tex::StyleTable> preamble_styles_of(const tex::ExpandedDoc
 
 }  // namespace
 
-std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm) {
+std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager& sm, const PackageRegistry& packages) {
   const UserColors colors = defined_colors(sm);
   tex::StyleTable styles(preamble_styles_of(doc));
   std::vector<Diagram> out;
@@ -3525,7 +3400,7 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
     base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
   }
   for (const auto& pic : doc.pictures) {
-    PictureLowerer pl(doc, pic, styles, colors);
+    PictureLowerer pl(doc, pic, styles, colors, packages);
     pl.set_base_dir(base_dir);
     pl.set_document_definitions(&document_definitions);
     out.push_back(pl.run());

@@ -924,7 +924,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.ops.mut().name_intersections = v;
     return true;
   }
-  if (record_shape_parameter(s.shape_params, key, v, dim, num)) return true;  // shapes_params.cpp
+  if (record_shape_parameter(s.shape_params, key, v, dim, num)) return true;  // shape_keys.cpp
   if (apply_library_key(*this, s, k, target, b, e, problems)) return true;
   if (is_known_cosmetic_key(key)) return true;
   problems.push_back({"unsupported-key", "unknown key '" + key + "'", b, e, true});

@@ -1,6 +1,6 @@
 // ir/mindmap.hpp: the concept sizes of the mindmap library (tikzlibrarymindmap.code.tex), shared
 // by the key applier (library_keys.cpp: `mindmap`, `root concept`, `level <n> concept` on nodes
-// and scopes) and the tree lowering (lower_tree.cpp: the levels of a mindmap's children).
+// and scopes) and the tree lowering (packages/trees/: the levels of a mindmap's children).
 #pragma once
 #include <string>
 #include <string_view>

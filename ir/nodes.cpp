@@ -1,5 +1,5 @@
 // ir/nodes.cpp: shapes rectangle, circle, ellipse and coordinate with pgf's anchors; the library
-// shapes' outlines come from shapes_*.cpp (ir/shapes.hpp).
+// shapes' outlines come from the packages (NodeShapeInput::library, packages/shapes/).
 #include "ir/nodes.hpp"
 
 #include <algorithm>
@@ -9,7 +9,6 @@
 #include <string>
 #include <tuple>
 
-#include "ir/shapes.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -17,11 +16,8 @@ namespace {
 // The library shape named `in.shape_name`, or null when it is not modelled (then it is sized
 // like a rectangle and its own anchors are unknown).
 std::shared_ptr<const ShapeOutline> library_outline(const NodeShapeInput& in) {
-  if (in.shape_name.empty()) return nullptr;
-  if (auto o = shapes::build_geometric(in)) return o;
-  if (auto o = shapes::build_circuit(in)) return o;
-  if (auto o = shapes::build_misc(in)) return o;
-  return nullptr;
+  if (in.shape_name.empty() || in.library == nullptr) return nullptr;
+  return in.library->outline(in);
 }
 
 // The outermost crossing, towards +x (dir > 0) or -x, of the line at height y with a polygon.

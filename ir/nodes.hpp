@@ -33,12 +33,12 @@ struct ShapeParameters {
 
 using Evaluate = std::function<std::optional<double>(const std::string&)>;
 // Records `key=value` when key is a shape parameter (evaluating lengths with `dim`, numbers with
-// `num`); false for any other key. shapes_params.cpp lists the keys and their pgf initial values.
+// `num`); false for any other key. shape_keys.cpp lists the keys and their pgf initial values.
 bool record_shape_parameter(std::shared_ptr<const ShapeParameters>& params, std::string_view key,
                             const std::string& value, const Evaluate& dim, const Evaluate& num);
 
 // A library shape's border and anchors in shape coordinates (relative to `center`), built once
-// per node by the shape's code in shapes_*.cpp from its pgf definition.
+// per node by the shape's code in packages/shapes/ from its pgf definition.
 struct ShapeOutline {
   std::vector<std::pair<std::string, Point>> anchors;  // named anchors, outer sep included as pgf
   std::vector<Point> border;  // pgf's anchor border (outer sep included), a closed polygon
@@ -46,7 +46,17 @@ struct ShapeOutline {
   Box outer_box;              // extent with the outer sep (what the picture's bounding box sees)
 };
 
+struct NodeShapeInput;
+// Where library shapes come from (the packages' registry, ir/package.hpp): the outline of
+// `in.shape_name`, or null when no package models it.
+class ShapeLibrary {
+ public:
+  virtual ~ShapeLibrary() = default;
+  virtual std::shared_ptr<const ShapeOutline> outline(const NodeShapeInput& in) const = 0;
+};
+
 struct NodeShapeInput {
+  const ShapeLibrary* library = nullptr;            // null: no library shapes (sized as rectangles)
   NodeShape shape = NodeShape::rectangle;
   std::string shape_name;                           // "diamond", "and gate US" ... ("" = by shape)
   std::shared_ptr<const ShapeParameters> params;    // null: every parameter at its initial value

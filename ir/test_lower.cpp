@@ -5,6 +5,12 @@
 
 #include "ir/test_lower_support.hpp"
 
+// ir's own tests lower plain TikZ: no package (those are packages_tests').
+const tikzlint::ir::PackageRegistry& lowertest::packages() {
+  static const tikzlint::ir::PackageRegistry none;
+  return none;
+}
+
 using namespace lowertest;
 
 namespace {
@@ -418,23 +424,6 @@ TEST_CASE("intersections library: name path and name intersections") {
   CHECK(s.a.x * s.b.x < 0);
   REQUIRE(d.coordinates.size() == 1);
   CHECK(d.coordinates[0].name == "P");
-}
-
-TEST_CASE("pgfplots axis: data coordinates map onto the axis box (width - 45pt)") {
-  Pic p;
-  p.axis = true;
-  p.other("\\begin{axis}[xmin=0,xmax=10,ymin=0,ymax=5,width=145pt,height=95pt]");
-  p.path("\\draw (0,0) -- (10,5);");
-  p.other("\\addplot coordinates {(0,0) (5,5)};");
-  p.path("\\draw (axis cs:1,1) -- (axis cs:2,2);");
-  p.other("\\end{axis}");
-  auto d = p.lower();
-  CHECK(count_unsupported(d) == 0);
-  // elements 0: the axis box; 1: the segment; 2: the plot; 3: axis cs segment
-  CHECK_PT(geom<ir::Segment>(d, 1).b, 100, 50);
-  CHECK_PT(geom<ir::Plot>(d, 2).points.back(), 50, 50);
-  CHECK_PT(geom<ir::Segment>(d, 3).a, 10, 10);
-  CHECK(d.clips.size() == 1);
 }
 
 TEST_CASE("pattern command is a path with the pattern fill (tikz.code.tex: \\pattern = \\path[pattern])") {

@@ -9,10 +9,15 @@
 #include <vector>
 
 #include "ir/ir.hpp"
+#include "ir/package.hpp"
 
 namespace lowertest {
 
 using namespace tikzlint;
+
+// The packages a test lowers with: each test executable defines it (ir_tests: none, plain TikZ;
+// packages_tests: every package of packages/registry.cpp).
+const ir::PackageRegistry& packages();
 
 constexpr double kCm = ir::kPtPerCm;
 
@@ -42,7 +47,8 @@ struct Pic {
     preamble.push_back(s);
     return *this;
   }
-  ir::Diagram lower(double base = 10, const std::string& cls = "") const {
+  ir::Diagram lower(double base = 10, const std::string& cls = "") const { return lower_with(packages(), base, cls); }
+  ir::Diagram lower_with(const ir::PackageRegistry& registry, double base = 10, const std::string& cls = "") const {
     tex::ExpandedDocument doc;
     doc.base_font_size_pt = base;
     doc.document_class = cls;
@@ -54,7 +60,7 @@ struct Pic {
     p.range = {0, 0, 10, true};
     doc.pictures.push_back(p);
     SourceManager sm;
-    auto out = ir::lower(doc, sm);
+    auto out = ir::lower(doc, sm, registry);
     REQUIRE(out.size() == 1);
     return out[0];
   }

@@ -250,19 +250,6 @@ TEST_CASE("nodes: every node style and \\tikzstyle vertex") {
   CHECK(d.nodes[0].box.width() == doctest::Approx(4));
 }
 
-TEST_CASE("nodes: shapes of the shape libraries are `other`, boxed by their own outline") {
-  Pic p;
-  p.path("\\node[diamond, minimum size=10pt, inner sep=0pt] {};");
-  p.path("\\node[shape=magnifying glass, minimum size=10pt, inner sep=0pt] {};");
-  auto d = p.lower();
-  CHECK(d.nodes[0].shape == ir::NodeShape::other);
-  // pgflibraryshapes.geometric: the diamond is drawn 1.414213 outer sep (0.2pt) inside its anchors
-  CHECK(d.nodes[0].box.width() == doctest::Approx(2 * (5 + 0.2 - 1.414213 * 0.2)));
-  // a shape without a model is sized like a rectangle
-  CHECK(d.nodes[1].box.width() == doctest::Approx(10));
-  CHECK(count_unsupported(d) == 0);
-}
-
 TEST_CASE("nodes: the picture grows by the border, plus half the line width when the border is drawn") {
   for (const auto& row : std::vector<std::pair<std::string, double>>{
            {"", 5.0}, {"draw", 5.2}, {"outer sep=5pt", 5.0}, {"draw,outer sep=5pt", 5.2},

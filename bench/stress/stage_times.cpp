@@ -22,6 +22,7 @@
 #include "checks/check.hpp"
 #include "checks/scene.hpp"
 #include "ir/ir.hpp"
+#include "packages/registry.hpp"
 #include "support/read_file.hpp"
 #include "support/source.hpp"
 #include "tex/tex.hpp"
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
         SourceManager sm;
         FileId id = read_into(sm, path, opts.limits.max_input_bytes);
         tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
-        std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+        std::vector<ir::Diagram> diagrams = ir::lower(doc, sm, packages::all());
         checks::Config config;
         std::vector<std::unique_ptr<checks::SceneCache>> caches;
         for (const auto& d : diagrams) {
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
       keep("expand", us_since(t));
 
       t = Clock::now();
-      std::vector<ir::Diagram> diagrams = ir::lower(doc, sm);
+      std::vector<ir::Diagram> diagrams = ir::lower(doc, sm, packages::all());
       keep("lower", us_since(t));
 
       checks::Config config;
