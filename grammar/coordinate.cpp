@@ -151,6 +151,12 @@ Coordinate parse_at(std::string_view s, std::size_t b, std::size_t e, std::uint3
   c.span = span_at(base, b, e);
   if (depth > kMaxCoordinateNesting) return c;  // Raw: too deep to be a real coordinate
   trim(s, b, e);
+  if (depth == 0 && e - b >= 2 && s[b] == '{' && s[e - 1] == '}' &&
+      scan_top(s, b, e, [](std::size_t) { return true; }) == e) {
+    ++b;  // `({2.5,0})`: TeX strips the braces around a delimited argument that is one group
+    --e;
+    trim(s, b, e);
+  }
 
   // ([xshift=2pt] A.east): options first.
   if (b < e && s[b] == '[') {

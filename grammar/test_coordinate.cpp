@@ -171,3 +171,11 @@ TEST_CASE("calc expressions decompose into terms and modifiers") {
   CHECK_FALSE(parse_calc("(A)!.5"));
   CHECK_FALSE(parse_calc(""));
 }
+
+TEST_CASE("one brace group around the whole coordinate is TeX's argument braces") {
+  // `({2.5,0})`: TeX strips the braces of a delimited argument that is one group
+  Coordinate c = parse_coordinate("{2.5,0}");
+  CHECK(c.form == Form::Cartesian);
+  CHECK(c.parts == std::vector<std::string>{"2.5", "0"});
+  CHECK(parse_coordinate("{1},{2}").parts == std::vector<std::string>{"{1}", "{2}"});
+}

@@ -225,6 +225,9 @@ class PictureLowerer {
     std::optional<std::uint32_t> on_path;
     double pos = -1;
   };
+  // `right=2cm of A`, `right of=A`: the canvas point the node's anchor goes to (before the node's
+  // own shifts), or nothing after reporting why; may set ns.anchor (on grid, old `of=` keys)
+  std::optional<Point> relative_placement(PathState& ps, Settings& ns, std::uint32_t ob);
   std::optional<std::size_t> lower_node(PathState& ps, const grammar::Node& n, const NodePlacement& where,
                                         bool implicit_pos, const SegmentRef* seg, bool is_coordinate,
                                         const Settings* base = nullptr, const std::string& extra_style = "");
@@ -493,7 +496,14 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       return out;
     }
     case Coordinate::Form::Polar: {
-      auto a = math(ps, c.parts[0], s, b, e);
+      // tikz.code.tex \tikz@polar@dir@...: `(up:2cm)`, `(north east:1)` name their angle
+      static const std::map<std::string, double, std::less<>> kNamedAngles = {
+          {"up", 90},     {"down", -90},         {"left", 180},         {"right", 0},
+          {"north", 90},  {"south", -90},        {"east", 0},           {"west", 180},
+          {"north east", 45}, {"north west", 135}, {"south east", -45}, {"south west", -135}};
+      const auto named = kNamedAngles.find(collapse_spaces(std::string(trim(c.parts[0]))));
+      auto a = named != kNamedAngles.end() ? std::optional<MathValue>(MathValue{named->second, false})
+                                           : math(ps, c.parts[0], s, b, e);
       if (!a) return std::nullopt;
       auto rx = math(ps, c.parts[1], s, b, e);
       if (!rx) return std::nullopt;
@@ -908,6 +918,31 @@ void PictureLowerer::line_to(PathState& ps, const Resolved& r) {
 
 // ---------------------------------------------------------------- nodes
 
+// Node text whose box measure_text cannot tell: a box of TeX's own making (an environment, a
+// \parbox, a nested picture, an image) or a multipart shape's parts. The first one, as written.
+std::optional<std::string> unsized_text_construct(std::string_view text) {
+  static constexpr std::string_view kBoxCommands[] = {
+      "\\parbox", "\\tikz", "\\includegraphics", "\\nodepart", "\\shortstack", "\\makecell",
+      "\\resizebox", "\\scalebox", "\\rotatebox", "\\vbox", "\\vtop", "\\pgfimage", "\\pic"};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') continue;
+    std::size_t j = i + 1;
+    while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+    const std::string_view cs = text.substr(i, j - i);
+    if (cs == "\\begin") {
+      std::size_t k = j;
+      while (k < text.size() && text[k] == ' ') ++k;
+      const std::size_t close = k < text.size() && text[k] == '{' ? text.find('}', k) : std::string_view::npos;
+      return std::string(close == std::string_view::npos ? cs : text.substr(i, close + 1 - i));
+    }
+    for (std::string_view c : kBoxCommands)
+      if (cs == c) return std::string(cs);
+    if (j == i + 1) ++j;  // \\, \$ ...: skip the escaped character
+    i = j - 1;
+  }
+  return std::nullopt;
+}
+
 std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const std::string& text_in,
                                       const std::string& name, Point anchor_canvas, const Transform& shape_lin,
                                       const std::string& anchor, std::uint32_t b, std::uint32_t e,
@@ -928,11 +963,20 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
     if (is_size_command(cs)) font.size_pt = font_size_for_command(cs, doc_.base_font_size_pt);
     else if (cs == "\\bfseries") font.bold = true;
     else if (cs == "\\itshape") font.italic = true;
+    else if ((cs == "\\sffamily" || cs == "\\sf") && font.family == "lmr") font.family = "lmss";  // as font=
     else if (cs != "\\centering" && cs != "\\sffamily" && cs != "\\rmfamily") break;
     text = std::string(trim(std::string_view(text).substr(j)));
   }
   TextBox tb;
-  if (n.shape != NodeShape::coordinate && !text.empty()) tb = measure_text(text, font, ns.text_width);
+  if (n.shape != NodeShape::coordinate && !text.empty()) {
+    tb = measure_text(text, font, ns.text_width);
+    if (auto what = unsized_text_construct(text)) {
+      // measure_text would size it as literal text: the box is unknown, not that wrong one
+      problem("unsupported-construct", "node text with '" + *what + "' is not sized: the node's box is unknown",
+              b, e, &ps);
+      n.incomplete = true;
+    }
+  }
   if (ns.text_width > 0) tb.width = std::max(tb.width, ns.text_width);
   if (ns.text_height) tb.height = *ns.text_height;
   if (ns.text_depth) tb.depth = *ns.text_depth;
@@ -1036,6 +1080,82 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   return d_.nodes.size() - 1;
 }
 
+std::optional<Point> PictureLowerer::relative_placement(PathState& ps, Settings& ns, std::uint32_t ob) {
+  struct Direction {
+    const char* name;
+    const char* border;  // the target's anchor the positioning library measures from
+    int sx, sy;
+    double old_angle;  // tikz.code.tex \tikz@of
+  };
+  static constexpr Direction kDirections[] = {
+      {"above", "north", 0, 1, 90},  {"below", "south", 0, -1, -90},
+      {"left", "west", -1, 0, 180},  {"right", "east", 1, 0, 0},
+      {"above left", "north west", -1, 1, 135},  {"above right", "north east", 1, 1, 45},
+      {"below left", "south west", -1, -1, -135}, {"below right", "south east", 1, -1, -45}};
+  const bool old_style = ns.of_direction.ends_with(" of");
+  const std::string dir_name = old_style ? ns.of_direction.substr(0, ns.of_direction.size() - 3) : ns.of_direction;
+  const Direction* dir = nullptr;
+  for (const auto& d : kDirections)
+    if (dir_name == d.name) dir = &d;
+  if (!dir) return std::nullopt;
+
+  // The target: a node (with an anchor or not), or any coordinate (`$(A)!.5!(B)$`), as
+  // \tikz@scan@one@point reads it; only a node's border shifts the reference point.
+  std::string target = collapse_spaces(ns.of_target);
+  if (target.size() >= 2 && target.front() == '(' && target.back() == ')') target = target.substr(1, target.size() - 2);
+  std::string tanchor;
+  auto f = named_.find(target);
+  if (f == named_.end()) {
+    const std::size_t dot = target.rfind('.');
+    if (dot != std::string::npos && named_.count(target.substr(0, dot))) {
+      tanchor = target.substr(dot + 1);
+      f = named_.find(target.substr(0, dot));
+    }
+  }
+  std::optional<Point> ref;
+  if (f != named_.end()) {
+    const std::string from = !tanchor.empty() ? tanchor : (old_style || ns.on_grid) ? "center" : dir->border;
+    auto off = anchor_offset(f->second.g, from);
+    if (!off) {
+      problem("unsupported-coordinate", "unknown anchor '" + from + "' in '" + ns.placement + "'", ob, ob, &ps);
+      return std::nullopt;
+    }
+    ref = f->second.anchor_canvas(*off);
+  } else {
+    grammar::Coordinate c = grammar::parse_coordinate(target);
+    c.span = {ob, ob};
+    auto r = resolve(&ps, c, ps.s, false);
+    if (!r) return std::nullopt;  // resolve reported it
+    ref = ps.s.ctm.apply(r->local);
+  }
+  if (!old_style && ns.on_grid && f != named_.end()) ns.anchor = "center";  // old keys set it themselves
+
+  // The distance: the key's own, else `node distance`, read as positioning reads it;
+  // \tikz@of takes its first part as a length and shifts by it in the direction's angle.
+  std::string dist = ns.of_distance;
+  if (dist.empty()) dist = ns.node_distance.empty() ? (old_style ? "1cm" : "1cm and 1cm") : ns.node_distance;
+  const std::size_t andp = dist.find("and");
+  const FontUnits fu = font_units_of(ns);
+  std::string err;
+  Point shift;
+  if (old_style) {
+    auto d = eval_dimension(std::string(trim(dist.substr(0, andp))), fu, &err);
+    if (!d) {
+      if (!err.empty()) problem("math-error", err, ob, ob, &ps);
+      return std::nullopt;
+    }
+    shift = *d * Point{std::cos(dir->old_angle * kDeg), std::sin(dir->old_angle * kDeg)};
+  } else if (auto p = positioning_shift(dist, dir->sx, dir->sy, ns, &err)) {
+    shift = *p;
+  } else {
+    problem("math-error", err.empty() ? "cannot read the distance '" + dist + "'" : err, ob, ob, &ps);
+    return std::nullopt;
+  }
+  // tikz.code.tex \tikz@node@transformations: the shift is one of the node's own transformations,
+  // so the scope's scale and rotation reach it only with transform shape
+  return *ref + (ns.transform_shape ? ps.s.ctm.apply_linear(shift) : shift);
+}
+
 std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const grammar::Node& gn,
                                                       const NodePlacement& where, bool implicit_pos,
                                                       const SegmentRef* seg, bool is_coordinate,
@@ -1106,54 +1226,8 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   std::optional<double> tangent;
   NodePlacement placed = where;
   if (!ns.of_direction.empty()) {
-    // positioning library (pgfmanual 17.5.3): border to border unless on grid
-    std::string target = collapse_spaces(ns.of_target);
-    std::string tanchor;
-    std::size_t dot = target.find('.');
-    auto f = named_.find(target);
-    if (f == named_.end() && dot != std::string::npos) {
-      tanchor = target.substr(dot + 1);
-      target = target.substr(0, dot);
-      f = named_.find(target);
-    }
-    if (f == named_.end()) {
-      problem("unsupported-coordinate", "undefined node '" + target + "' in '" + ns.placement + "'", ob, ob, &ps);
-    } else {
-      static const std::map<std::string, std::pair<const char*, std::pair<int, int>>> dirs = {
-          {"above", {"north", {0, 1}}},           {"below", {"south", {0, -1}}},
-          {"left", {"west", {-1, 0}}},            {"right", {"east", {1, 0}}},
-          {"above left", {"north west", {-1, 1}}}, {"above right", {"north east", {1, 1}}},
-          {"below left", {"south west", {-1, -1}}}, {"below right", {"south east", {1, -1}}}};
-      auto dinfo = dirs.at(ns.of_direction);
-      const NodeRecord& t = f->second;
-      std::string from_anchor = !tanchor.empty() ? tanchor : ns.on_grid ? "center" : dinfo.first;
-      auto off = anchor_offset(t.g, from_anchor);
-      Point p = t.anchor_canvas(off.value_or(Point{0, 0}));
-      double dy = ns.node_distance_y, dx = ns.node_distance_x;
-      bool single = ns.node_distance_single;
-      if (!ns.of_distance.empty()) {
-        std::string dist = ns.of_distance;
-        std::size_t andp = dist.find(" and ");
-        std::string err;
-        if (andp != std::string::npos) {
-          auto a = eval_dimension(dist.substr(0, andp), font_units_of(ns), &err);
-          auto c = eval_dimension(dist.substr(andp + 5), font_units_of(ns), &err);
-          if (a && c) {
-            dy = *a;
-            dx = *c;
-          }
-          single = false;
-        } else if (auto a = eval_dimension(dist, font_units_of(ns), &err)) {
-          dx = dy = *a;
-          single = true;
-        }
-        if (!err.empty()) problem("math-error", err, ob, ob, &ps);
-      }
-      const int sx = dinfo.second.first, sy = dinfo.second.second;
-      const double diag = (sx != 0 && sy != 0 && single) ? 0.707106781 : 1.0;
-      Point shift{sx * dx * diag, sy * dy * diag};
-      anchor_point = p + ps.s.ctm.apply_linear(shift) + own_offset;
-      if (ns.on_grid) ns.anchor = "center";
+    if (auto at = relative_placement(ps, ns, ob)) {
+      anchor_point = *at + own_offset;
       placed.on_path.reset();
       placed.pos = -1;
     }
@@ -1210,7 +1284,20 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   const bool alias_only = draws_after && name.empty();
   if (alias_only) name = kLastNodeAlias;
   std::size_t idx = emit_node(ps, ns, gn.text, name, *anchor_point, shape_lin, ns.anchor, b, e, is_coordinate);
-  if (idx == static_cast<std::size_t>(-1)) return std::nullopt;
+  if (idx == static_cast<std::size_t>(-1)) {
+    if (is_coordinate && (!ns.labels.empty() || !ns.pins.empty())) {
+      // label= and pin= on a coordinate: placed around its point (a coordinate shape has no size)
+      NodeRecord rec;
+      rec.center = *anchor_point;
+      rec.shape = shape_lin;
+      rec.is_point = true;
+      NodeShapeInput in;
+      in.shape = NodeShape::coordinate;
+      rec.g = node_shape_geometry(in);
+      add_labels(ps, idx, ns, rec, b, e);
+    }
+    return std::nullopt;
+  }
   Node& n = d_.nodes[idx];
   n.on_path = placed.on_path;
   n.pos_on_path = placed.pos;
@@ -1362,7 +1449,7 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
     if (li == static_cast<std::size_t>(-1)) return;
     Node& ln = d_.nodes[li];
     ln.is_label = true;
-    ln.label_of = static_cast<std::uint32_t>(node_index);
+    if (node_index != static_cast<std::size_t>(-1)) ln.label_of = static_cast<std::uint32_t>(node_index);
     ln.placement = std::string(is_pin ? "pin=" : "label=") + where;
     if (is_pin) {
       // the pin edge: from the main node's border to the pin node (pgfmanual 17.10.3)

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "ir/coords.hpp"
 #include "ir/lowering.hpp"
 #include "ir/textmetrics.hpp"
 #include "support/ascii.hpp"
@@ -347,6 +348,20 @@ std::optional<MathValue> eval_math(const std::string& expr_in, FontUnits units, 
   return MathValue{r.value->number, r.value->is_length};
 }
 
+std::optional<Point> positioning_shift(const std::string& dist, int sx, int sy, const Settings& s, std::string* error) {
+  const std::size_t andp = dist.find("and");
+  const FontUnits fu = font_units_of(s);
+  const std::string vs(trim(std::string_view(dist).substr(0, andp)));
+  const std::string hs(trim(andp == std::string::npos ? std::string_view(dist) : std::string_view(dist).substr(andp + 3)));
+  auto v = eval_math(vs, fu, error);
+  auto h = eval_math(hs, fu, error);
+  if (!v || !h) return std::nullopt;
+  Point p = h->is_length ? Point{h->value, 0} : h->value * s.xvec;
+  p = p + (v->is_length ? Point{0, v->value} : v->value * s.yvec);
+  const double single = (andp == std::string::npos && sx != 0 && sy != 0) ? 0.707106781 : 1.0;
+  return Point{sx * single * p.x, sy * single * p.y};
+}
+
 std::optional<double> eval_dimension(const std::string& expr, FontUnits units, std::string* error) {
   auto v = eval_math(expr, units, error);
   if (!v) return std::nullopt;
@@ -681,8 +696,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   if (key == "anchor") {
     s.auto_anchor = false;
     s.anchor = std::string(trim(v));
-    s.placement = "anchor=" + s.anchor;
-    s.of_direction.clear();
+    s.placement = "anchor=" + s.anchor;  // a relative placement's reference point stays (tikz.code.tex)
     return true;
   }
   if (key == "above" || key == "below" || key == "left" || key == "right" || key == "above left" ||
@@ -697,39 +711,44 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.placement = k.has_value ? key + "=" + v : key;
     s.of_direction.clear();
     std::string val(trim(v));
-    std::size_t of = val.rfind(" of ");
-    if (starts_with(val, "of ")) of = 0;
-    if (of != std::string::npos && (of == 0 || val.find(" of ") != std::string::npos)) {
+    // tikzlibrarypositioning.code.tex: `\pgfutil@in@{of }` then `#1of #2`: the first "of " splits
+    // distance from target, also where TeX ate the space after a macro (`\d of A` is `1cmof A`)
+    const std::size_t of = val.find("of ");
+    if (of != std::string::npos) {
       s.of_direction = key;
-      std::string dist = of == 0 ? "" : std::string(trim(std::string_view(val).substr(0, of)));
-      s.of_distance = dist;
-      s.of_target = std::string(trim(std::string_view(val).substr(of == 0 ? 3 : of + 4)));
+      s.of_distance = std::string(trim(std::string_view(val).substr(0, of)));
+      s.of_target = std::string(trim(std::string_view(val).substr(of + 3)));
       return true;
     }
     if (!val.empty()) {
-      auto d = dim(val);
-      if (!d) return true;
-      const double dx = key.find("left") != std::string::npos ? -*d : key.find("right") != std::string::npos ? *d : 0;
-      const double dy = key.find("above") != std::string::npos ? *d : key.find("below") != std::string::npos ? -*d : 0;
-      transform(Transform::shift(dx, dy));
+      const int sx = key.find("left") != std::string::npos ? -1 : key.find("right") != std::string::npos ? 1 : 0;
+      const int sy = key.find("above") != std::string::npos ? 1 : key.find("below") != std::string::npos ? -1 : 0;
+      // "V and H" and unitless values are positioning's (core TikZ takes one length, and shifts
+      // diagonals by it on both axes, pgfmanual 17.5.2)
+      std::string err;
+      auto m = eval_math(substitute_library_lengths(val, s), em_of(s), &err);
+      if (val.find("and") != std::string::npos || (m && !m->is_length)) {
+        if (auto shift = positioning_shift(val, sx, sy, s, &err)) transform(Transform::shift(shift->x, shift->y));
+        else math_problem(err);
+      } else if (auto d = dim(val)) {
+        transform(Transform::shift(sx * *d, sy * *d));
+      }
     }
     return true;
   }
   if (key == "node distance") {
-    std::string val(trim(v));
-    std::size_t andp = val.find(" and ");
-    if (andp != std::string::npos) {
-      auto a = dim(val.substr(0, andp));
-      auto c = dim(val.substr(andp + 5));
-      if (a && c) {
-        s.node_distance_y = *a;
-        s.node_distance_x = *c;
-        s.node_distance_single = false;
-      }
-    } else if (auto d = dim(val)) {
-      s.node_distance_x = s.node_distance_y = *d;
-      s.node_distance_single = true;
-    }
+    s.node_distance = std::string(trim(v));  // read where a node is placed (units, x/y vectors)
+    return true;
+  }
+  if (key == "above of" || key == "below of" || key == "left of" || key == "right of" ||
+      key == "above left of" || key == "above right of" || key == "below left of" || key == "below right of") {
+    // tikz.code.tex \tikz@of: centre on the target's centre, shifted by the node distance
+    s.anchor = "center";
+    s.auto_anchor = false;
+    s.placement = key + "=" + std::string(trim(v));
+    s.of_direction = key;
+    s.of_distance.clear();
+    s.of_target = std::string(trim(v));
     return true;
   }
   if (key == "on grid") {

@@ -142,8 +142,9 @@ struct Settings {
   std::string of_direction, of_target;  // positioning library: "above" "A"
   std::string of_distance;            // "" = node distance
   bool on_grid = false;
-  double node_distance_y = kPtPerCm, node_distance_x = kPtPerCm;
-  bool node_distance_single = true;  // `node distance=1cm` (not "1cm and 2cm")
+  // `node distance` as written ("" = not set: tikz's 1cm, positioning's `1cm and 1cm`): evaluated
+  // where a node is placed, since a unitless distance is a multiple of the x/y vectors
+  std::string node_distance;
   std::optional<double> pos;
   bool sloped = false, transform_shape = false;
   // auto placement (tikz.code.tex \tikz@auto@anchor): a node on a path takes the anchor that puts
@@ -239,6 +240,11 @@ struct MathValue {
 };
 std::optional<MathValue> eval_math(const std::string& expr, FontUnits units, std::string* error);
 std::optional<double> eval_dimension(const std::string& expr, FontUnits units, std::string* error);  // unitless = pt
+// The shift of positioning's `above=D`/`right=D of X` (tikzlibrarypositioning.code.tex
+// \tikz@lib@place@parse@nums): D is "V and H" or one value for both, scaled by 0.707 on a
+// diagonal; a value with a unit is a length, a unitless one a multiple of the y (V) or x (H)
+// vector. (sx, sy) is the direction: -1, 0 or 1 each.
+std::optional<Point> positioning_shift(const std::string& dist, int sx, int sy, const Settings& s, std::string* error);
 
 // Known keys without a geometric effect (colors, decorations, arrows, fonts...).
 bool is_size_command(std::string_view cs);  // \\small, \\Large ...

@@ -143,8 +143,56 @@ TEST_CASE("nodes: positioning library, border to border and on grid") {
   auto d = p.lower();
   CHECK_PT(d.nodes[1].center, 10 + kCm, 0);
   CHECK_PT(d.nodes[2].center, 0, 15);
-  CHECK_PT(d.nodes[3].center, 10 + 0.707106781 * kCm, 10 + 0.707106781 * kCm);
+  // positioning's own default is `node distance=1cm and 1cm`: no diagonal factor (lualatex agrees)
+  CHECK_PT(d.nodes[3].center, 10 + kCm, 10 + kCm);
   CHECK_PT(d.nodes[4].center, kCm, 0);
+}
+
+TEST_CASE("nodes: positioning distances: one value on a diagonal, unitless, a macro, x vector") {
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.path("\\node[" + sq + "] (A) at (0,0) {};");
+  p.path("\\node[" + sq + ", node distance=2cm, above right=of A] {};");
+  p.path("\\node[" + sq + ", right=2 of A] {};");       // unitless: times the x vector
+  p.path("\\node[" + sq + ", x=2cm, right=2 of A] {};");
+  p.path("\\node[" + sq + ", below=1.5cmof A] {};");    // what `\d of A` is once TeX ate the space
+  p.path("\\node[" + sq + ", above=3pt of $(1,1)$] {};");  // a point, not a node: no border
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 6);
+  CHECK_PT(d.nodes[1].center, 10 + 0.707106781 * 2 * kCm, 10 + 0.707106781 * 2 * kCm);
+  CHECK_PT(d.nodes[2].center, 10 + 2 * kCm, 0);
+  CHECK_PT(d.nodes[3].center, 10 + 4 * kCm, 0);
+  CHECK_PT(d.nodes[4].center, 0, -10 - 1.5 * kCm);
+  CHECK_PT(d.nodes[5].center, kCm, kCm + 8);
+  CHECK(count_unsupported(d) == 0);
+}
+
+TEST_CASE("nodes: the shift of a relative placement is not scaled or turned by the picture") {
+  // tikz.code.tex \tikz@node@transformations: without transform shape the scope's scale and
+  // rotation do not reach a node's own shifts (lualatex: right=1cm of A stays 1cm at scale=2)
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.scope("scale=2, rotate=90");
+  p.path("\\node[" + sq + "] (A) at (0,0) {};");
+  p.path("\\node[" + sq + ", right=1cm of A] {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 2);
+  CHECK_PT(d.nodes[1].center, 10 + kCm, 0);
+}
+
+TEST_CASE("nodes: right of= and friends put the centre a node distance from the target's centre") {
+  Pic p;
+  const std::string sq = "minimum size=10pt, inner sep=0pt, outer sep=0pt";
+  p.path("\\node[" + sq + "] (A) at (1,0) {};");
+  p.path("\\node[" + sq + ", right of=A] {};");
+  p.path("\\node[" + sq + ", node distance=2cm, above left of=A] {};");
+  p.path("\\node[" + sq + ", node distance=3cm and 1cm, below of=A] {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 4);
+  CHECK_PT(d.nodes[1].center, 2 * kCm, 0);
+  CHECK_PT(d.nodes[2].center, kCm - 2 * kCm * 0.707106781, 2 * kCm * 0.707106781);
+  CHECK_PT(d.nodes[3].center, kCm, -3 * kCm);
+  CHECK(count_unsupported(d) == 0);
 }
 
 TEST_CASE("nodes: a circle with minimum size and short text is the minimum size") {
@@ -263,4 +311,34 @@ TEST_CASE("nodes: the picture grows by the border, plus half the line width when
     CHECK_MESSAGE(d.picture_bbox.xmax == doctest::Approx(half), opts);  // lualatex, pgf 3.1
     CHECK_MESSAGE(d.picture_bbox.ymin == doctest::Approx(-half), opts);
   }
+}
+
+TEST_CASE("labels: label= and pin= on a coordinate sit around its point") {
+  Pic p;
+  p.path("\\coordinate[label=above:{}, pin=right:{}] (P) at (1,1);");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 2);
+  CHECK(d.nodes[0].is_label);
+  CHECK(!d.nodes[0].label_of);  // a coordinate is no node
+  // label above: its south anchor (outer sep included) on the point
+  CHECK(d.nodes[0].center.x == doctest::Approx(kCm));
+  CHECK(d.nodes[0].box.ymin > kCm);
+  CHECK(d.nodes[1].box.xmin > kCm);
+}
+
+TEST_CASE("nodes: text TeX boxes itself (minipage, \\parbox, a nested picture, node parts) is unsized") {
+  for (const char* text : {"\\begin{minipage}{2cm}a b\\end{minipage}", "\\parbox{2cm}{a}", "\\tikz \\draw (0,0)--(1,1);",
+                           "a \\nodepart{second} b", "$\\begin{array}{c} x\\\\ y\\end{array}$"}) {
+    Pic p;
+    p.path(std::string("\\node {") + text + "};");
+    auto d = p.lower();
+    REQUIRE(d.nodes.size() == 1);
+    CHECK(d.nodes[0].incomplete);
+    CHECK(count_unsupported(d) == 1);
+  }
+  Pic q;
+  q.path("\\node {\\textbf{a} $x^2$ \\\\ b};");
+  auto d = q.lower();
+  CHECK(!d.nodes[0].incomplete);
+  CHECK(count_unsupported(d) == 0);
 }

@@ -35,6 +35,30 @@ std::vector<TokenList> split(const TokenList& tokens, char sep) {
   return out;
 }
 
+// A \foreach list at its commas. pgffor.code.tex \pgffor@scanround: an item that begins with `(`
+// runs to the first `)` and on to the next comma, so `(2,3)` is one item.
+std::vector<TokenList> split_items(const TokenList& tokens) {
+  std::vector<TokenList> out(1);
+  int depth = 0;
+  bool in_round = false, at_start = true;
+  for (const Token& t : tokens) {
+    if (t.cat == Cat::begin_group) ++depth;
+    if (t.cat == Cat::end_group) --depth;
+    if (depth == 0) {
+      if (at_start && t.is_char('(')) in_round = true;
+      else if (in_round && t.is_char(')')) in_round = false;
+      else if (!in_round && t.is_char(',')) {
+        out.emplace_back();
+        at_start = true;
+        continue;
+      }
+    }
+    if (at_start && !(t.cat == Cat::space)) at_start = false;
+    out.back().push_back(t);
+  }
+  return out;
+}
+
 std::optional<double> as_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
@@ -247,7 +271,7 @@ void Expander::p_foreach(const Token& t) {
 
   // Items: expanded, split at commas, with `...` ranges resolved.
   std::vector<TokenList> raw;
-  for (TokenList& it : split(expand_fully(std::move(list)), ',')) raw.push_back(strip_braces(std::move(it)));
+  for (TokenList& it : split_items(expand_fully(std::move(list)))) raw.push_back(strip_braces(std::move(it)));
   if (stopped_) return;
   if (!raw.empty() && raw.back().empty()) raw.pop_back();
   std::vector<TokenList> items;

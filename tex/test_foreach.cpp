@@ -113,3 +113,8 @@ TEST_CASE("\\ifthenelse on the loop variable (Hanger style)") {
   auto r = picture("\\foreach \\s [count=\\n] in {squ,cir} {\\ifthenelse{\\equal{\\s}{cir}}{\\draw (\\n,0) circle (1);}{\\draw (\\n,0) rectangle (1,1);}}");
   CHECK(r.texts() == V{"\\draw(1,0) rectangle (1,1);", "\\draw(2,0) circle (1);"});
 }
+
+TEST_CASE("an item that begins with ( runs to its ) and on to the next comma") {
+  // pgffor.code.tex \pgffor@scanround: `(2,3)` is one item, also with text after the `)`
+  CHECK(nodes("{(2,3), (4,3),(1,2)a, 5}") == V{"(2,3)", "(4,3)", "(1,2)a", "5"});
+}
