@@ -315,6 +315,7 @@ LabelText read_label(std::string_view tex) {
                      : std::stod(number.substr(0, slash)) / std::max(1.0, std::stod(number.substr(slash + 1)));
       t.value = v;
       t.unit = unit;
+      t.prefix = prefix;
       t.kind = (squared || area_prefix) ? LabelKind::area : LabelKind::length;
       return t;
     }

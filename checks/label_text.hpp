@@ -23,6 +23,7 @@ struct LabelText {
   std::optional<double> value;  // degrees for angles, the number for lengths and areas
   std::string unit;             // "cm", "m", "in", "ft", "units", "" ...
   double unit_in_m = 0;         // metres per unit; 0 when the unit is not a physical length
+  std::string prefix;           // the name before '=' or ':' ("AB" of "AB = 7"), if any
 };
 
 // Plain text of a TeX fragment: math shifts, font commands and braces removed, degree signs

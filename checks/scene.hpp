@@ -16,6 +16,7 @@
 #include "checks/geometry.hpp"
 #include "checks/label_text.hpp"
 #include "ir/diagram.hpp"
+#include "support/diagnostic.hpp"
 
 namespace tikzlint::checks {
 
@@ -54,6 +55,41 @@ struct Vertex {
   int degree = 0;        // number of straight stroke ends at it
   bool dot = false;      // a vertex dot or the owner of a label= label
   double reach = 0;      // length of the longest straight stroke ending at it
+};
+
+// What a picture is, read once from its elements (Scene::picture()). Measurement rules apply to
+// geometric figures only: in a graph, a plot, a flowchart or a table the numbers are weights,
+// ticks, values or indices, not lengths.
+enum class PictureKind {
+  geometric,  // shapes drawn as lines, arcs, circles (a triangle, a prism, a construction)
+  graph,      // text nodes joined by edges (a graph, tree, automaton)
+  flowchart,  // drawn boxes with text joined by arrows
+  plot,       // axes with evenly spaced tick labels, or a pgfplots axis
+  table,      // text nodes in rows and columns (a matrix)
+  other,      // nothing that tells (text only, nothing drawn)
+};
+const char* to_string(PictureKind k);
+struct PictureReading {
+  PictureKind kind = PictureKind::other;
+  std::string evidence;  // why, in words (shown by `tikzlint ir`, quoted in n/a reasons)
+};
+
+// What a numeric label (a length, area or angle by its text) states. Only `measurement` is a
+// length, area or angle a rule may compare with the drawing; the others are numbers that do not
+// state a size (pgfmanual readers' conventions: tick labels, vertex numbers, edge weights).
+enum class LabelRole {
+  measurement,  // on evidence: a unit or degree sign, a dimension line, placement along a side
+  tick,         // one of evenly spaced numbers in a row or column (an axis, a number line)
+  index,        // a number inside a drawn node (a vertex, face or state number)
+  weight,       // a number on an edge of a graph, flowchart or automaton
+  equation,     // "T=1", "w0 = 0": a value given to a name, with no placement on a side
+  number,       // a number with no evidence of stating a size (a title, a value, a count)
+  none,         // not numeric: a name or a caption
+};
+const char* to_string(LabelRole r);
+struct LabelReading {
+  LabelRole role = LabelRole::none;
+  std::string evidence;
 };
 
 enum class TargetKind { stroke, vertex, region, owner };
@@ -174,6 +210,17 @@ class Scene {
   };
   std::vector<Ray> rays_at(geo::Point p, double tol, std::optional<std::size_t> skip = std::nullopt) const;
 
+  // What the picture is (read once per build).
+  const PictureReading& picture() const;
+  // What label `l` (one of labels()) states; role none for a label that is not one of them.
+  const LabelReading& reading(const Label& l) const;
+  // The label states a measurement in a geometric figure: what the measurement rules compare.
+  bool measures(const Label& l) const {
+    return picture().kind == PictureKind::geometric && reading(l).role == LabelRole::measurement;
+  }
+  // The reading as JSON ({"picture": {kind, evidence}, "labels": [...]}) for `tikzlint ir`.
+  nlohmann::json reading_json() const;
+
   // What is built once per diagram (shared through a SceneCache). Not thread-safe: a cache and
   // the Scenes sharing it belong to one thread.
   struct Build {
@@ -188,6 +235,10 @@ class Scene {
     // Memo: associate() per (label index, attach); gap() per (label index, stroke index).
     std::map<std::pair<std::size_t, double>, Association> associations;
     std::unordered_map<std::uint64_t, double> gaps;  // at most kGapMemoLimit entries
+    // The reading (picture kind, label roles), made on first use (it associates labels).
+    bool read = false;
+    PictureReading picture;
+    std::vector<LabelReading> label_readings;  // parallel to labels
   };
 
  private:
@@ -195,6 +246,7 @@ class Scene {
   Association associate_uncached(const Label& l, double attach) const;
   double box_gap(const Label& l, const Stroke& s) const;
   std::size_t label_index(const Label& l) const;  // labels().size() when `l` is not one of them
+  void read() const;  // fills picture / label_readings (checks/scene_reading.cpp)
 
   const ir::Diagram* d_;
   std::shared_ptr<Build> s_;

@@ -160,6 +160,10 @@ struct Diagram {
   std::optional<std::array<Point, 3>> xyz_vectors;
   bool uses_axis = false;             // a pgfplots axis (not lowered)
   double base_font_size_pt = 10;
+  // The document the picture is shown in: its class ("IM", "article", "standalone", "" for a
+  // bare snippet) and class options; decides the display width (checks: readable_size).
+  std::string document_class;
+  std::vector<std::string> class_options;
   std::vector<Unsupported> unsupported;
   std::vector<Diagnostic> diagnostics;  // unsupported-* and lowering problems, located
   FileId file = 0;

@@ -3362,6 +3362,8 @@ bool PictureLowerer::offer_to_packages(const tex::Statement& st, bool path) {
 Diagram PictureLowerer::run() {
   d_.file = doc_.file;
   d_.base_font_size_pt = doc_.base_font_size_pt;
+  d_.document_class = doc_.document_class;
+  d_.class_options = doc_.class_options;
   d_.uses_axis = pic_.is_axis;
   Settings top;
   top.picture_font.size_pt = doc_.base_font_size_pt;

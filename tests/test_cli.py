@@ -347,6 +347,8 @@ class Commands(Base):
             self.assertLessEqual(n["box"][0], n["box"][2])
         for key in ("elements", "clips", "unsupported", "diagnostics"):
             self.assertIsInstance(j[key], list)
+        self.assertIn(j["reading"]["picture"]["kind"], ("geometric figure", "graph", "flowchart", "plot", "table", "other"))
+        self.assertIsInstance(j["reading"]["numbers"], list)
 
     def test_ir_missing_file_exits_2(self):
         code, _, err = run("ir", str(self.tmp / "missing.tex"))

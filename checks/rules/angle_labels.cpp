@@ -20,7 +20,8 @@ const RuleDoc angle_labels_doc = {
     "\n"
     "n/a: no numeric angle label and no right-angle mark (arcs without numbers, and angle names\n"
     "such as \"$\\theta$\", state no value). A label whose angle cannot be found is left to\n"
-    "label_association. Indeterminate: the geometry is incomplete and nothing that was measured\n"
+    "label_association. The rule applies to geometric figures only (the scene's reading, shown by\n"
+    "`tikzlint ir`): in a graph, flowchart, plot or table it is n/a. Indeterminate: the geometry is incomplete and nothing that was measured\n"
     "disagrees.",
     "\\draw (0,0) -- (4,0) -- (2,1) -- cycle;\n"
     "\\draw (0.6,0) arc (0:26.6:0.6);\n"
@@ -44,12 +45,16 @@ RuleResult check_angle_labels(const ir::Diagram& d, const Config& cfg) {
   const double tol = cfg.get(doc, "tolerance_deg");
   const double radius = cfg.get(doc, "association_pt");
   Scene scene(d);
+  // Angles are measured in geometric figures only (the scene's reading).
+  if (scene.picture().kind != PictureKind::geometric)
+    return make_result(Verdict::na, std::string("a ") + to_string(scene.picture().kind) + " (" + scene.picture().evidence +
+                                        "): no angle of a figure is stated");
   auto marks = right_angle_marks(scene, cfg.get(doc, "max_mark_pt"), cfg.get(doc, "mark_line_ratio"));
   RuleResult r;
   int checked = 0;
 
   for (const Label& l : scene.labels()) {
-    if (l.text.kind != LabelKind::angle || !l.text.value) continue;
+    if (l.text.kind != LabelKind::angle || !l.text.value || !scene.measures(l)) continue;
     double labelled = *l.text.value;
     auto reading = angle_named_by(scene, l, radius, marks);
     if (!reading) continue;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "checks/geometry.hpp"
@@ -24,6 +26,11 @@ const RuleDoc closed_shapes_doc = {
     "close' when it is under the near-gap ratio of the shorter line (or of the outline's\n"
     "perimeter). Lines with arrow tips (dimension lines, pointers) are not outlines.\n"
     "\n"
+    "Only what a reader sees as a gap counts: a join covered by a node (pgf stops an edge at a\n"
+    "node's border; a vertex dot covers the point) is closed; a gap in a dashed or dotted line no\n"
+    "wider than twice its dashes' gaps is one of them; two collinear pieces with a gap read as a\n"
+    "broken line, not as a corner; dashed lines (construction lines) are no outlines.\n"
+    "\n"
     "Never n/a (no outline passes). Indeterminate when the geometry is incomplete and no gap was\n"
     "found.",
     "\\draw (0,0) -- (3,0) -- (1.5,2) -- (0.05,0.05);   % stops 1.4pt short of its start",
@@ -36,6 +43,39 @@ const RuleDoc closed_shapes_doc = {
          "separate lines"},
     },
 };
+
+namespace {
+
+// The gap between dashes of a dash pattern, pt (pgfmanual 15.3.2: dashed = on 3pt off 3pt,
+// densely 2pt, loosely 6pt; dotted = on \pgflinewidth off 2pt, densely 1pt, loosely 4pt); 0 solid.
+double dash_gap(const std::string& dash) {
+  if (dash.empty() || dash == "solid") return 0;
+  if (dash.rfind("on ", 0) == 0 || dash.find("off") != std::string::npos) {
+    double most = 0;
+    for (std::size_t k = dash.find("off"); k != std::string::npos; k = dash.find("off", k + 3)) {
+      double v = std::atof(dash.c_str() + k + 3);
+      most = std::max(most, v > 0 ? v : 3.0);
+    }
+    return most > 0 ? most : 3;
+  }
+  bool dotted = dash.find("dot") != std::string::npos;
+  if (dash.find("densely") != std::string::npos) return dotted ? 1 : 2;
+  if (dash.find("loosely") != std::string::npos) return dotted ? 4 : 6;
+  return dotted ? 2 : 3;
+}
+
+// A node (text, or drawn or filled) whose border box, widened by `slack`, holds point p: a join
+// there is covered (pgf stops an edge at the border; a dot covers its centre).
+bool covered_by_node(const ir::Diagram& d, geo::Point p, double slack) {
+  for (const ir::Node& n : d.nodes) {
+    if (n.shape == ir::NodeShape::coordinate || !(has_text(n) || n.drawn || n.filled)) continue;
+    const double s = slack + n.outer_sep;
+    if (p.x >= n.box.xmin - s && p.x <= n.box.xmax + s && p.y >= n.box.ymin - s && p.y <= n.box.ymax + s) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
   const RuleDoc& doc = closed_shapes_doc;
@@ -51,8 +91,9 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
     if (!p || p->closed || p->points.size() < 3) continue;
     double g = geo::dist(p->points.front(), p->points.back());
     double perimeter = geo::polyline_length(p->points) + g;
-    double visible_gap = std::max(min_gap, e.style.line_width);
-    if (g > visible_gap && g <= near * perimeter) {
+    double visible_gap = std::max({min_gap, e.style.line_width, 2 * dash_gap(e.style.dash)});
+    if (g > visible_gap && g <= near * perimeter && !covered_by_node(d, p->points.front(), visible_gap) &&
+        !covered_by_node(d, p->points.back(), visible_gap)) {
       r.findings.push_back(finding(doc, e.prov.range,
                                    "outline ends " + num(g) + "pt from its start; a gap wider than " + num(visible_gap) +
                                        "pt is visible",
@@ -96,6 +137,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
     const Stroke& s = strokes[i];
     if (s.kind != StrokeKind::straight || !s.drawn || s.arrow) continue;
     const ir::Element& es = d.elements[s.element];
+    if (dash_gap(es.style.dash) > 0) continue;  // a dashed line: a construction line, its gaps are dashes
     for (const geo::Point& end : {s.pts.front(), s.pts.back()}) {
       double lw = es.style.line_width;
       double reach = near * s.length;
@@ -137,7 +179,10 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
           touched = true;
           break;
         }
-        if (t.kind != StrokeKind::straight || t.arrow) continue;
+        if (t.kind != StrokeKind::straight || t.arrow || dash_gap(d.elements[t.element].style.dash) > 0) continue;
+        // Collinear pieces with a gap between them read as a broken line, not a corner.
+        double dev = geo::angle_between_deg(s.pts.back() - s.pts.front(), t.pts.back() - t.pts.front());
+        if (dev < 10 || dev > 170) continue;
         for (const geo::Point& q : {t.pts.front(), t.pts.back()}) {
           double g = geo::dist(end, q);
           if (g <= near * t.length && g < best) best = g, best_j = j;
@@ -148,6 +193,8 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
       auto dots = scene.vertices_near({end.x, end.y, end.x, end.y}, 0.5);
       if (std::any_of(dots.begin(), dots.end(), [&](std::size_t v) { return scene.vertices()[v].degree == 0; }))
         continue;
+      // So does a node at it: an edge stopped at a node's border, or a node placed on the join.
+      if (covered_by_node(d, end, std::max(min_gap, lw))) continue;
       if (best_j < i) continue;  // the pair is reported once, from its first stroke
       Diagnostic f = finding(doc, es.prov.range,
                              "line ends " + num(best) + "pt short of another line's end; a gap wider than " +

@@ -22,6 +22,8 @@ const RuleDoc core_math_doc = {
     "- sides carrying the same number of tick marks (equal-length markers) are drawn equal.\n"
     "Tick marks are short strokes crossing the middle of a longer straight line nearly at right\n"
     "angles, in 2D figures (in 3D projections short edges cross long ones everywhere).\n"
+    "Marks and labelled lengths are read in geometric figures only, and a number is a length only\n"
+    "on evidence (the scene's reading, shown by `tikzlint ir`; see length_proportions).\n"
     "\n"
     "Never n/a (nothing to check passes). Indeterminate when the geometry is incomplete and no\n"
     "contradiction was found.",
@@ -72,8 +74,12 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
     }
   }
 
+  // Marks and labelled lengths state properties of a geometric figure only (the scene's reading):
+  // a graph's small boxes are not right-angle marks, its numbers not lengths.
+  const bool figure = scene.picture().kind == PictureKind::geometric;
+
   // 2. Right-angle marks on angles that are not right.
-  for (const RightAngleReading& m : right_angle_marks(scene, max_mark, 2.0)) {
+  for (const RightAngleReading& m : figure ? right_angle_marks(scene, max_mark, 2.0) : std::vector<RightAngleReading>{}) {
     double diff = std::abs(m.drawn_deg - 90);
     if (diff > right_tol)
       r.findings.push_back(finding(doc, d.elements[m.element].prov.range,
@@ -110,7 +116,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   // 3. Sides labelled with the same length drawn unequal.
   std::map<std::string, std::vector<std::size_t>> by_text;  // label text -> strokes
   for (const Label& l : scene.labels()) {
-    if (l.text.kind != LabelKind::length || !l.text.value) continue;
+    if (l.text.kind != LabelKind::length || !l.text.value || !scene.measures(l)) continue;
     Association a = scene.associate(l, 24);
     if (!a.best || a.best->kind != TargetKind::stroke) continue;
     if (strokes[a.best->index].kind != StrokeKind::straight) continue;
@@ -138,7 +144,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   // 4. Tick marks: short strokes crossing a longer straight line away from its ends.
   std::map<std::size_t, int> ticks;  // host stroke -> tick count
   // In 3D projections short edges cross long ones everywhere; ticks are read in 2D figures only.
-  for (std::size_t i = 0; i < strokes.size() && !d.is_3d; ++i) {
+  for (std::size_t i = 0; i < strokes.size() && !d.is_3d && figure; ++i) {
     const Stroke& t = strokes[i];
     if (t.kind != StrokeKind::straight || !t.drawn || t.length > max_mark || t.length <= 0) continue;
     geo::Point mid = (t.pts.front() + t.pts.back()) * 0.5;

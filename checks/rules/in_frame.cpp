@@ -13,15 +13,19 @@ const RuleDoc in_frame_doc = {
     "in_frame",
     "an element or a text box sticks out of the canvas (clip region or fixed bounding box)",
     "A diagram is in frame when nothing is cut off: every painted element (stroked or filled) and\n"
-    "every text box lies inside the canvas. The canvas is the first \\clip of the picture, or the\n"
-    "area fixed by `use as bounding box` or by the page. The rule measures, for each element, the\n"
+    "every text box lies inside the canvas. The canvas is the first \\clip of the picture (at\n"
+    "picture level: a \\clip inside a scope clips that scope only and is no frame), or the area\n"
+    "fixed by `use as bounding box` or by the page. The rule measures, for each element, the\n"
     "largest distance by which its outline leaves the canvas, and for each node the distance by\n"
     "which its border box leaves it (less the text measurement's own uncertainty).\n"
     "\n"
     "The verdict follows what a reader sees cut: a stroke or fill that runs into the canvas edge\n"
     "(partly inside, partly beyond the tolerance). An element lying entirely outside is invisible\n"
-    "rather than cut, and a text box crossing the edge is judged by readers by the figure it\n"
-    "labels: both are reported as notes with their overhang, and do not fail the diagram.\n"
+    "rather than cut, and a text box crossing a bounding box's edge is judged by readers by the\n"
+    "figure it labels: both are reported as notes with their overhang, and do not fail the diagram.\n"
+    "A clip is drawn on purpose: an open line it trims (a grid, an axis, a function graph) or a\n"
+    "fill it shapes (filled, not drawn) is a note too, unless a text label is placed on that line;\n"
+    "a drawn closed shape it cuts, and text it cuts, fail (TeX clips nodes as well).\n"
     "\n"
     "Without a canvas (a standalone page grows to the picture's bounding box) nothing can be cut\n"
     "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
@@ -43,7 +47,7 @@ const RuleDoc in_frame_doc = {
     "missing). Unsupported option keys alone (a colour, a font) leave the verdict decided.",
     "\\begin{tikzpicture}\n"
     "  \\clip (0,0) rectangle (3,2);\n"
-    "  \\draw (0.5,0.5) -- (3.6,0.5);   % 0.6cm past the right edge\n"
+    "  \\draw (0.5,0.5) rectangle (3.6,1.5);   % 0.6cm past the right edge\n"
     "\\end{tikzpicture}",
     "Enlarge the clip (or the bounding box) so that it contains the whole figure, or move the\n"
     "element inside it. Remember that node text needs room too.",
@@ -121,12 +125,17 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   auto same = [](const SourceRange& a, const SourceRange& b) {
     return a.valid && b.valid && a.file == b.file && a.begin == b.begin && a.end == b.end;
   };
+  // The frame is the picture-level clip the lowering took as the canvas; a \clip inside a scope
+  // clips only that scope's contents and is not the picture's frame.
   const ir::ClipRegion* clip = nullptr;
-  for (const ir::ClipRegion& c : d.clips)
-    if (std::none_of(axis_ranges.begin(), axis_ranges.end(), [&](const SourceRange& r) { return same(r, c.prov.range); })) {
-      clip = &c;
-      break;
-    }
+  if (d.canvas_source == "clip" && d.canvas)
+    for (const ir::ClipRegion& c : d.clips)
+      if (std::none_of(axis_ranges.begin(), axis_ranges.end(), [&](const SourceRange& r) { return same(r, c.prov.range); }) &&
+          c.bounds.xmin == d.canvas->xmin && c.bounds.ymin == d.canvas->ymin && c.bounds.xmax == d.canvas->xmax &&
+          c.bounds.ymax == d.canvas->ymax) {
+        clip = &c;
+        break;
+      }
   const double uncertainty = approximate_axis ? cfg.get(doc, "axis_uncertainty_pt") : 0.0;
 
   Canvas canvas;
@@ -142,9 +151,6 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   } else if (d.canvas) {
     canvas.box = *d.canvas;
     canvas_name = d.canvas_source.empty() ? "canvas" : d.canvas_source;
-  } else if (clip) {
-    canvas.box = clip->bounds;
-    canvas_name = "clip";
   } else {
     if (!r.findings.empty()) {
       r.verdict = Verdict::fail;
@@ -154,6 +160,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     // no canvas of the picture's own, nothing can be cut even though the axis is not lowered.
     return make_result(Verdict::pass, "no clip and no fixed bounding box: the page grows to fit the picture");
   }
+  const bool clip_frame = canvas_name == "clip";
   nlohmann::json canvas_json = {{"canvas", canvas_name},
                                 {"canvas_box", {canvas.box.xmin, canvas.box.ymin, canvas.box.xmax, canvas.box.ymax}}};
 
@@ -174,6 +181,18 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
         if (approximate_axis) worst_signed = std::max(worst_signed, canvas.signed_overhang(p));
       }
     if (worst > tol + uncertainty) {
+      // A picture-level clip is drawn on purpose: lines and fills it trims (a grid, a function
+      // graph, a fill shaped by the clip) are meant to run off; only a labelled element cut by
+      // it (a node placed on its path) loses something a reader needs.
+      const bool open_line = std::holds_alternative<ir::Segment>(e.geom) || std::holds_alternative<ir::Plot>(e.geom) ||
+                             std::holds_alternative<ir::Bezier>(e.geom) || std::holds_alternative<ir::Grid>(e.geom) ||
+                             std::holds_alternative<ir::Arc>(e.geom) ||
+                             (std::holds_alternative<ir::Polyline>(e.geom) && !std::get<ir::Polyline>(e.geom).closed);
+      const bool shaped_fill = e.style.fill && !e.style.draw;
+      const bool trimmed = clip_frame && partly_inside && (open_line || shaped_fill) &&
+                           std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& n) {
+                             return has_text(n) && n.on_path && *n.on_path == e.path_id;
+                           });
       nlohmann::json ev = canvas_json;
       ev["side"] = canvas.side(worst_p);
       ev["point"] = {worst_p.x, worst_p.y};
@@ -184,8 +203,10 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
                                  num(worst) + "pt past the " + canvas.side(worst_p) + " edge of the " + canvas_name +
                                  "; limit " + num(tol + uncertainty) + "pt",
                              worst, tol + uncertainty, "pt", std::move(ev));
-      // Entirely outside, an element is invisible rather than visibly cut: a note.
-      if (!partly_inside) f.severity = Severity::note;
+      // Entirely outside, an element is invisible rather than visibly cut: a note. So is a line
+      // or fill the clip trims on purpose.
+      if (!partly_inside || trimmed) f.severity = Severity::note;
+      if (trimmed) f.evidence["trimmed_by_clip"] = true;
       r.findings.push_back(std::move(f));
     }
   }
@@ -209,7 +230,9 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
                              "text " + quoted(plain_text(n.text)) + " extends " + num(worst) + "pt past the " +
                                  canvas.side(worst_p) + " edge of the " + canvas_name + "; limit " + num(limit) + "pt",
                              worst, limit, "pt", std::move(ev));
-      f.severity = Severity::note;  // see the description: text does not decide the verdict
+      // See the description: text crossing a fixed bounding box does not decide the verdict; text
+      // a clip cuts is cut (TeX clips nodes too).
+      if (!clip_frame) f.severity = Severity::note;
       r.findings.push_back(std::move(f));
     }
   }

@@ -39,7 +39,9 @@ const RuleDoc label_association_doc = {
     "no arrow tip) marks the side or arc it crosses. One that lies beside an element (within the\n"
     "orphan distance) but crosses and touches nothing (no stroke within `mark_touch_pt`) marks\n"
     "nothing: it is reported as an orphaned mark. Short strokes continuing one another along one\n"
-    "line are the dashes of a line drawn piece by piece, not marks.\n"
+    "line are the dashes of a line drawn piece by piece, not marks. Marks are read in geometric\n"
+    "figures only (the scene's reading): a short edge of a graph or a step of a plotted curve is\n"
+    "no mark.\n"
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
@@ -370,8 +372,9 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       r.findings.push_back(std::move(f));
     }
 
-  // Tick marks: a short stroke drawn on its own must cross (or touch) what it marks.
-  if (!incomplete)
+  // Tick marks: a short stroke drawn on its own must cross (or touch) what it marks. Marks are
+  // read in geometric figures only: a short edge of a graph or a step of a plotted curve is none.
+  if (!incomplete && scene.picture().kind == PictureKind::geometric)
     for (std::size_t i = 0; i < scene.strokes().size() && !r.full(); ++i) {
       const Stroke& t = scene.strokes()[i];
       const ir::Element& e = d.elements[t.element];

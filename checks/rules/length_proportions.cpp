@@ -23,6 +23,12 @@ const RuleDoc length_proportions_doc = {
     "(1+tolerance)² − 1. Several different numbers along one stroke are tick labels of an axis or\n"
     "a number line, not lengths, and are left out.\n"
     "\n"
+    "A number is a length only on evidence (the scene's reading, shown by `tikzlint ir`): a unit,\n"
+    "a dimension line, placement on a side (pos=, midway, sloped) or beside the middle of a side,\n"
+    "or another side of the same shape so labelled. Evenly spaced numbers in a row are ticks,\n"
+    "numbers in drawn nodes are indices, \"T=1\" away from any side is an equation. The rule\n"
+    "applies to geometric figures only: in a graph, flowchart, plot or table it is n/a.\n"
+    "\n"
     "In 3D figures edges are foreshortened: lengths along the frame's axes are read in frame\n"
     "units when the axes are known; otherwise only edges parallel on the page are compared\n"
     "(a parallel projection scales parallel lines alike). Areas are not compared in 3D.\n"
@@ -62,6 +68,11 @@ RuleResult check_length_proportions(const ir::Diagram& d, const Config& cfg) {
   const double radius = cfg.get(doc, "association_pt");
   Scene scene(d);
   RuleResult r;
+  // Numbers state lengths in geometric figures only (in a graph they are weights, in a plot
+  // ticks), and there only on evidence (the scene's reading).
+  if (scene.picture().kind != PictureKind::geometric)
+    return make_result(Verdict::na, std::string("a ") + to_string(scene.picture().kind) + " (" + scene.picture().evidence +
+                                        "): its numbers are not lengths");
 
   // A common unit: the first physical unit met; unitless values are taken to be in it.
   double ref_unit = 0;
@@ -79,7 +90,7 @@ RuleResult check_length_proportions(const ir::Diagram& d, const Config& cfg) {
   std::vector<Measured> lengths, areas;
   std::map<std::size_t, std::vector<std::size_t>> by_stroke;  // stroke -> indices in lengths
   for (const Label& l : scene.labels()) {
-    if (!l.text.value || *l.text.value <= 0) continue;
+    if (!l.text.value || *l.text.value <= 0 || !scene.measures(l)) continue;
     if (l.text.kind == LabelKind::length) {
       Association a = scene.associate(l, radius);
       if (a.enclosed || !a.best || a.best->kind != TargetKind::stroke) continue;

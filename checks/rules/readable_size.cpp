@@ -12,9 +12,12 @@ namespace tikzlint::checks::rules {
 const RuleDoc readable_size_doc = {
     "readable_size",
     "text or shapes too small to read once the picture is fitted on the page",
-    "A diagram is read at the size it is shown. A picture wider than the page's text width (or\n"
-    "taller than its text height) is scaled down to fit, and its text shrinks with it. The rule\n"
-    "computes that fit factor from the picture's extent (strokes and text boxes) and checks:\n"
+    "A diagram is read at the size it is shown. The display comes from the document: a standalone\n"
+    "page or a bare snippet is shown at its natural size; in a document class the picture is\n"
+    "fitted to the text width (IM: 4.875in; article, report, book: 345pt, 360pt, 390pt at 10, 11,\n"
+    "12pt; beamer: 307pt) and the page's text height, and its text shrinks with it. A setting\n"
+    "(display_width_pt > 0) overrides the width; the evidence names the display used. The rule\n"
+    "computes the fit factor from the picture's extent (strokes and text boxes) and checks:\n"
     "- every text label's size after fitting (its final font size times the fit factor) against\n"
     "  an absolute minimum;\n"
     "- every shape (closed outline, circle) against a minimum fraction of the diagram's extent:\n"
@@ -32,25 +35,48 @@ const RuleDoc readable_size_doc = {
     "Draw the figure at the size it will be shown (at most the text width, e.g. x=0.25in for a\n"
     "12-unit side), or enlarge the text (font=\\Large) when the figure must be big.",
     {
-        {"min_text_pt", 8.0, "pt",
-         "8pt is the smallest size set for reading in print (\\footnotesize of a 10pt document);\n"
-         "school materials use 10 to 14pt"},
-        {"page_width_pt", 352.3, "pt",
-         "4.875in, the full text width of the diagrams' page layout (\\TFP); a wider picture is scaled\n"
-         "down to fit"},
+        {"min_text_pt", 7.0, "pt",
+         "7pt is \\scriptsize of a 10pt document, the smallest size print sets for reading (sub- and\n"
+         "superscripts, small captions and footnotes run 7 to 8pt); text of 7 to 7.7pt after fitting\n"
+         "reads fine on rendered pages, \\tiny (5pt) does not"},
+        {"display_width_pt", 0.0, "pt",
+         "the width the picture is shown at; 0 derives it from the document class (see above), a\n"
+         "positive value overrides it (e.g. the column width a figure will be placed in)"},
         {"page_height_pt", 578.2, "pt",
-         "8in, the usable text height of a letter page; a taller picture is scaled down to fit"},
+         "8in, the usable text height of a letter page; a taller picture in a document class is\n"
+         "scaled down to fit"},
         {"min_shape_ratio", 0.02, "ratio",
          "a shape smaller than 2% of the diagram's smaller side is a speck beside the rest (the\n"
          "published pipeline's threshold)"},
     },
 };
 
+namespace {
+
+// Where the picture is shown: the text block of its document class, or its natural size.
+struct Display {
+  double width = 0, height = 0;  // 0: natural size in that direction (no fitting)
+  std::string source;
+};
+
+Display display_of(const ir::Diagram& d, double width_setting, double page_height) {
+  if (width_setting > 0) return {width_setting, page_height, "display_width_pt setting"};
+  const std::string& c = d.document_class;
+  if (c.empty() || c == "standalone") return {0, 0, c.empty() ? "a bare picture, at natural size" : "standalone, at natural size"};
+  if (c == "IM") return {352.3, page_height, "the IM class's text width (4.875in)"};
+  if (c == "beamer") return {307.3, 0, "beamer's text width (108mm)"};
+  // The standard classes (and those built on them): \textwidth by the base font size
+  // (classes.dtx: 345pt, 360pt, 390pt at 10pt, 11pt, 12pt, letter paper).
+  double w = d.base_font_size_pt >= 12 ? 390 : d.base_font_size_pt >= 11 ? 360 : 345;
+  return {w, page_height, "the text width of class " + c + " (" + num(w) + "pt)"};
+}
+
+}  // namespace
+
 RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   const RuleDoc& doc = readable_size_doc;
   const double min_text = cfg.get(doc, "min_text_pt");
-  const double page_w = cfg.get(doc, "page_width_pt");
-  const double page_h = cfg.get(doc, "page_height_pt");
+  const Display display = display_of(d, cfg.get(doc, "display_width_pt"), cfg.get(doc, "page_height_pt"));
   const double ratio = cfg.get(doc, "min_shape_ratio");
   Scene scene(d);
   RuleResult r;
@@ -68,11 +94,14 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
     if (shown.width() <= 0 || shown.height() <= 0) shown = *d.canvas;
   }
   double fit = 1.0;
-  if (shown.width() > 0) fit = std::min(fit, page_w / shown.width());
-  if (shown.height() > 0) fit = std::min(fit, page_h / shown.height());
+  if (shown.width() > 0 && display.width > 0) fit = std::min(fit, display.width / shown.width());
+  if (shown.height() > 0 && display.height > 0) fit = std::min(fit, display.height / shown.height());
   // Evidence of a finding (built only for one: most diagrams have none).
   auto fit_json = [&] {
-    return nlohmann::json{{"fit_factor", std::round(fit * 1000) / 1000}, {"extent_pt", {shown.width(), shown.height()}}};
+    return nlohmann::json{{"fit_factor", std::round(fit * 1000) / 1000},
+                          {"extent_pt", {shown.width(), shown.height()}},
+                          {"display", display.source},
+                          {"display_width_pt", display.width}};
   };
 
   // Text after fitting: report the smallest label, counting all that are too small.

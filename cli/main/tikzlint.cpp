@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/driver.hpp"
+#include "checks/scene.hpp"
 #include "cli/output.hpp"
 #include "ir/ir.hpp"
 
@@ -99,6 +100,9 @@ int run_ir(const Invocation& inv) {
     for (auto it = ir.begin(); it != ir.end(); ++it)
       if (!j.contains(it.key())) j[it.key()] = it.value();
   }
+  // What the picture is and what its numbers state, as the rules read it (checks/scene.hpp).
+  j["reading"] = r->diagrams.empty() ? nlohmann::json(nullptr)
+                                     : checks::Scene(r->diagrams[inv.picture - 1]).reading_json();
   j["file"] = r->path;
   j["picture_index"] = r->diagrams.empty() ? 0 : inv.picture;
   j["picture_count"] = r->diagrams.size();
