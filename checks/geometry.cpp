@@ -237,7 +237,17 @@ Box glyph_box(const ir::Node& n) {
   Box b = n.box;
   double sx = std::min(n.inner_sep, std::max(0.0, b.width() / 2 - 0.5));
   double sy = std::min(n.inner_sep, std::max(0.0, b.height() / 2 - 0.5));
-  return {b.xmin + sx, b.ymin + sy, b.xmax - sx, b.ymax - sy};
+  Box g{b.xmin + sx, b.ymin + sy, b.xmax - sx, b.ymax - sy};
+  // A node enlarged by minimum width/height (or a large inner sep not recorded) holds its text
+  // at its centre (pgfmanual 17.2.3, the basic shapes' text box is centred): the glyphs are the
+  // text's own box there, not the whole inside of the border.
+  const double tw = n.text_width, th = n.text_height + n.text_depth;
+  if (std::abs(n.rotation_deg) < 1e-9 && tw > 0 && th > 0 && std::isfinite(n.center.x) && std::isfinite(n.center.y)) {
+    const Box t{n.center.x - tw / 2, n.center.y - th / 2, n.center.x + tw / 2, n.center.y + th / 2};
+    const Box c{std::max(g.xmin, t.xmin), std::max(g.ymin, t.ymin), std::min(g.xmax, t.xmax), std::min(g.ymax, t.ymax)};
+    if (c.xmin < c.xmax && c.ymin < c.ymax) return c;
+  }
+  return g;
 }
 
 // --- Shape ---

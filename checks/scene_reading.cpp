@@ -59,6 +59,26 @@ constexpr double kSpacingTol = 0.1;
 // stops an edge at the border, outer sep beyond it), and a straight end points at the centre.
 constexpr double kBorderPt = 2.0;
 
+// A node placed at the middle of a side: its anchor point within kOnSidePt of the side (pgf's
+// outer sep, .5\pgflinewidth, and rounding), between kAnchorFrom and kAnchorTo of its length.
+constexpr double kOnSidePt = 2.0;
+constexpr double kAnchorFrom = 0.35, kAnchorTo = 0.65;
+
+// The point a node was placed at, from its placement ("above", "below left", ...): the middle
+// of the border side (or corner) opposite the direction; nullopt for other placements.
+std::optional<Point> anchor_point(const ir::Node& n) {
+  if (std::abs(n.rotation_deg) > 1e-9 || n.placement.empty() || n.label_of) return std::nullopt;
+  const std::string& p = n.placement;
+  auto has = [&](const char* w) { return p.find(w) != std::string::npos; };
+  if (p.find('=') != std::string::npos || has("of ")) return std::nullopt;  // anchor=, pos=, above=of
+  const bool above = has("above"), below = has("below"), left = has("left"), right = has("right");
+  if (!(above || below || left || right)) return std::nullopt;
+  Point c = n.center;
+  double x = left ? n.box.xmax : right ? n.box.xmin : c.x;
+  double y = above ? n.box.ymin : below ? n.box.ymax : c.y;
+  return Point{x, y};
+}
+
 bool numeric(const LabelText& t) {
   return t.value && (t.kind == LabelKind::length || t.kind == LabelKind::area || t.kind == LabelKind::angle);
 }
@@ -317,6 +337,25 @@ void Scene::read() const {
     if (networked) {
       r = {LabelRole::weight, "a number in a " + std::string(to_string(pic.kind))};
       continue;
+    }
+    // Placed above/below/left/right of the middle of a side: the node's anchor point (where
+    // `at` put it, on its border opposite the placement) lies on a straight side near its middle.
+    if (auto at = anchor_point(n)) {
+      bool mid = false;
+      for (std::size_t si : strokes_near({at->x, at->y, at->x, at->y}, kOnSidePt)) {
+        const Stroke& s = strokes[si];
+        if (s.kind != StrokeKind::straight || s.length <= 0) continue;
+        double t = projection(*at, s);
+        if (t < kAnchorFrom || t > kAnchorTo) continue;
+        if (geo::point_segment_distance(*at, s.pts.front(), s.pts.back()) > kOnSidePt) continue;
+        mid = true;
+        side[i] = si;
+        break;
+      }
+      if (mid) {
+        r = {LabelRole::measurement, "placed " + n.placement + " the middle of a side"};
+        continue;
+      }
     }
     Association a = associate(l, kAttachPt);
     if (a.enclosed) {

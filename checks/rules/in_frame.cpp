@@ -23,9 +23,12 @@ const RuleDoc in_frame_doc = {
     "(partly inside, partly beyond the tolerance). An element lying entirely outside is invisible\n"
     "rather than cut, and a text box crossing a bounding box's edge is judged by readers by the\n"
     "figure it labels: both are reported as notes with their overhang, and do not fail the diagram.\n"
-    "A clip is drawn on purpose: an open line it trims (a grid, an axis, a function graph) or a\n"
+    "A clip is drawn on purpose: an open line it trims (a grid, an axis, a function graph: its end\n"
+    "beyond the clip is free, not a corner where other lines end or a vertex dot sits, and it has\n"
+    "no arrow tip) or a\n"
     "fill it shapes (filled, not drawn) is a note too, unless a text label is placed on that line;\n"
-    "a drawn closed shape it cuts, and text it cuts, fail (TeX clips nodes as well).\n"
+    "a drawn closed shape it cuts fails. Text a clip cuts stays a note (see above): the dev set's\n"
+    "raters judged pictures whose clip cut a side's label as in frame.\n"
     "\n"
     "Without a canvas (a standalone page grows to the picture's bounding box) nothing can be cut\n"
     "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
@@ -161,6 +164,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     return make_result(Verdict::pass, "no clip and no fixed bounding box: the page grows to fit the picture");
   }
   const bool clip_frame = canvas_name == "clip";
+  Scene scene(d);
   nlohmann::json canvas_json = {{"canvas", canvas_name},
                                 {"canvas_box", {canvas.box.xmin, canvas.box.ymin, canvas.box.xmax, canvas.box.ymax}}};
 
@@ -188,8 +192,25 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
                              std::holds_alternative<ir::Bezier>(e.geom) || std::holds_alternative<ir::Grid>(e.geom) ||
                              std::holds_alternative<ir::Arc>(e.geom) ||
                              (std::holds_alternative<ir::Polyline>(e.geom) && !std::get<ir::Polyline>(e.geom).closed);
+      // A line meant to run off ends freely beyond the clip; one whose end out there is a corner
+      // of the figure (other lines end at it, or a vertex dot marks it) is part of a shape.
+      auto corner_outside = [&]() {
+        std::vector<geo::Point> ends;
+        if (const auto* sg = std::get_if<ir::Segment>(&e.geom)) ends = {sg->a, sg->b};
+        else if (const auto* pl = std::get_if<ir::Polyline>(&e.geom); pl && !pl->points.empty())
+          ends = {pl->points.front(), pl->points.back()};
+        else if (const auto* bz = std::get_if<ir::Bezier>(&e.geom)) ends = {bz->p0, bz->p1};
+        else if (const auto* ar = std::get_if<ir::Arc>(&e.geom)) ends = {ar->from, ar->to};
+        for (const geo::Point& q : ends) {
+          if (!geo::finite(q) || canvas.overhang(q) <= tol) continue;
+          for (std::size_t v : scene.vertices_near({q.x, q.y, q.x, q.y}, 1.0))
+            if (scene.vertices()[v].degree >= 2 || scene.vertices()[v].dot) return true;
+        }
+        return false;
+      };
       const bool shaped_fill = e.style.fill && !e.style.draw;
-      const bool trimmed = clip_frame && partly_inside && (open_line || shaped_fill) &&
+      const bool arrowed = e.style.arrow_start || e.style.arrow_end;  // a tip is meant to be seen
+      const bool trimmed = clip_frame && partly_inside && ((open_line && !arrowed && !corner_outside()) || shaped_fill) &&
                            std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& n) {
                              return has_text(n) && n.on_path && *n.on_path == e.path_id;
                            });
@@ -230,9 +251,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
                              "text " + quoted(plain_text(n.text)) + " extends " + num(worst) + "pt past the " +
                                  canvas.side(worst_p) + " edge of the " + canvas_name + "; limit " + num(limit) + "pt",
                              worst, limit, "pt", std::move(ev));
-      // See the description: text crossing a fixed bounding box does not decide the verdict; text
-      // a clip cuts is cut (TeX clips nodes too).
-      if (!clip_frame) f.severity = Severity::note;
+      f.severity = Severity::note;  // see the description: text does not decide the verdict
       r.findings.push_back(std::move(f));
     }
   }

@@ -43,6 +43,9 @@ const RuleDoc label_association_doc = {
     "figures only (the scene's reading): a short edge of a graph or a step of a plotted curve is\n"
     "no mark.\n"
     "\n"
+    "Numbers the scene reads as tick labels, indices or edge weights (see `tikzlint ir`'s reading),\n"
+    "and the drawn nodes of a graph, flowchart or table, are placed by convention and not checked.\n"
+    "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
     "An axis the lowering maps only approximately (an `approximate-axis` note: its box assumes a\n"
@@ -253,6 +256,14 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     const Label& l = scene.labels()[li];
     if (l.text.kind == LabelKind::text) continue;
     const ir::Node& n = d.nodes[l.node];
+    // Numbers the scene reads as ticks, indices or edge weights are placed by convention (at their
+    // tick, inside their node, on their edge), and a drawn node of a graph, flowchart or table is
+    // an element itself, not a label of one.
+    const LabelRole role = scene.reading(l).role;
+    if (role == LabelRole::tick || role == LabelRole::index || role == LabelRole::weight) continue;
+    const PictureKind kind = scene.picture().kind;
+    if (n.drawn && !n.label_of && (kind == PictureKind::graph || kind == PictureKind::flowchart || kind == PictureKind::table))
+      continue;
     ++checked;
     Association a = scene.associate(l, orphan);
     if (a.caption) continue;  // an area stated outside every shape captions the figure

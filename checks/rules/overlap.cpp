@@ -28,7 +28,9 @@ const RuleDoc overlap_doc = {
     "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
     "  drawn most vertically points up).\n"
     "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
-    "and figures inscribed in one another are not overlaps.\n"
+    "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
+    "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
+    "unplaced (incomplete) node is not judged.\n"
     "\n"
     "Never n/a. Indeterminate when the geometry is incomplete and nothing complete overlaps.",
     "\\draw (0,0) -- (4,0);\n"
@@ -203,11 +205,20 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   // 1. Text over text (STRtree over glyph boxes).
   geo::SpatialIndex glyph_index;
   for (std::size_t i = 0; i < labels.size(); ++i) glyph_index.insert(labels[i].glyphs, i);
+  // A text box measured with uncertainty (unknown commands or fonts: ir::Node::uncertainty_pt)
+  // counts only where it certainly is: shrunk by that much. An incomplete node is not placed.
+  auto certain_glyphs = [&](std::size_t k) {
+    const ir::Node& n = d.nodes[labels[k].node];
+    if (n.incomplete) return ir::Box{0, 0, -1, -1};
+    return n.uncertainty_pt > 0 ? geo::inflate(labels[k].glyphs, -n.uncertainty_pt) : labels[k].glyphs;
+  };
   for (std::size_t i = 0; i < labels.size() && !r.full(); ++i) {
-    const ir::Box& a = labels[i].glyphs;
+    const ir::Box a = certain_glyphs(i);
+    if (a.xmin > a.xmax || a.ymin > a.ymax) continue;
     for (std::size_t j : glyph_index.query(a)) {
       if (j <= i) continue;
-      const ir::Box& b = labels[j].glyphs;
+      const ir::Box b = certain_glyphs(j);
+      if (b.xmin > b.xmax || b.ymin > b.ymax) continue;
       double w = std::min(a.xmax, b.xmax) - std::max(a.xmin, b.xmin);
       double h = std::min(a.ymax, b.ymax) - std::max(a.ymin, b.ymin);
       if (w <= 0 || h <= 0) continue;
@@ -248,7 +259,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     const ir::Node& n = d.nodes[l.node];
     // The ink of a line of text lies between its baseline and its height; descenders (g, p, y)
     // are thin tails, so the core leaves out the depth below the baseline.
-    ir::Box core = geo::inflate(l.glyphs, -inset);
+    if (n.incomplete) continue;  // not placed: nothing certain to overlap
+    ir::Box core = geo::inflate(l.glyphs, -inset - n.uncertainty_pt);
     if (std::abs(n.rotation_deg) < 1e-9 && n.text_depth > 0 && n.text_height > 0 &&
         l.glyphs.height() <= n.text_height + n.text_depth + 1.0)
       core.ymin = std::min(core.ymax, l.glyphs.ymin + n.text_depth);

@@ -19,7 +19,8 @@ const RuleDoc readable_size_doc = {
     "(display_width_pt > 0) overrides the width; the evidence names the display used. The rule\n"
     "computes the fit factor from the picture's extent (strokes and text boxes) and checks:\n"
     "- every text label's size after fitting (its final font size times the fit factor) against\n"
-    "  an absolute minimum;\n"
+    "  an absolute minimum (min_text_pt for text at its set size, min_scaled_text_pt for text\n"
+    "  shrunk by fitting);\n"
     "- every shape (closed outline, circle) against a minimum fraction of the diagram's extent:\n"
     "  a shape that small is a speck next to the rest. Marks meant to be small (right-angle marks,\n"
     "  tick marks, vertex dots, angle arcs, arrows) are exempt.\n"
@@ -36,9 +37,12 @@ const RuleDoc readable_size_doc = {
     "12-unit side), or enlarge the text (font=\\Large) when the figure must be big.",
     {
         {"min_text_pt", 7.0, "pt",
-         "7pt is \\scriptsize of a 10pt document, the smallest size print sets for reading (sub- and\n"
-         "superscripts, small captions and footnotes run 7 to 8pt); text of 7 to 7.7pt after fitting\n"
-         "reads fine on rendered pages, \\tiny (5pt) does not"},
+         "text set at its size (not shrunk by fitting): 7pt is \\scriptsize of a 10pt document, the\n"
+         "smallest size print sets for reading (sub- and superscripts, small captions), with fonts cut\n"
+         "for it (optical sizes: wider, heavier letters); \\tiny (5pt) is not read comfortably"},
+        {"min_scaled_text_pt", 8.0, "pt",
+         "text shrunk by fitting: a font designed for 10 to 12pt scaled below 8pt (\\footnotesize) has\n"
+         "thinner strokes and tighter spacing than a font cut for that size, and reads worse"},
         {"display_width_pt", 0.0, "pt",
          "the width the picture is shown at; 0 derives it from the document class (see above), a\n"
          "positive value overrides it (e.g. the column width a figure will be placed in)"},
@@ -76,6 +80,7 @@ Display display_of(const ir::Diagram& d, double width_setting, double page_heigh
 RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   const RuleDoc& doc = readable_size_doc;
   const double min_text = cfg.get(doc, "min_text_pt");
+  const double min_scaled_text = cfg.get(doc, "min_scaled_text_pt");
   const Display display = display_of(d, cfg.get(doc, "display_width_pt"), cfg.get(doc, "page_height_pt"));
   const double ratio = cfg.get(doc, "min_shape_ratio");
   Scene scene(d);
@@ -108,13 +113,16 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   const Label* worst = nullptr;
   double worst_size = INFINITY;
   int small = 0;
+  // The limit: text at its set size against min_text_pt, text shrunk by fitting against
+  // min_scaled_text_pt.
+  const double limit_text = fit < 1 ? min_scaled_text : min_text;
   for (const Label& l : scene.labels()) {
     const ir::Node& n = d.nodes[l.node];
     double size = n.font_size_pt * fit;
-    if (size < min_text) ++small;
+    if (size < limit_text) ++small;
     if (size < worst_size) worst_size = size, worst = &l;
   }
-  if (worst && worst_size < min_text) {
+  if (worst && worst_size < limit_text) {
     const ir::Node& n = d.nodes[worst->node];
     nlohmann::json ev = fit_json();
     ev["font_size_pt"] = n.font_size_pt;
@@ -124,8 +132,8 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
                               : "";
     r.findings.push_back(finding(doc, n.prov.range,
                                  "text " + quoted(worst->text.plain) + " reads at " + num(worst_size) + "pt" + why +
-                                     "; limit " + num(min_text) + "pt",
-                                 worst_size, min_text, "pt", std::move(ev)));
+                                     "; limit " + num(limit_text) + "pt",
+                                 worst_size, limit_text, "pt", std::move(ev)));
   }
 
   // Shapes that are specks beside the diagram.
