@@ -69,6 +69,7 @@ TEST_CASE("Config overrides a threshold by rule.name") {
 TEST_CASE("in_frame: a segment past the clip fails with its overhang as evidence") {
   ir::Diagram d = clipped(100, 100);
   d.elements.push_back(segment(10, 10, 130, 10, 3));
+  d.elements.back().style.arrow_end = true;  // its tip is cut off (a plain line is trimmed on purpose)
   RuleResult r = run("in_frame", d);
   CHECK(r.verdict == Verdict::fail);
   REQUIRE(r.findings.size() == 1);
@@ -143,6 +144,7 @@ TEST_CASE("a library construct cut short at a resource limit leaves the geometry
 
 TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails, a page-sized one passes") {
   ir::Diagram big;
+  big.document_class = "IM";  // fitted to the class's text width (standalone: natural size)
   big.elements.push_back(polygon({{0, 0}, {12 * 72.27, 0}, {12 * 72.27, 4 * 72.27}, {0, 4 * 72.27}}));
   big.nodes.push_back(text_node("12 units", 6 * 72.27, -10));
   RuleResult r = run("readable_size", big);
@@ -151,6 +153,7 @@ TEST_CASE("readable_size: 12pt text in a picture three page widths wide fails, a
   CHECK(r.findings[0].evidence["measured"].get<double>() < 7);
 
   ir::Diagram ok;
+  ok.document_class = "IM";
   ok.elements.push_back(polygon({{0, 0}, {3 * 72.27, 0}, {3 * 72.27, 2 * 72.27}, {0, 2 * 72.27}}));
   ok.nodes.push_back(text_node("3 in", 1.5 * 72.27, -10));
   CHECK(run("readable_size", ok).verdict == Verdict::pass);

@@ -38,14 +38,14 @@ GOOD = r"""\documentclass{article}
 \end{document}
 """
 
-# A line running out of the clip: in_frame fails on line 7.
+# An arrow running out of the clip (its tip cut off): in_frame fails on line 7.
 BAD = r"""\documentclass{article}
 \usepackage{tikz}
 \begin{document}
 \begin{tikzpicture}[x=1cm,y=1cm]
   \clip (0,0) rectangle (3,2);
   \draw (0.5,0.5) -- (2.5,0.5);
-  \draw (0.5,1) -- (5,1);
+  \draw[->] (0.5,1) -- (5,1);
 \end{tikzpicture}
 \end{document}
 """
