@@ -23,6 +23,8 @@ check options:
   --format F            text (default), json, jsonl, sarif or github
   --include-dir DIR     where \documentclass and \usepackage files are looked up, after the
                         input file's own folder (repeatable)
+  --allow-read DIR      a folder the checked files may also read from (\input, plot file...);
+                        by default only the input's folder and the include dirs (repeatable)
   --jobs N              check files on N threads (0: one per core); output keeps input order
   --set RULE.NAME=V     override a rule threshold, e.g. --set in_frame.tolerance_pt=2
   --fallback MODE       never (default), auto (when the parser meets unsupported input) or
@@ -30,6 +32,9 @@ check options:
   --llm-base-url URL    OpenAI-compatible endpoint (or TIKZLINT_LLM_BASE_URL)
   --llm-model M         model name (or TIKZLINT_LLM_MODEL)
   --llm-cache DIR       on-disk cache of LLM answers
+  --output-file FILE    write the report to FILE instead of standard output
+  --quiet, -q           only warnings and errors: no notes, verdict lines, summary or progress
+  --statistics          one line per rule or code with its count, instead of the diagnostics
   --spec FILE           check each file against a spec of what it must show (docs/spec.md):
                         verdict `spec`, one finding per unmet item
 
@@ -53,7 +58,8 @@ constexpr FlagSpec kFlags[] = {
     {"--fallback", true, false},     {"--llm-base-url", true, false}, {"--llm-model", true, false},
     {"--llm-cache", true, false},    {"--picture", true, false},     {"-o", true, false},
     {"--output", true, false},       {"--markdown", false, false},   {"--list", false, false},
-    {"--spec", true, true},
+    {"--spec", true, true},          {"--allow-read", true, false},  {"--output-file", true, true},
+    {"--quiet", false, true},        {"-q", false, true},            {"--statistics", false, true},
 };
 
 const FlagSpec* find_flag(const std::string& name) {
@@ -109,6 +115,8 @@ std::string apply_flag(const std::string& name, const std::string& value, Invoca
     inv.format = *f;
   } else if (name == "--include-dir" || name == "-I") {
     inv.include_dirs.push_back(value);
+  } else if (name == "--allow-read") {
+    inv.allow_read.push_back(value);
   } else if (name == "--jobs" || name == "-j") {
     auto n = parse_int(value);
     if (!n || *n < 0 || *n > 4096) return "--jobs expects a number from 0 to 4096, got '" + value + "'";
@@ -135,6 +143,13 @@ std::string apply_flag(const std::string& name, const std::string& value, Invoca
     inv.output = value;
   } else if (name == "--spec") {
     inv.spec = value;
+  } else if (name == "--output-file") {
+    if (value.empty()) return "--output-file needs a file name";
+    inv.output_file = value;
+  } else if (name == "--quiet" || name == "-q") {
+    inv.quiet = true;
+  } else if (name == "--statistics") {
+    inv.statistics = true;
   } else if (name == "--markdown") {
     inv.markdown = true;
   } else if (name == "--list") {

@@ -19,6 +19,7 @@ struct Invocation {
   // check / ir / render
   Format format = Format::text;
   std::vector<std::string> include_dirs;
+  std::vector<std::string> allow_read;  // --allow-read DIR (support/read_policy.hpp)
   unsigned jobs = 1;  // 0: one per core
   std::vector<std::pair<std::string, double>> thresholds;  // --set rule.threshold=value
   backtranslate::Mode fallback = backtranslate::Mode::never;
@@ -26,6 +27,9 @@ struct Invocation {
   std::size_t picture = 1;  // ir / render: which picture of the file (1-based)
   std::string output;       // render: -o FILE ("" or "-": stdout)
   std::string spec;         // check: --spec FILE (docs/spec.md)
+  std::string output_file;  // check: --output-file FILE (the report goes there, not to stdout)
+  bool quiet = false;       // check: --quiet
+  bool statistics = false;  // check: --statistics
   // explain
   bool markdown = false;
   bool list = false;

@@ -39,6 +39,8 @@ const std::vector<CodeDoc>& frontend_codes() {
       {"expansion-limit", "a named budget of the macro expander was exceeded (recursion, loops, size)"},
       {"unterminated", "an environment, group, brace or option list is not closed"},
       {"missing-file", "a class or package was not found in the file's folder or the include dirs"},
+      {"refused-read", "a file the document names is outside the read policy (absolute, '..', symlink out, "
+                       "hidden) and was not read"},
       {"undefined-macro", "a macro used in a picture is not defined by the document or its packages"},
       {"math-error", "a pgfmath expression could not be evaluated (syntax, division by zero, overflow)"},
       {"unreadable-file", "the input file is missing, unreadable or larger than the input limit"},

@@ -419,15 +419,29 @@ std::string sarif_uri(std::string_view path) {
 
 namespace {
 
+// A missing class or package note (not a data file): summarised once per run in the text format.
+bool is_missing_package_note(const Diagnostic& d) {
+  return d.rule == "missing-file" && d.severity == Severity::note && d.evidence.is_object() &&
+         d.evidence.contains("file") && d.evidence["file"].is_string();
+}
+
 class TextReporter : public Reporter {
  public:
-  explicit TextReporter(std::ostream& out) : out_(out) {}
+  TextReporter(std::ostream& out, bool quiet) : out_(out), quiet_(quiet) {}
   void file(const FileReport& r) override {
     for (const auto& d : r.diagnostics) {
+      if (is_missing_package_note(d)) {
+        const std::string name = d.evidence["file"].get<std::string>();
+        auto [it, fresh] = missing_.try_emplace(name);
+        if (fresh) missing_order_.push_back(name);
+        if (it->second.empty() || it->second.back() != r.path) it->second.push_back(r.path);
+        continue;
+      }
+      if (quiet_ && d.severity == Severity::note) continue;
       out_ << text_diagnostic(r, d);
       ++counts_[static_cast<int>(d.severity)];
     }
-    out_ << text_verdict_line(r);
+    if (!quiet_) out_ << text_verdict_line(r);
     ++files_;
     if (r.status != FileStatus::checked)
       ++unchecked_;
@@ -441,6 +455,14 @@ class TextReporter : public Reporter {
     auto plural = [](std::size_t n, const char* word) {
       return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
     };
+    if (quiet_) {
+      out_.flush();
+      return;
+    }
+    for (const auto& name : missing_order_) {
+      out_ << missing_file_summary(name, missing_[name]);
+      ++counts_[0];
+    }
     out_ << plural(files_, "file") << " checked: " << passed_ << " passed, " << failed_ << " failed, "
          << unchecked_ << " not checked; " << plural(counts_[2], "error") << ", "
          << plural(counts_[1], "warning") << ", " << plural(counts_[0], "note") << "\n";
@@ -449,8 +471,48 @@ class TextReporter : public Reporter {
 
  private:
   std::ostream& out_;
+  bool quiet_ = false;
   std::size_t files_ = 0, passed_ = 0, failed_ = 0, unchecked_ = 0;
   std::size_t counts_[3] = {0, 0, 0};
+  std::map<std::string, std::vector<std::string>> missing_;  // file -> inputs, in input order
+  std::vector<std::string> missing_order_;                    // first seen first
+};
+
+// --statistics: counts per rule or code and severity, the most frequent first (Ruff's
+// `--statistics`), then the files' tally. Printed instead of the diagnostics, in every format.
+class StatisticsReporter : public Reporter {
+ public:
+  StatisticsReporter(std::ostream& out, bool quiet) : out_(out), quiet_(quiet) {}
+  void file(const FileReport& r) override {
+    for (const auto& d : r.diagnostics) {
+      if (quiet_ && d.severity == Severity::note) continue;
+      ++counts_[{d.rule, static_cast<int>(d.severity)}];
+    }
+    ++files_;
+    failed_ += r.fails() ? 1 : 0;
+  }
+  void finish() override {
+    std::vector<std::pair<std::pair<std::string, int>, std::size_t>> rows(counts_.begin(), counts_.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    std::size_t width = 1;
+    for (const auto& row : rows) width = std::max(width, std::to_string(row.second).size());
+    static const char* const kSeverity[] = {"note", "warning", "error"};
+    for (const auto& [key, n] : rows) {
+      std::string count = std::to_string(n);
+      out_ << std::string(width - count.size(), ' ') << count << "\t" << key.first << "\t"
+           << kSeverity[key.second] << "\n";
+    }
+    if (!quiet_) out_ << files_ << " file" << (files_ == 1 ? "" : "s") << " checked, " << failed_ << " failed\n";
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  bool quiet_ = false;
+  std::map<std::pair<std::string, int>, std::size_t> counts_;
+  std::size_t files_ = 0, failed_ = 0;
 };
 
 class JsonlReporter : public Reporter {
@@ -615,15 +677,24 @@ class SarifReporter : public Reporter {
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_reporter(Format f, std::ostream& out, const ToolInfo& info) {
+std::string missing_file_summary(const std::string& file, const std::vector<std::string>& inputs, std::size_t shown) {
+  std::string s = "note: '" + file + "' was not found; its definitions are not read (" +
+                  std::to_string(inputs.size()) + (inputs.size() == 1 ? " file: " : " files: ");
+  for (std::size_t i = 0; i < inputs.size() && i < shown; ++i) s += (i ? ", " : "") + inputs[i];
+  if (inputs.size() > shown) s += ", and " + std::to_string(inputs.size() - shown) + " more";
+  return s + ") [missing-file]\n";
+}
+
+std::unique_ptr<Reporter> make_reporter(Format f, std::ostream& out, const ToolInfo& info, const OutputOptions& opts) {
+  if (opts.statistics) return std::make_unique<StatisticsReporter>(out, opts.quiet);
   switch (f) {
-    case Format::text: return std::make_unique<TextReporter>(out);
+    case Format::text: return std::make_unique<TextReporter>(out, opts.quiet);
     case Format::json: return std::make_unique<JsonReporter>(out);
     case Format::jsonl: return std::make_unique<JsonlReporter>(out);
     case Format::sarif: return std::make_unique<SarifReporter>(out, info);
     case Format::github: return std::make_unique<GithubReporter>(out);
   }
-  return std::make_unique<TextReporter>(out);
+  return std::make_unique<TextReporter>(out, opts.quiet);
 }
 
 }  // namespace tikzlint::cli

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/driver.hpp"
 
@@ -58,6 +59,17 @@ class Reporter {
   virtual void file(const FileReport& r) = 0;
   virtual void finish() = 0;  // after the last file (closes arrays, writes the summary)
 };
-std::unique_ptr<Reporter> make_reporter(Format f, std::ostream& out, const ToolInfo& info);
+// --quiet and --statistics (docs/cli.md).
+struct OutputOptions {
+  bool quiet = false;       // text: warnings and errors only (no notes, verdict lines, summary)
+  bool statistics = false;  // any format: one line per rule or code with its count, as Ruff does
+};
+std::unique_ptr<Reporter> make_reporter(Format f, std::ostream& out, const ToolInfo& info,
+                                        const OutputOptions& opts = {});
+
+// The text format's run-level note for a class or package that was not found: one per file
+// name, listing the inputs it affects (at most `shown`, then "and N more").
+std::string missing_file_summary(const std::string& file, const std::vector<std::string>& inputs,
+                                 std::size_t shown = 10);
 
 }  // namespace tikzlint::cli

@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lim.max_expansion_steps /= 50;
   lim.max_token_count /= 50;
   lim.max_loop_iterations /= 50;
-  lim.max_total_iterations /= 50;
+  lim.max_loop_work /= 50;
   cli::FileReport r = cli::check_file(scratch_path(), opts);
 
   for (const auto& d : r.diagnostics)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +22,7 @@
 #include "ir/package.hpp"
 #include "ir/textmetrics.hpp"
 #include "support/ascii.hpp"
+#include "support/read_policy.hpp"
 #include "tex/styles.hpp"
 
 namespace tikzlint::ir {
@@ -161,6 +163,8 @@ class PictureLowerer {
   void set_document_definitions(std::map<std::string, std::map<std::string, std::string>>* d) { doc_defs_ = d; }
   // The directory of the file being checked: relative `plot file` names are read from there.
   void set_base_dir(std::string dir) { base_dir_ = std::move(dir); }
+  // The document's read policy (support/read_policy.hpp); a data file outside it is not read.
+  void set_read_gate(std::shared_ptr<const ReadGate> gate) { gate_ = std::move(gate); }
 
  private:
   // --- per-path state
@@ -309,6 +313,7 @@ class PictureLowerer {
   std::vector<bool> scope_is_3d_;
   int library_depth_ = 0;      // synthetic statements emitted by a library, nested
   std::string base_dir_;       // the checked file's directory (set_base_dir)
+  std::shared_ptr<const ReadGate> gate_;  // set_read_gate
   std::map<std::string, std::map<std::string, std::string>>* doc_defs_ = nullptr;
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
@@ -333,6 +338,9 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   dg.severity = starts_with(code, "unsupported") ? Severity::warning : Severity::error;
   if (code == "math-error" || code == "syntax-error") dg.severity = Severity::error;
   if (code == "missing-file") dg.severity = Severity::warning;  // TeX goes on without it (a plot file)
+  // a data file outside the read policy: TeX would read it, tikzlint does not know what it draws
+  const bool refused = code == "refused-read";
+  if (refused) dg.severity = Severity::warning;
   dg.message = msg;
   dg.range = range(b, e);
   if (ps && incomplete) ps->incomplete = true;
@@ -340,7 +348,7 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
   for (const auto& h : handlers_)
     if (h->covers_problem(code)) return;
   d_.diagnostics.push_back(dg);
-  if (starts_with(code, "unsupported")) d_.unsupported.push_back({msg, dg.range});
+  if (starts_with(code, "unsupported") || refused) d_.unsupported.push_back({msg, dg.range});
 }
 
 void PictureLowerer::style_problems(const std::vector<tex::StyleProblem>& probs, std::uint32_t base, PathState* ps) {
@@ -2145,6 +2153,21 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         if (!name.empty() && name.front() == '{') name = tex::strip_braces(name);
         std::string path = name;
         if (!path.empty() && path.front() != '/' && !base_dir_.empty()) path = base_dir_ + "/" + path;
+        ReadRefusal why = gate_ ? gate_->check_name(name) : ReadRefusal::none;
+        std::error_code ec;
+        if (why == ReadRefusal::none && gate_ && std::filesystem::exists(path, ec)) why = gate_->check_found(path);
+        if (why != ReadRefusal::none) {
+          // never opened: what pgf would plot from it is unknown
+          const std::size_t before = d_.diagnostics.size();
+          problem("refused-read", "refused to read '" + name + "': " + describe(why) + " is outside the read policy",
+                  b, e, &ps, true);
+          if (d_.diagnostics.size() > before) {
+            d_.diagnostics.back().evidence = {{"path", name}, {"policy", code_of(why)}};
+            d_.diagnostics.back().notes.push_back(
+                {std::string(ReadGate::summary()) + "; --allow-read DIR widens it", d_.diagnostics.back().range});
+          }
+          return;
+        }
         const PlotFileData data = read_plot_file(path);
         if (!data.found) {
           // pgfmoduleplot: "Plot data file `name' not found." and nothing is plotted
@@ -3488,9 +3511,13 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
     const std::size_t slash = path.find_last_of('/');
     base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
   }
+  // A document expanded without a policy (a test's hand-made one) gets the strictest: its folder.
+  std::shared_ptr<const ReadGate> gate =
+      doc.read_gate ? doc.read_gate : std::make_shared<const ReadGate>(base_dir, std::vector<std::string>{});
   for (const auto& pic : doc.pictures) {
     PictureLowerer pl(doc, pic, styles, colors, packages);
     pl.set_base_dir(base_dir);
+    pl.set_read_gate(gate);
     pl.set_document_definitions(&document_definitions);
     out.push_back(pl.run());
   }

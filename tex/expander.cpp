@@ -293,6 +293,8 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"RequirePackage", &Expander::p_usepackage},
       {"input", &Expander::p_input},
       {"include", &Expander::p_input},
+      {"IfFileExists", &Expander::p_if_file_exists},
+      {"InputIfFileExists", &Expander::p_if_file_exists},
       {"endinput", &Expander::p_endinput},
       {"tikzset", &Expander::p_tikzset},
       {"tikzdatavisualizationset", &Expander::p_tikzdatavisualizationset},
@@ -316,6 +318,16 @@ Expander::Expander(SourceManager& sm, FileId input, const FrontendOptions& opts,
                    ExpandedDocument& doc)
     : sm_(sm), input_(input), limits_(opts.limits), doc_(doc) {
   include_dirs_ = opts.include_dirs;
+  allow_read_ = opts.allow_read;
+  {
+    const std::string& path = sm.get(input).path();
+    const std::size_t slash = path.rfind('/');
+    std::vector<std::string> roots = include_dirs_;
+    roots.insert(roots.end(), allow_read_.begin(), allow_read_.end());
+    gate_ = std::make_shared<const ReadGate>(slash == std::string::npos ? std::string() : path.substr(0, slash + 1),
+                                             std::move(roots));
+    doc_.read_gate = gate_;
+  }
   cache = opts.cache;
   first_file_ = sm.size();
 }
@@ -1636,6 +1648,7 @@ void Expander::p_documentclass(const Token& t) {
     key = n + '\x1f' + to_string(opts) + '\x1f' +
           (slash == std::string::npos ? std::string() : input_path.substr(0, slash + 1));
     for (const auto& d : include_dirs_) key += '\x1f' + d;
+    for (const auto& d : allow_read_) key += "\x1f+" + d;
     if (auto snap = cache->find(key); snap && restore_snapshot(*snap, t)) return;
   }
   snapshot_diags_ = doc_.diagnostics.size();
@@ -1821,6 +1834,17 @@ void Expander::p_input(const Token& t) {
   load_file(t, name, "", false);
 }
 
+// \IfFileExists{file}{then}{else} and \InputIfFileExists{file}{then}{else} (LaTeX's ltfiles):
+// the branch by whether the file is found; \InputIfFileExists reads it after `then`. A file the
+// read policy refuses counts as absent (and is reported).
+void Expander::p_if_file_exists(const Token& t) {
+  TokenList name, yes, no;
+  if (!read_group_raw(name, t) || !read_group_raw(yes, t) || !read_group_raw(no, t)) return;
+  const bool input = t.text == "InputIfFileExists";
+  const bool found = load_file(t, trim(to_string(name)), "", input ? Load::always : Load::probe, true);
+  push_back(found ? std::move(yes) : std::move(no));
+}
+
 void Expander::p_endinput(const Token&) {
   for (auto it = inputs_.rbegin(); it != inputs_.rend(); ++it) {
     if ((*it)->reader) {
@@ -1830,7 +1854,29 @@ void Expander::p_endinput(const Token&) {
   }
 }
 
+// A read the policy refuses (support/read_policy.hpp): one warning naming the policy and the
+// name as the document wrote it; nothing of the file is read.
+void Expander::refuse_read(const Token& at, const std::string& name, ReadRefusal why) {
+  Diagnostic d;
+  d.rule = "refused-read";
+  d.severity = Severity::warning;
+  d.message = "refused to read '" + name + "': " + describe(why) + " is outside the read policy";
+  d.range = range_of(at);
+  d.evidence = {{"path", name}, {"policy", code_of(why)}};
+  d.notes.push_back({std::string(ReadGate::summary()) + "; --allow-read DIR widens it", d.range});
+  doc_.diagnostics.push_back(std::move(d));
+}
+
 bool Expander::load_file(const Token& at, const std::string& name, const char* ext, bool once) {
+  return load_file(at, name, ext, once ? Load::once : Load::always, false);
+}
+
+bool Expander::load_file(const Token& at, const std::string& name, const char* ext, Load mode, bool quiet) {
+  const bool once = mode == Load::once;
+  if (ReadRefusal why = gate_->check_name(name); why != ReadRefusal::none) {
+    refuse_read(at, name, why);
+    return false;
+  }
   std::vector<std::string> names;
   std::string e = ext;
   if (!e.empty()) {
@@ -1855,6 +1901,11 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
       fs::path p = d.empty() ? fs::path(n) : d / n;
       if (!fs::is_regular_file(p, ec)) continue;
       any_file = true;
+      if (ReadRefusal why = gate_->check_found(p); why != ReadRefusal::none) {
+        refuse_read(at, name, why);
+        return false;
+      }
+      if (mode == Load::probe) return true;
       std::string key = fs::weakly_canonical(p, ec).string();
       if (once && loaded_files_.contains(key)) return true;
       std::size_t files = 0;
@@ -1883,7 +1934,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
     }
   }
   if (!any_file && cache) cache->note_absent(probe);
-  if (missing_notes_.insert(names.front())) {
+  if (!quiet && !quiet_when_missing(names.front()) && missing_notes_.insert(names.front())) {
     Diagnostic d;
     d.rule = "missing-file";
     d.severity = Severity::note;

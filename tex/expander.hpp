@@ -212,6 +212,7 @@ class Expander {
     std::vector<std::string> vars;
     std::vector<std::vector<TokenList>> items;  // per iteration, one value per variable
     TokenList body;
+    std::size_t body_statements = 0;  // ';' at the body's own level: the work of one iteration
     Token site;
     std::size_t index = 0;
     std::size_t base_depth = 0;
@@ -254,7 +255,14 @@ class Expander {
   std::optional<long> scan_int(const Token& owner);
   std::optional<double> evaluate(const TokenList& expr, const Token& at, bool& is_length);
   void skip_conditional(bool to_else);
+  // How load_file treats the file it finds: read it (once: not again if read before), or only
+  // tell whether it exists (\IfFileExists); `quiet` gives no missing-file note (\InputIfFileExists
+  // has its own branch for that).
+  enum class Load { always, once, probe };
   bool load_file(const Token& at, const std::string& name, const char* ext, bool once);
+  bool load_file(const Token& at, const std::string& name, const char* ext, Load mode, bool quiet);
+  void refuse_read(const Token& at, const std::string& name, ReadRefusal why);
+  void p_if_file_exists(const Token& t);
   void record_class_options(const TokenList& opts);
   void emit_style(const Token& at, TokenList body);
   void take_snapshot();
@@ -322,6 +330,8 @@ class Expander {
   SourceManager& sm_;
   FileId input_;
   std::vector<std::string> include_dirs_;
+  std::vector<std::string> allow_read_;
+  std::shared_ptr<const ReadGate> gate_;  // also doc_.read_gate
   std::optional<Token> pending_out_;  // a primitive's output token (\noexpand, \the)
   Limits limits_;
   ExpandedDocument& doc_;
@@ -350,7 +360,7 @@ class Expander {
   bool class_seen_ = false;
   std::size_t steps_ = 0;
   std::size_t live_tokens_ = 0;
-  std::size_t total_iterations_ = 0;
+  std::size_t loop_work_ = 0;  // statements run by \foreach bodies so far (max_loop_work)
   std::uint32_t next_marker_ = 1;
   int collecting_ = 0;  // inside expand_fully: braces do not open groups
   bool last_out_digit_ = false;  // m_value_needs_star of the last token returned by next()

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "tex/expander.hpp"
 #include "tex/pgfmath.hpp"
@@ -352,6 +353,34 @@ void Expander::p_foreach(const Token& t) {
     loop->items.push_back(std::move(values));
   }
   if (loop->items.empty()) return;
+  // Budget by product: this loop's work, times the iterations the loops around it have still to
+  // run (this one included in each), is known now; refuse before anything runs.
+  // Statements at the body's own level: those of a braced inner loop count in its own plan.
+  std::size_t semis = 0, depth = 0;
+  for (const Token& b : loop->body) {
+    if (b.cat == Cat::begin_group) ++depth;
+    else if (b.cat == Cat::end_group && depth > 0) --depth;
+    else if (depth == 0 && b.is_char(';')) ++semis;
+  }
+  loop->body_statements = semis;
+  double planned = static_cast<double>(loop->items.size()) * static_cast<double>(std::max<std::size_t>(1, semis));
+  std::string shape = std::to_string(loop->items.size());
+  for (const auto& outer : loops_) {
+    const std::size_t left = outer->items.size() - outer->index;  // the current one included
+    planned *= static_cast<double>(left);
+    shape = std::to_string(left) + " x " + shape;
+  }
+  if (static_cast<double>(loop_work_) + planned > static_cast<double>(limits_.max_loop_work)) {
+    std::ostringstream n;
+    n.precision(0);
+    n << std::fixed << std::min(planned, 1e18);
+    fatal("expansion-limit",
+          "\foreach would run " + n.str() + " statements (" + shape + " iterations x " +
+              std::to_string(std::max<std::size_t>(1, semis)) + " statements), over the limit of " +
+              std::to_string(limits_.max_loop_work),
+          t, {{"work", planned}, {"limit", limits_.max_loop_work}, {"name", "max_loop_work"}});
+    return;
+  }
   loop->marker = next_marker_++;
   loops_.push_back(std::move(loop));
   start_iteration(loops_.size() - 1);
@@ -359,10 +388,11 @@ void Expander::p_foreach(const Token& t) {
 
 void Expander::start_iteration(std::size_t li) {
   Loop& loop = *loops_[li];
-  if (++total_iterations_ > limits_.max_total_iterations) {
+  loop_work_ += loop.body_statements;
+  if (loop_work_ > limits_.max_loop_work) {  // loops that were each within it, one after another
     fatal("expansion-limit",
-          "more than " + std::to_string(limits_.max_total_iterations) + " \\foreach iterations in the file",
-          loop.site, {{"limit", limits_.max_total_iterations}, {"name", "max_total_iterations"}});
+          "\\foreach bodies ran more than " + std::to_string(limits_.max_loop_work) + " statements in the file",
+          loop.site, {{"limit", limits_.max_loop_work}, {"name", "max_loop_work"}});
     return;
   }
   loop.base_depth = env_.depth();

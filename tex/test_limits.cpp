@@ -78,11 +78,36 @@ TEST_CASE("max_loop_iterations: \\foreach over 10^9 items is refused up front") 
   CHECK(zero_step.has("expansion-limit"));
 }
 
-TEST_CASE("max_total_iterations: nested loops") {
+TEST_CASE("max_loop_work: nested loops are refused by their product before they run") {
   FrontendOptions opts;
-  opts.limits.max_total_iterations = 50;
+  opts.limits.max_loop_work = 50;
   auto r = picture("\\foreach \\i in {1,...,10} {\\foreach \\j in {1,...,10} {\\draw (\\i,\\j);}}", opts);
-  CHECK(located_error(r, "expansion-limit").evidence["name"] == "max_total_iterations");
+  const Diagnostic& d = located_error(r, "expansion-limit");
+  CHECK(d.evidence["name"] == "max_loop_work");
+  CHECK(d.evidence["work"] == 100);
+  CHECK(r.texts().empty());  // refused before the first inner iteration
+  // iterations x statements: 10 iterations of 6 statements
+  auto wide = picture("\\foreach \\i in {1,...,10} {\\draw (0,0);\\draw (1,0);\\draw (2,0);\\draw (3,0);"
+                      "\\draw (4,0);\\draw (5,0);}",
+                      opts);
+  CHECK(located_error(wide, "expansion-limit").evidence["work"] == 60);
+  // within the budget: 7 x 7 runs
+  auto fits = picture("\\foreach \\i in {1,...,7} {\\foreach \\j in {1,...,7} {\\draw (\\i,\\j);}}", opts);
+  CHECK(!fits.has("expansion-limit"));
+  CHECK(fits.texts().size() == 49);
+  // loops one after another, each within it, share it
+  auto serial = picture("\\foreach \\i in {1,...,40} {\\draw (\\i,0);}\\foreach \\i in {1,...,40} {\\draw (\\i,1);}", opts);
+  CHECK(located_error(serial, "expansion-limit").evidence["name"] == "max_loop_work");
+}
+
+TEST_CASE("max_loop_work: 10^5 x 10^5 nested loops are refused at once, with one diagnostic") {
+  auto start = std::chrono::steady_clock::now();
+  auto r = picture("\\foreach \\i in {1,...,100000} {\\foreach \\j in {1,...,100000} {\\draw (\\i,\\j) -- (0,0);}}");
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  CHECK(located_error(r, "expansion-limit").evidence["name"] == "max_loop_work");
+  CHECK(r.doc.diagnostics.size() <= 3);
+  CHECK(r.texts().empty());
+  CHECK(ms < 1000);
 }
 
 TEST_CASE("max_nesting_depth: 10,000 nested braces in a statement, a group, an argument") {

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/diagnostic.hpp"
+#include "support/read_policy.hpp"
 #include "support/source.hpp"
 
 namespace tikzlint::tex {
@@ -19,8 +21,11 @@ struct Limits {
   std::size_t max_macro_depth = 256;             // nested expansion (\def\a{\a}\a)
   std::size_t max_token_count = 4'000'000;       // tokens alive in the expander at once
   std::size_t max_loop_iterations = 100'000;     // one \foreach (refused up front for ranges)
-  std::size_t max_total_iterations = 200'000;    // all \foreach bodies in a file (a 1000x1000
-                                                 // nest took 1.7 GB and 9 s; 30x30x30 fits)
+  // The work \foreach bodies may cause in a file: iterations x statements of the body, summed
+  // (a 1000x1000 nest of one \draw took 1.7 GB and 9 s; 30x30x30 of five statements fits). A
+  // loop whose known range would take the file past it, counting the iterations still to come of
+  // the loops around it, is refused before its first iteration.
+  std::size_t max_loop_work = 200'000;
   std::size_t max_nesting_depth = 256;           // braces / groups / environments; the same
                                                  // as the statement parser's kMaxGroupNesting, so
                                                  // that deep nesting gives one error, not two
@@ -37,6 +42,9 @@ class StyleTable;  // tex/styles.hpp
 
 struct FrontendOptions {
   std::vector<std::string> include_dirs;  // after the input file's own folder
+  // --allow-read: more folders a document may read from (support/read_policy.hpp); nothing is
+  // looked up there, but names that resolve into them are read.
+  std::vector<std::string> allow_read;
   Limits limits;
   std::shared_ptr<ExpansionCache> cache = make_expansion_cache();
 };
@@ -95,9 +103,17 @@ struct ExpandedDocument {
   std::vector<Picture> pictures;
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
+  // The read policy of this document (its folder, include dirs, --allow-read): later stages
+  // read data files (plot file) through it.
+  std::shared_ptr<const ReadGate> read_gate;
   std::size_t unexpanded_user_macros = 0;  // user-defined macros left in statements (should be 0)
   std::vector<std::string> unexpanded_macro_names;  // their names ("\\foo"), each once
 };
+
+// A class or package (as "name.cls" / "name.sty") that tikzlint models or knows to be
+// irrelevant to a picture's geometry (standalone, article, tikz, xcolor, amsmath...): when it is
+// not found, no missing-file note is given (tex/known_files.cpp lists them with the reasons).
+bool quiet_when_missing(std::string_view file);
 
 // Read and expand `file` (already added to `sm`). Classes and packages it loads are added to `sm`.
 ExpandedDocument expand_file(SourceManager& sm, FileId file, const FrontendOptions& opts);

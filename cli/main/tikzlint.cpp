@@ -1,5 +1,7 @@
 // tikzlint: the command-line entry point. Parses the arguments (cli/args.hpp), runs the
 // driver (cli/driver.hpp) and writes one output format (cli/output.hpp).
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -9,6 +11,7 @@
 #include "cli/driver.hpp"
 #include "checks/scene.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "ir/ir.hpp"
 
 #ifndef TIKZLINT_VERSION
@@ -28,6 +31,7 @@ int usage_error(const std::string& message) {
 CheckOptions options_from(const Invocation& inv) {
   CheckOptions o;
   o.frontend.include_dirs = inv.include_dirs;
+  o.frontend.allow_read = inv.allow_read;
   for (const auto& [key, value] : inv.thresholds) o.config.set(key, value);
   o.llm.mode = inv.fallback;
   o.llm.base_url = inv.llm_base_url;
@@ -54,14 +58,36 @@ int run_check(const Invocation& inv) {
   }
   ToolInfo info;
   info.version = TIKZLINT_VERSION;
-  auto reporter = make_reporter(inv.format, std::cout, info);
+  std::ofstream file_out;
+  if (!inv.output_file.empty()) {
+    file_out.open(inv.output_file, std::ios::binary | std::ios::trunc);
+    if (!file_out) {
+      std::cerr << "tikzlint: error: cannot write '" << inv.output_file << "'\n";
+      return 2;
+    }
+  }
+  std::ostream& out = inv.output_file.empty() ? std::cout : file_out;
+  OutputOptions output;
+  output.quiet = inv.quiet;
+  output.statistics = inv.statistics;
+  auto reporter = make_reporter(inv.format, out, info, output);
+  // Progress only on a terminal (never in a pipe or a CI log); erased before each report is written.
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
+  Progress progress(std::cerr, inputs.size(), tty && !inv.quiet, progress_delay());
   ExitTally tally;
   check_files(inputs, opts, inv.jobs, [&](FileReport&& r) {
     tally.add(r);
+    if (progress.shown()) progress.finish();  // the report's lines go above the progress line
     reporter->file(r);
+    progress.file_done();
   });
+  progress.finish();
   reporter->finish();
-  std::cout.flush();
+  out.flush();
+  if (!inv.output_file.empty() && !file_out) {
+    std::cerr << "tikzlint: error: cannot write '" << inv.output_file << "'\n";
+    return 2;
+  }
   return tally.code();
 }
 
