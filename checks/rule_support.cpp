@@ -48,7 +48,8 @@ namespace {
 bool loses_geometry(const std::string& code) {
   return code == "unsupported-path-operation" || code == "unsupported-coordinate" ||
          code == "unsupported-construct" || code == "syntax-error" || code == "expansion-limit" ||
-         code == "resource-limit";  // a library construct cut short at one of its bounds
+         code == "resource-limit" ||  // a library construct cut short at one of its bounds
+         code == "refused-read";      // a data file outside the read policy, never read
 }
 
 bool within(const SourceRange& inner, const SourceRange& outer) {

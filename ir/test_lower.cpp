@@ -493,7 +493,9 @@ TEST_CASE("opacity levels of pgfmanual 23.2 set opacity") {
 }
 
 TEST_CASE("plot file: points in the x/y vectors, an empty line or a `u` flag is a jump, a missing file plots nothing") {
-  const std::string path = "/tmp/tikzlint-test-plot-file.table";
+  // relative to the input's folder (here: none, so the working directory): the read policy
+  // refuses absolute names (support/read_policy.hpp)
+  const std::string path = "tikzlint-test-plot-file.table";
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     REQUIRE(f != nullptr);
@@ -512,12 +514,21 @@ TEST_CASE("plot file: points in the x/y vectors, an empty line or a `u` flag is 
   REQUIRE(plots[2]->points.size() == 2);
   CHECK_PT(plots[2]->points[1], 12 * kCm, kCm);
   std::remove(path.c_str());
-  auto m = one("\\draw plot file {/nonexistent/tikzlint-no-such.table};");
+  auto m = one("\\draw plot file {tikzlint-no-such.table};");
   CHECK(count_unsupported(m) == 0);
   CHECK(m.elements.empty());
   bool warned = false;
   for (const auto& dg : m.diagnostics) warned = warned || (dg.rule == "missing-file" && dg.severity == Severity::warning);
   CHECK(warned);
+  // outside the read policy: never opened, and what it would draw is unknown
+  auto refused = one("\\draw plot file {/etc/hostname};");
+  CHECK(refused.elements.empty());
+  CHECK(count_unsupported(refused) == 1);
+  bool refusal = false;
+  for (const auto& dg : refused.diagnostics)
+    refusal = refusal || (dg.rule == "refused-read" && dg.severity == Severity::warning &&
+                          dg.evidence["policy"] == "absolute");
+  CHECK(refusal);
 }
 
 TEST_CASE("to path: the custom path replaces the to, with \\tikztotarget and \\tikztonodes") {

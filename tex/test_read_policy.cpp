@@ -86,7 +86,7 @@ TEST_CASE("read policy: /etc/passwd is never read") {
   for (std::size_t i = 0; i < r.sm.size(); ++i) CHECK(r.sm.get(static_cast<FileId>(i)).path() != "/etc/passwd");
 }
 
-TEST_CASE("read policy: '..' above the input's folder is refused; '..' inside it is not") {
+TEST_CASE("read policy: '..' above the input's folder is refused, '..' inside it is not") {
   Tree t;
   auto up = t.run("\\input{../outside/secret}");
   CHECK(count(up, "refused-read") == 1);
@@ -136,7 +136,7 @@ TEST_CASE("read policy: --allow-read widens it to a folder, absolute names and l
   CHECK(up.has("refused-read"));
 }
 
-TEST_CASE("read policy: include dirs are roots; \\usepackage of an absolute path outside is refused") {
+TEST_CASE("read policy: include dirs are roots, a usepackage of an absolute path outside is refused") {
   Tree t;
   FrontendOptions opts;
   opts.include_dirs = {t.outside.string()};
@@ -151,7 +151,7 @@ TEST_CASE("read policy: include dirs are roots; \\usepackage of an absolute path
   CHECK(!refused.has("missing-file"));
 }
 
-TEST_CASE("read policy: \\InputIfFileExists and \\IfFileExists take the else branch for a refused file") {
+TEST_CASE("read policy: InputIfFileExists and IfFileExists take the else branch for a refused file") {
   Tree t;
   auto r = t.run("\\InputIfFileExists{/etc/passwd}{\\draw (0,0) -- (7,0);}{\\draw (0,0) -- (8,0);}"
                  "\\IfFileExists{link.tex}{\\draw (0,0) -- (9,0);}{\\draw (0,0) -- (6,0);}"
