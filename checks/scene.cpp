@@ -405,7 +405,11 @@ std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
     const ir::Node& n = d.nodes[ni];
     if (!geo::finite(n.center)) continue;
     if (is_vertex_dot(n)) add_vertex(n.center, 0, true, 0);
-    if (has_text(n)) {
+    if (has_text(n) && !n.role.empty()) {
+      // a package's own text (an axis's tick labels): part of the picture's extent, names nothing
+      extent_pts.push_back({n.box.xmin, n.box.ymin});
+      extent_pts.push_back({n.box.xmax, n.box.ymax});
+    } else if (has_text(n)) {
       Label l{ni, read_label(n.text), n.box, geo::glyph_box(n), n.center};
       labels_.push_back(std::move(l));
       extent_pts.push_back({n.box.xmin, n.box.ymin});

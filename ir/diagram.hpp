@@ -118,6 +118,10 @@ struct Node {
   double inner_sep = 0, outer_sep = 0;
   bool drawn = false, filled = false;  // border drawn / background filled
   bool is_label = false;    // from label= or pin= of another node
+  // What a package typeset the node as, when it is part of the package's own furniture rather
+  // than a label the author placed: "tick label", "axis label", "legend" (a pgfplots axis). Such
+  // text is seen by the rules on text (in_frame, overlap, readable_size) but names no geometry.
+  std::string role;
   std::optional<std::uint32_t> label_of;  // index of the node this is a label of
   std::optional<std::uint32_t> on_path;   // path_id of the path it was placed on (midway, pos=)
   double pos_on_path = -1;  // 0..1 when placed on a path segment
@@ -137,6 +141,9 @@ struct ClipRegion {
   bool is_rectangle = false;
   Box bounds;
   Provenance prov;
+  // "" for a \clip of the picture; "pgfplots axis" for an axis's clip of its plots, which bounds
+  // the plots only and is never the picture's canvas.
+  std::string owner;
 };
 
 // Something the lowering could not represent; rules that depend on it say indeterminate.

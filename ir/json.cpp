@@ -140,6 +140,7 @@ json node_json(const Node& n, const Ctx& sm) {
             {"drawn", n.drawn},
             {"filled", n.filled},
             {"is_label", n.is_label},
+            {"role", n.role},
             {"label_of", n.label_of ? json(*n.label_of) : json(nullptr)},
             {"on_path", n.on_path ? json(*n.on_path) : json(nullptr)},
             {"pos_on_path", n.pos_on_path >= 0 ? num(n.pos_on_path) : json(nullptr)},
@@ -191,7 +192,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
 
   json clips = json::array();
   for (const auto& c : d.clips)
-    clips.push_back({{"polygon", points(c.polygon)}, {"is_rectangle", c.is_rectangle},
+    clips.push_back({{"polygon", points(c.polygon)}, {"is_rectangle", c.is_rectangle}, {"owner", c.owner},
                      {"bounds", box(c.bounds)}, {"source", provenance(c.prov, sm)}});
   j["clips"] = std::move(clips);
 

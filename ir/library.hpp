@@ -89,6 +89,13 @@ class LibraryHost {
   virtual void report(const Diagnostic& dg, const std::string& unsupported = "") {}
   // Everything lowered so far rests on what the package could not model: unplaced for the rules.
   virtual void mark_incomplete() {}
+  // The number of nodes lowered so far, and the role (ir::Node::role) of those from `first` on:
+  // a package's own furniture (a pgfplots axis's tick labels) emitted as plain nodes.
+  virtual std::size_t node_count() const { return 0; }
+  // The picture's pgfplots axes are all laid out as pgfplots lays them out: the diagram does not
+  // "use an axis that is not lowered" (ir::Diagram::uses_axis) after all.
+  virtual void set_uses_axis(bool uses) {}
+  virtual void set_node_role(std::size_t first, const std::string& role) {}
 };
 
 // Reading a construct's text (library_text.cpp): the same brace rules for every library.

@@ -3065,6 +3065,12 @@ class PictureLowerer::Host final : public LibraryHost {
     for (auto& n : L_.d_.nodes) n.incomplete = true;
   }
 
+  std::size_t node_count() const override { return L_.d_.nodes.size(); }
+  void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
+  void set_node_role(std::size_t first, const std::string& role) override {
+    for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].role = role;
+  }
+
  private:
   // Run `body` (which emits statements) with a fresh picture-size box, then drop everything it
   // added: elements, nodes, names, diagnostics, scopes left open.

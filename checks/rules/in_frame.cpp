@@ -37,9 +37,9 @@ const RuleDoc in_frame_doc = {
     "The clip a pgfplots axis puts around its own plots is not the picture's canvas: curves that\n"
     "run to the axis box end there by design, and the page still grows to fit the axis.\n"
     "\n"
-    "An axis the lowering maps only approximately (an `approximate-axis` note: its box assumes a\n"
-    "fixed room for tick labels that pgfplots measures from the typeset labels) is geometry known\n"
-    "to within `axis_uncertainty_pt`. Against a canvas of the picture's own, the rule then decides\n"
+    "An axis the lowering maps only approximately (an `approximate-axis` note: some of its keys or\n"
+    "text are not modelled, packages/pgfplots/README.md) is geometry known to within\n"
+    "`axis_uncertainty_pt`. Against a canvas of the picture's own, the rule then decides\n"
     "only when the evidence is clear of that uncertainty: an element sticking out by more than\n"
     "the tolerance plus the uncertainty fails, every element inside by at least the uncertainty\n"
     "less the tolerance passes, and anything between is indeterminate.\n"
@@ -133,7 +133,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   const ir::ClipRegion* clip = nullptr;
   if (d.canvas_source == "clip" && d.canvas)
     for (const ir::ClipRegion& c : d.clips)
-      if (std::none_of(axis_ranges.begin(), axis_ranges.end(), [&](const SourceRange& r) { return same(r, c.prov.range); }) &&
+      if (c.owner.empty() && std::none_of(axis_ranges.begin(), axis_ranges.end(), [&](const SourceRange& r) { return same(r, c.prov.range); }) &&
           c.bounds.xmin == d.canvas->xmin && c.bounds.ymin == d.canvas->ymin && c.bounds.xmax == d.canvas->xmax &&
           c.bounds.ymax == d.canvas->ymax) {
         clip = &c;

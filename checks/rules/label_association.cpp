@@ -48,8 +48,8 @@ const RuleDoc label_association_doc = {
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
-    "An axis the lowering maps only approximately (an `approximate-axis` note: its box assumes a\n"
-    "fixed room for tick labels, so data coordinates are scaled by a factor known only to within\n"
+    "An axis the lowering maps only approximately (an `approximate-axis` note: some of its keys are\n"
+    "not modelled, so data coordinates are scaled by a factor known only to within\n"
     "`axis_uncertainty_pt` over the box's size) does not by itself leave the verdict open. A label\n"
     "attached by construction (label=, pin=) keeps its owner whatever the scale. Any other label\n"
     "is decided only when the evidence is clear of that uncertainty: its distances, scaled by up\n"
@@ -226,7 +226,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
   if (scene.labels().empty()) {
     // pgfplots typesets its tick and axis labels itself, each at the tick or axis it names.
-    if (d.uses_axis)
+    if (d.uses_axis || std::any_of(d.nodes.begin(), d.nodes.end(), [](const ir::Node& n) { return !n.role.empty(); }))
       return make_result(Verdict::pass,
                          "the only labels are a pgfplots axis's own tick and axis labels, placed at what they name");
     return make_result(Verdict::na, "the diagram has no text labels");

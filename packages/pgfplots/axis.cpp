@@ -1,19 +1,40 @@
-// packages/pgfplots/axis.cpp: the approximate pgfplots axis (pgfplots manual 4.10): the axis box
-// and its data frame from explicit limits, \addplot of coordinates or of an expression as TikZ
-// plots, `axis cs:`. Anything else in a picture with an axis is covered by one diagnostic: the
-// note "approximate-axis" when the axis was lowered, else the warning "pgfplots axis is not
-// lowered" that leaves the whole picture unplaced for the rules.
+// packages/pgfplots/axis.cpp: a pgfplots axis laid out as pgfplots lays it out (pgfplots manual 4
+// "The Reference"; pgfplots.code.tex, pgfplots.scaling.code.tex, pgfplotsticks.code.tex):
+//
+//   limits   the user's xmin..ymax, else the data of every \addplot in the axis (a coordinate
+//            counts for the other direction only inside the user's limits), enlarged by 10% of
+//            the range on each automatic side (`enlargelimits=auto`, 2D);
+//   size     width 240pt, height 207pt including labels: the axis box is 45pt smaller in each
+//            direction (`scale only axis`: exactly that size; `x=`/`y=`: units given);
+//   ticks    pgfplots' tick algorithm (ticks.cpp) or the user's `xtick`/`ytick`;
+//   text     tick labels (`$\pgfmathprintnumber{..}$`, `$10^{..}$` on log axes) as nodes anchored
+//            north/east at the axis box, xlabel/ylabel at `ticklabel cs:0.5` (`near ticklabel`),
+//            the title 6pt above the box: plain \node statements, so their boxes are measured
+//            like any node and grow the picture as pgf's do; their role is "tick label"/"axis label";
+//   drawing  the box (or no lines), the grid, the clip: plots and TikZ paths inside the axis are
+//            clipped to the box and, as in pgfplots (clip=true), do not grow the picture.
+//
+// What is not modelled is reported where it stands: an unknown axis key (`unsupported-key`, and
+// the note `approximate-axis`, which the rules read as "the axis frame is known only roughly"); a
+// plot form, a legend (`unsupported-construct`). An axis whose limits cannot be known (3D, polar,
+// group plots, automatic limits over data that is not modelled) is not lowered: one warning,
+// and the whole picture is unplaced for the rules.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "ir/coords.hpp"
 #include "ir/library.hpp"
+#include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/ticks.hpp"
 #include "packages/support.hpp"
 #include "tex/styles.hpp"
 
@@ -21,176 +42,900 @@ namespace tikzlint::packages {
 namespace {
 
 using ir::Point;
+using namespace tikzlint::pgfplots;
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+std::string trimmed(std::string_view s) { return std::string(ir::text_trim(s)); }
+
+// pgfplots.code.tex: \axisdefaultwidth 240pt, \axisdefaultheight 207pt; 45pt of each is left
+// for the labels (pgfplots.scaling.code.tex, \pgfplots@initsizes@handle@label@const).
+constexpr double kDefaultWidthPt = 240, kDefaultHeightPt = 207, kLabelAllowancePt = 45;
+// `enlargelimits=auto` enlarges an automatic limit by 10% of the range (\pgfplots@enlarge@limit).
+constexpr double kDefaultEnlargement = 0.1;
+// `every axis title shift=6pt`: the title's south anchor above the box.
+constexpr double kTitleShiftPt = 6;
+// `major tick length=0.15cm`: tick labels stand clear of ticks that reach out of the box
+// (`tick align=center`: half of it, `outside`: all of it).
+constexpr double kMajorTickLengthPt = 0.15 * ir::kPtPerCm;
+// `every axis legend` (pgfplots.code.tex): at={(0.98,0.98)}, inner xsep=3pt, inner ysep=2pt; the
+// legend image is 0.6cm of line (plus the default 0.4pt line width: its ends' half widths).
+constexpr double kLegendAt = 0.98, kLegendInnerXSepPt = 3, kLegendInnerYSepPt = 2;
+constexpr double kLegendLineInsetPt = 0.2, kLegendImageWidthPt = 0.6 * ir::kPtPerCm + 2 * kLegendLineInsetPt;
+
+// The default cycle list (`cycle list name=color`, pgfplots.code.tex) an \addplot without options
+// (or \addplot+) draws with: its colour and mark.
+constexpr const char* kCycleList[] = {
+    "blue, mark=*",           "red, mark=square*",        "brown!60!black, mark=otimes*",
+    "black, mark=star",       "blue, mark=diamond*",      "red, densely dashed, mark=*",
+    "brown!60!black, densely dashed, mark=square*",       "black, densely dashed, mark=otimes*",
+    "blue, densely dashed, mark=star",                    "red, densely dashed, mark=diamond*"};
+
+// Axis keys that change only how things are painted, never where anything is (colours, line
+// styles of ticks/grid/axis lines, the plots' styles, number of minor ticks).
+const std::set<std::string>& appearance_keys() {
+  static const std::set<std::string> keys = {
+      "compat", "tick style", "major tick style", "minor tick style", "every tick/.style", "every tick/.append style",
+      "grid style", "major grid style", "minor grid style", "every axis grid/.style", "every axis grid/.append style",
+      "every major grid/.style", "every minor grid/.style", "axis background/.style", "axis background style",
+      "every axis plot/.style", "every axis plot/.append style", "every axis plot post/.style",
+      "every axis plot post/.append style", "cycle list name", "cycle list", "cycle multi list", "cycle multiindex* list",
+      "no markers", "no marks", "mark options", "mark size", "every mark/.style", "every mark/.append style",
+      "minor tick num", "minor x tick num", "minor y tick num", "minor xtick", "minor ytick",
+      "minor tick length", "subtickwidth", "xtick pos", "ytick pos", "tickpos",
+      "axis on top", "unbounded coords", "filter discard warning", "trig format plots", "smooth", "thick", "thin",
+      "very thick", "ultra thick", "semithick", "very thin", "line width", "color", "draw", "fill", "opacity",
+      "axis line style", "every axis/.style", "every axis/.append style", "every tick label/.style",
+      "legend image post style",
+      "every axis legend/.style", "every axis legend/.append style", "legend plot pos", "reverse legend",
+      "transpose legend", "legend to name", "clip marker paths", "clip mode", "set layers", "mark layer",
+      "separate axis lines", "every outer x axis line/.style", "every outer y axis line/.style",
+      "every inner x axis line/.style", "every inner y axis line/.style", "x axis line style", "y axis line style",
+      "samples y", "domain y", "point meta", "colormap name", "colormap/viridis", "colormap/hot", "colormap/cool",
+      "colormap/bluered", "colormap/jet", "colormap/greenyellow", "colormap/redyellow", "colormap/blackwhite",
+      "mesh/ordering", "shader", "restrict x to domain*", "restrict y to domain*"};
+  return keys;
+}
+
+// Plot options pgfplots itself reads (sampling, bookkeeping): taken out before the plot is drawn
+// as a TikZ plot; the rest are TikZ drawing keys.
+const std::set<std::string>& plot_keys() {
+  static const std::set<std::string> keys = {"domain",      "samples",  "samples at", "variable",
+                                             "forget plot", "id",       "unbounded coords",
+                                             "no markers",  "no marks", "legend image post style",
+                                             "trig format plots", "samples y", "domain y", "point meta"};
+  return keys;
+}
+
+// Plot options of plot types this model does not draw (bars, error bars, meshes...).
+bool unmodelled_plot_key(const std::string& k) {
+  static const std::set<std::string> keys = {
+      "ybar", "xbar", "ybar stacked", "xbar stacked", "ybar interval", "xbar interval", "error bars/.cd",
+      "scatter", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver", "stack plots",
+      "ycomb", "xcomb", "const plot", "const plot mark left", "const plot mark right", "jump mark left",
+      "jump mark right", "patch", "matrix plot", "matrix plot*", "shader", "area legend", "ybar legend",
+      "restrict x to domain", "restrict y to domain", "x filter/.code", "y filter/.code", "x expr", "y expr",
+      "fill between/of", "nodes near coords", "error bars/y dir", "error bars/x dir", "bar width", "bar shift",
+      "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
+      "colormap name", "view"};
+  return keys.count(k) != 0 || starts_with(k, "error bars") || starts_with(k, "x error") || starts_with(k, "y error") ||
+         starts_with(k, "nodes near coords") || starts_with(k, "scatter/") || starts_with(k, "mesh/") ||
+         starts_with(k, "hist/") || starts_with(k, "boxplot/");
+}
+
+std::string strip_prefix(std::string k) {
+  for (const char* p : {"/pgfplots/", "/tikz/", "/pgf/"})
+    if (starts_with(k, p)) k = k.substr(std::string_view(p).size());
+  return k;
+}
+
+std::string pt(double v) { return ir::text_number(v) + "pt"; }
+
+// One direction of the axis (x or y).
+struct Direction {
+  char name = 'x';
+  bool log = false;
+  std::optional<double> user_min, user_max;  // as written (data units)
+  std::string enlarge = "auto";
+  std::optional<double> unit;                // `x=` / `y=` (pt per data unit)
+  std::optional<std::vector<double>> ticks;  // `xtick=` (data units); empty: no ticks
+  bool ticks_data = false;                   // `xtick=data`
+  std::optional<std::vector<std::string>> tick_labels;  // `xticklabels=`
+  std::string label, label_style, ticklabel_style;
+  bool has_label = false, hidden = false;
+  std::string line = "box";  // `axis x line`: box, lower (bottom/left), none
+  std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
+  bool arrow = false;                 // the line ends in an arrow (-stealth)
+  // laid out
+  double lo = 0, hi = 1;       // limits (log10 on a log axis)
+  double length = 0, scale = 0;  // pt along the axis; pt per (transformed) data unit
+  std::vector<double> tick_positions;  // transformed data units
+  double map(double v) const { return (v - lo) * scale; }
+  std::optional<double> transform(double v) const {
+    if (!log) return v;
+    if (!(v > 0)) return std::nullopt;
+    return std::log10(v);
+  }
+};
 
 class AxisPicture final : public ir::PackagePicture {
  public:
-  explicit AxisPicture(const tex::Picture& pic) : picture_range_(pic.range) {}
+  explicit AxisPicture(const tex::Picture& pic) : pic_(pic) {}
 
-  // Inside a picture with an axis, every non-path statement is the axis': \begin{axis},
-  // \addplot, \end{axis} are lowered; the rest (\addlegendentry, \legend...) is covered by the
-  // axis diagnostic. Paths (\draw, \node in the axis) are lowered as plain TikZ.
   ir::Offer lower_statement(const ir::PackageStatement& s, ir::LibraryHost& host) override {
-    if (s.path) return ir::Offer::pass;
     const std::string t(ir::text_trim(s.st.text));
-    if (starts_with(t, "\\begin{axis}")) {
-      begin_axis(s.st, host);
-    } else if (starts_with(t, "\\end{axis}")) {
-      if (lowered_) host.emit("\\end{scope}", 0, 0);
-    } else if (starts_with(t, "\\addplot") && lowered_) {
+    if (!s.path && starts_with(t, "\\begin{")) {
+      const std::string env = t.substr(7, t.find('}') - 7);
+      if (env == "axis" || env == "semilogxaxis" || env == "semilogyaxis" || env == "loglogaxis" ||
+          env == "polaraxis" || env == "groupplot" || env == "ternaryaxis" || env == "smithchart") {
+        ++depth_;
+        if (depth_ == 1) begin_axis(s.st, env, host);
+        return ir::Offer::lowered;
+      }
+    }
+    if (depth_ == 0) return ir::Offer::pass;
+    if (!s.path && starts_with(t, "\\end{")) {
+      const std::string env = t.substr(5, t.find('}') - 5);
+      if (env == "axis" || env == "semilogxaxis" || env == "semilogyaxis" || env == "loglogaxis" ||
+          env == "polaraxis" || env == "groupplot" || env == "ternaryaxis" || env == "smithchart") {
+        if (--depth_ == 0) end_axis(s.st, host);
+        return ir::Offer::lowered;
+      }
+    }
+    if (!axis_) return s.path ? ir::Offer::pass : ir::Offer::lowered;  // covered by the axis warning
+    if (s.path) {
+      if (x_.log || y_.log) {
+        host.problem("unsupported-coordinate", "TikZ coordinates inside a logarithmic axis are not mapped", 0,
+                     static_cast<std::uint32_t>(s.st.text.size()));
+        return ir::Offer::lowered;
+      }
+      return ir::Offer::pass;
+    }
+    if (starts_with(t, "\\addplot")) {
       lower_addplot(s.st, host);
+    } else if (starts_with(t, "\\addlegendentry") || starts_with(t, "\\legend")) {
+      read_legend_command(t, s.st, host);
+    } else {
+      host.problem("unsupported-construct",
+                   "'" + t.substr(0, std::min<std::size_t>(t.size(), 30)) + "' inside a pgfplots axis is not modelled", 0,
+                   static_cast<std::uint32_t>(s.st.text.size()));
     }
     return ir::Offer::lowered;
   }
 
-  // pgfplots' axis cs: positional data coordinates in the axis frame
+  // `axis cs:` (and `rel axis cs:`): data coordinates in the axis frame, logarithmic where the
+  // axis is.
   Coordinate coordinate(std::string_view system, std::string_view args, const ir::Settings& s,
                         const Eval& eval) override {
-    if (system != "axis" || !lowered_) return {};
+    const bool rel = system == "rel axis";
+    if ((system != "axis" && !rel) || depth_ == 0) return {};
     Coordinate out;
     out.handled = true;
+    if (!axis_) return out;
     auto items = tex::split_options(args);
-    Point p{0, 0};
-    const Point* vecs[3] = {&s.xvec, &s.yvec, &s.zvec};
-    for (std::size_t k = 0; k < items.size() && k < 3; ++k) {
-      auto v = eval(items[k].has_value ? items[k].value : items[k].key);
-      if (!v) return out;
-      p = p + v->value * *vecs[k];
+    if (items.size() < 2) return out;
+    double v[2];
+    for (int k = 0; k < 2; ++k) {
+      auto r = eval(items[k].has_value ? items[k].key + "=" + items[k].value : items[k].key);
+      if (!r) return out;
+      const Direction& d = k == 0 ? x_ : y_;
+      if (rel) {
+        v[k] = d.lo + r->value * (d.hi - d.lo);
+      } else {
+        auto tv = d.transform(r->value);
+        if (!tv) return out;
+        v[k] = *tv;
+      }
     }
-    out.local = p;
+    // in the data scope: local units are data units (xvec/yvec scaled, origin shifted)
+    out.local = v[0] * s.xvec + v[1] * s.yvec;
     return out;
   }
 
-  // inside a pgfplots axis (axis cs:, \addplot...) the one axis diagnostic covers everything
-  bool covers_problem(std::string_view code) const override { return !lowered_ && starts_with(code, "unsupported"); }
+  bool covers_problem(std::string_view code) const override {
+    return depth_ > 0 && failed_ && starts_with(code, "unsupported");
+  }
 
   void end_picture(ir::LibraryHost& host) override {
-    if (lowered_) return;
+    if (!not_lowered_.valid) {
+      // every axis laid out: the rules read the picture as any other (approximate ones aside)
+      if (!any_approximate_) host.set_uses_axis(false);
+      return;
+    }
     Diagnostic dg;
     dg.rule = "unsupported-construct";
     dg.severity = Severity::warning;
-    dg.message = "pgfplots axis is not lowered";
-    dg.range = picture_range_;
+    dg.message = "pgfplots axis is not lowered: " + not_lowered_reason_;
+    dg.range = not_lowered_;
     host.report(dg, "pgfplots axis");
     host.mark_incomplete();
   }
 
  private:
-  bool begin_axis(const tex::Statement& st, ir::LibraryHost& host);
+  void begin_axis(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
+  void end_axis(const tex::Statement& st, ir::LibraryHost& host);
   void lower_addplot(const tex::Statement& st, ir::LibraryHost& host);
+  void read_legend_command(const std::string& t, const tex::Statement& st, ir::LibraryHost& host);
+  void read_legend_style(const std::string& v, std::uint32_t at);
+  void draw_legend(ir::LibraryHost& host);
+  bool read_keys(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
+  bool compute_limits(const tex::Statement& st, ir::LibraryHost& host);
+  void not_lowered(const tex::Statement& st, const std::string& why) {
+    failed_ = true;
+    if (!not_lowered_.valid) not_lowered_ = st.prov.range, not_lowered_reason_ = why;
+  }
+  std::optional<std::vector<double>> tick_list(const std::string& v, ir::LibraryHost& host);
+  std::vector<std::pair<double, std::string>> tick_labels(const Direction& d, ir::LibraryHost& host,
+                                                          const tex::Statement& st);
+  Sampling sampling_from(const std::string& options, ir::LibraryHost& host) const;
+  std::optional<double> number(const std::string& v, ir::LibraryHost& host) const {
+    std::string err;
+    auto r = host.eval(v, &err);
+    if (!r) return std::nullopt;
+    return r->value;
+  }
 
-  SourceRange picture_range_;
-  bool lowered_ = false;  // the axis' data coordinates are mapped (begin_axis)
-  std::optional<std::pair<double, double>> domain_;
+  const tex::Picture& pic_;
+  int depth_ = 0;
+  bool axis_ = false;    // the current axis is laid out (its data scope is open)
+  bool failed_ = false;  // the current axis cannot be laid out: its one warning covers the rest
+  std::uint32_t opt_base_ = 0;
+  SourceRange not_lowered_;
+  std::string not_lowered_reason_;
+  Direction x_, y_;
+  std::string title_, title_style_, label_style_, tick_label_style_, grid_ = "none";
+  bool has_title_ = false, scale_only_ = false, clip_ = true, approximate_ = false, legend_ = false,
+       legend_reported_ = false, any_approximate_ = false;
+  double width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
+  double major_tick_length_ = kMajorTickLengthPt;
+  Sampling sampling_;
+  std::size_t plot_index_ = 0;
+  std::vector<std::pair<std::string, std::uint32_t>> unknown_keys_;
+  // the legend (pgfplots manual 4.9.5): its entries, the styles of the plots they show, where it stands
+  std::vector<std::string> legend_entries_, legend_plot_styles_;
+  double legend_at_x_ = kLegendAt, legend_at_y_ = kLegendAt;
+  std::string legend_anchor_ = "north east", legend_font_, legend_cells_anchor_ = "center";
+  const tex::Statement* begin_statement_ = nullptr;
 };
 
-// With compat >= 1.11 plain coordinates inside the axis are data coordinates. The axis box starts
-// at the picture origin (anchor south west) and is width/height minus 45pt for the labels unless
-// `scale only axis` (pgfplots.scaling.code.tex).
-bool AxisPicture::begin_axis(const tex::Statement& st, ir::LibraryHost& host) {
+void AxisPicture::read_legend_style(const std::string& v, std::uint32_t at) {
+  for (const auto& it : tex::split_options(v)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    const std::string val = trimmed(tex::strip_braces(it.value));
+    if (k == "at") {
+      // at={(x,y)}: rel axis coordinates
+      std::string c = val;
+      if (c.size() >= 2 && c.front() == '(' && c.back() == ')') c = c.substr(1, c.size() - 2);
+      auto xy = tex::split_options(c);
+      std::optional<double> ax, ay;
+      if (xy.size() == 2) ax = parse_number(xy[0].key), ay = parse_number(xy[1].key);
+      if (ax && ay) legend_at_x_ = *ax, legend_at_y_ = *ay;
+      else unknown_keys_.push_back({"legend style at=" + val, at});
+    } else if (k == "anchor") {
+      legend_anchor_ = val;
+    } else if (k == "font") {
+      legend_font_ = val;
+    } else if (k == "draw" || k == "fill" || k == "line width" || k == "thick" || k == "thin" || k == "text" ||
+               k == "opacity" || k == "fill opacity" || k == "draw opacity" || k == "text opacity" ||
+               k == "rounded corners" || (!it.has_value && k.find('!') != std::string::npos)) {
+      // paint only
+    } else if (k == "cells" && (val == "anchor=west" || val == "anchor=east" || val == "anchor=center")) {
+      legend_cells_anchor_ = val.substr(7);
+    } else {
+      unknown_keys_.push_back({"legend style " + k, at});
+    }
+  }
+}
+
+void AxisPicture::read_legend_command(const std::string& t, const tex::Statement& st, ir::LibraryHost& host) {
+  std::size_t i = t.find('{');
+  if (starts_with(t, "\\addlegendentry")) {
+    std::size_t b = t.find('[');
+    if (b != std::string::npos && b < i) i = t.find('{', ir::text_skip_group(t, b));
+  }
+  std::size_t j = i == std::string::npos ? std::string::npos : ir::text_skip_group(t, i);
+  if (j == std::string::npos) {
+    host.problem("unsupported-construct", "legend command without a braced argument is not modelled", 0,
+                 static_cast<std::uint32_t>(st.text.size()));
+    return;
+  }
+  const std::string arg = t.substr(i + 1, j - i - 2);
+  if (starts_with(t, "\\addlegendentry")) {
+    legend_entries_.push_back(trimmed(arg));
+  } else {
+    legend_entries_.clear();
+    for (const auto& it : tex::split_options(arg))
+      legend_entries_.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
+  }
+}
+
+// The legend as pgfplots' `every axis legend` typesets it: a matrix (inner xsep 3pt, inner ysep
+// 2pt, drawn and filled) of rows <legend image | text>, the image 0.6cm of the plot's line, each
+// text a node with inner sep 2pt and text depth 0.15em, at (0.98,0.98) of the axis, anchor north
+// east (`legend pos`, `legend style={at=..,anchor=..}` move it).
+void AxisPicture::draw_legend(ir::LibraryHost& host) {
+  if (legend_entries_.empty()) return;
+  const std::uint32_t whole = begin_statement_ ? static_cast<std::uint32_t>(begin_statement_->text.size()) : 0;
+  const std::string text_opts = "inner sep=2pt,text depth=0.15em" + (legend_font_.empty() ? "" : ",font=" + legend_font_);
+  std::vector<ir::NodeExtent> cells;
+  double col_w = 0, total_h = 0;
+  for (const auto& e : legend_entries_) {
+    auto m = host.measure_node(text_opts, e);
+    if (!m) return;
+    cells.push_back(*m);
+    col_w = std::max(col_w, m->box.width());
+    total_h += m->box.height();
+  }
+  const double w = 2 * kLegendInnerXSepPt + kLegendImageWidthPt + col_w, h = 2 * kLegendInnerYSepPt + total_h;
+  const std::string box_opts = "draw,fill=white,inner sep=0pt,minimum width=" + pt(w) + ",minimum height=" + pt(h) +
+                               ",anchor=" + legend_anchor_;
+  const double px = legend_at_x_ * x_.length, py = legend_at_y_ * y_.length;
+  auto m = host.measure_node(box_opts, "");
+  if (!m) return;
+  const std::size_t first = host.node_count();
+  host.emit("\\node[" + box_opts + "] at (" + pt(px) + "," + pt(py) + ") {};", 0, whole);
+  const ir::Box box{m->box.xmin + px, m->box.ymin + py, m->box.xmax + px, m->box.ymax + py};
+  double top = box.ymax - kLegendInnerYSepPt;
+  const double image_x = box.xmin + kLegendInnerXSepPt, col_x = image_x + kLegendImageWidthPt;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const double ch = cells[k].box.height(), cw = cells[k].box.width();
+    const double cy = top - ch / 2;
+    double cx = col_x + col_w / 2;
+    if (legend_cells_anchor_ == "west") cx = col_x + cw / 2;
+    if (legend_cells_anchor_ == "east") cx = col_x + col_w - cw / 2;
+    host.emit("\\node[" + text_opts + "] at (" + pt(cx) + "," + pt(cy) + ") {" + legend_entries_[k] + "};", 0, whole);
+    const std::string style = k < legend_plot_styles_.size() ? legend_plot_styles_[k] : std::string();
+    // the image: pgfplots' `legend image code`, a line through (0cm,0) (0.3cm,0) (0.6cm,0)
+    host.emit("\\draw[" + style + "] (" + pt(image_x + kLegendLineInsetPt) + "," + pt(cy) + ") -- (" +
+                  pt(image_x + kLegendImageWidthPt - kLegendLineInsetPt) + "," + pt(cy) + ");",
+              0, whole);
+    top -= ch;
+  }
+  host.set_node_role(first, "legend");
+}
+
+std::optional<std::vector<double>> AxisPicture::tick_list(const std::string& v0, ir::LibraryHost& host) {
+  std::string v = trimmed(v0);
+  std::vector<double> out;
+  if (v.empty() || v == "\\empty" || v == "{}") return out;
+  auto items = tex::split_options(v);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string it = trimmed(items[i].key);
+    if (it == "...") {
+      if (out.empty() || i + 1 >= items.size()) return std::nullopt;
+      const double step = out.size() >= 2 ? out.back() - out[out.size() - 2] : 1;
+      auto end = number(trimmed(items[i + 1].key), host);
+      if (!end || step == 0 || (*end - out.back()) / step > 10000) return std::nullopt;
+      for (double t = out.back() + step; step > 0 ? t < *end - 1e-9 * std::abs(step) : t > *end + 1e-9 * std::abs(step);
+           t += step)
+        out.push_back(t);
+      continue;
+    }
+    auto n = number(it, host);
+    if (!n) return std::nullopt;
+    out.push_back(*n);
+  }
+  return out;
+}
+
+Sampling AxisPicture::sampling_from(const std::string& options, ir::LibraryHost& host) const {
+  Sampling s = sampling_;
+  for (const auto& it : tex::split_options(options)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    const std::string v = trimmed(tex::strip_braces(it.value));
+    if (k == "domain") {
+      auto colon = v.find(':');
+      if (colon == std::string::npos) continue;
+      auto a = number(v.substr(0, colon), host), b = number(v.substr(colon + 1), host);
+      if (a && b) s.lo = *a, s.hi = *b;
+    } else if (k == "samples") {
+      if (auto n = number(v, host)) s.samples = static_cast<int>(std::lround(*n));
+    } else if (k == "variable") {
+      s.variable = v.size() > 1 && v[0] == '\\' ? v.substr(1) : v;
+    } else if (k == "samples at") {
+      std::string err;
+      // a \foreach list: a, b, ..., c
+      s.at.clear();
+      auto items = tex::split_options(v);
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string it2 = trimmed(items[i].key);
+        if (it2 == "..." && !s.at.empty() && i + 1 < items.size()) {
+          const double step = s.at.size() >= 2 ? s.at.back() - s.at[s.at.size() - 2] : 1;
+          auto end = number(trimmed(items[i + 1].key), host);
+          if (!end || step == 0 || (*end - s.at.back()) / step > 10000) break;
+          for (double t = s.at.back() + step; step > 0 ? t < *end - 1e-9 : t > *end + 1e-9; t += step) s.at.push_back(t);
+          continue;
+        }
+        if (auto n = number(it2, host)) s.at.push_back(*n);
+      }
+    }
+  }
+  return s;
+}
+
+// The axis' options: what is modelled is read, what only paints is accepted, the rest is reported.
+bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir::LibraryHost& host) {
   std::string t(ir::text_trim(st.text));
   std::string opts;
-  std::size_t open = t.find('[');
+  const std::size_t open = t.find('[');
   if (open != std::string::npos && t.back() == ']') opts = t.substr(open + 1, t.size() - open - 2);
-  std::map<std::string, std::string> kv;
-  bool scale_only = false, middle = false;
-  for (const auto& it : tex::split_options(opts)) {
-    const std::string k = tex::normalise_key(it.key);
-    if (k == "scale only axis") scale_only = true;
-    if (k == "axis lines" && ir::text_trim(it.value) == "middle") middle = true;
-    if (it.has_value) kv[k] = it.value;
+  x_ = Direction{};
+  y_ = Direction{};
+  x_.name = 'x';
+  y_.name = 'y';
+  x_.log = env == "semilogxaxis" || env == "loglogaxis";
+  y_.log = env == "semilogyaxis" || env == "loglogaxis";
+  title_.clear(), title_style_.clear(), label_style_.clear(), tick_label_style_.clear();
+  grid_ = "none";
+  has_title_ = scale_only_ = approximate_ = legend_ = legend_reported_ = false;
+  clip_ = true;
+  width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
+  major_tick_length_ = kMajorTickLengthPt;
+  sampling_ = Sampling{};
+  plot_index_ = 0;
+  unknown_keys_.clear();
+  legend_entries_.clear(), legend_plot_styles_.clear();
+  legend_at_x_ = legend_at_y_ = kLegendAt;
+  legend_anchor_ = "north east", legend_font_.clear(), legend_cells_anchor_ = "center";
+  begin_statement_ = &st;
+  const std::uint32_t opt_base = open == std::string::npos ? 0 : static_cast<std::uint32_t>(open + 1);
+  for (const tex::FlatKey& fk : host.expand_keys(opts)) {
+    const std::string k = strip_prefix(fk.key);
+    const std::string v = fk.value;
+    auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : y_; };
+    auto on_both = [&](auto&& f) { f(x_), f(y_); };
+    if (k == "xmin" || k == "xmax" || k == "ymin" || k == "ymax") {
+      auto n = number(v, host);
+      if (!n) {
+        unknown_keys_.push_back({k + "=" + v, fk.begin});
+        continue;
+      }
+      Direction& d = dir(k[0]);
+      (k.substr(1) == "min" ? d.user_min : d.user_max) = *n;
+    } else if (k == "width" || k == "height") {
+      auto n = number(v, host);
+      if (n) (k == "width" ? width_ : height_) = *n;
+    } else if (k == "scale only axis") {
+      scale_only_ = !(fk.has_value && trimmed(v) == "false");
+    } else if (k == "x" || k == "y") {
+      auto n = number(v, host);
+      if (n && *n > 0) dir(k[0]).unit = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "enlargelimits") {
+      on_both([&](Direction& d) { d.enlarge = fk.has_value ? trimmed(v) : "true"; });
+    } else if (k == "enlarge x limits" || k == "enlarge y limits") {
+      dir(k[8]).enlarge = fk.has_value ? trimmed(v) : "true";
+    } else if (k == "xmode" || k == "ymode") {
+      dir(k[0]).log = trimmed(v) == "log";
+    } else if (k == "axis lines" || k == "axis lines*" || k == "axis x line" || k == "axis y line" ||
+               k == "axis x line*" || k == "axis y line*") {
+      const std::string m = trimmed(v);
+      const bool star = k.back() == '*';
+      auto set = [&](Direction& d) {
+        // bottom/left (x) and left (y) are one choice: the line at the lower limit
+        const bool lower = m == "left" || (d.name == 'x' ? m == "bottom" : m == "bottom");
+        if (m == "box" || m == "none") d.line = m;
+        else if (lower) d.line = "lower";
+        else return false;
+        // `every non boxed x axis` (pgfplots.code.tex): tick align=center, enlarge x limits=false,
+        // an arrow at the line's end; the starred keys leave those alone
+        if (!star && d.line == "lower") d.enlarge = "false", d.tick_align = "center", d.arrow = true;
+        if (!star && d.line == "box") d.tick_align = "inside", d.arrow = false;
+        return true;
+      };
+      bool ok = true;
+      if (k == "axis lines" || k == "axis lines*") ok = set(x_) && set(y_);
+      else ok = set(dir(k[5]));
+      if (!ok) unknown_keys_.push_back({k + "=" + m, fk.begin});
+    } else if (k == "tick align" || k == "xtick align" || k == "ytick align") {
+      const std::string m = trimmed(v);
+      if (m != "inside" && m != "outside" && m != "center") unknown_keys_.push_back({k + "=" + m, fk.begin});
+      else if (k == "tick align") on_both([&](Direction& d) { d.tick_align = m; });
+      else dir(k[0]).tick_align = m;
+    } else if (k == "major tick length" || k == "tickwidth") {
+      auto n = number(v, host);
+      if (n) major_tick_length_ = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "hide axis") {
+      if (!(fk.has_value && trimmed(v) == "false")) x_.hidden = y_.hidden = true;
+    } else if (k == "hide x axis" || k == "hide y axis") {
+      if (!(fk.has_value && trimmed(v) == "false")) dir(k[5]).hidden = true;
+    } else if (k == "xlabel" || k == "ylabel") {
+      dir(k[0]).label = tex::strip_braces(v);
+      dir(k[0]).has_label = !trimmed(dir(k[0]).label).empty();
+    } else if (k == "title") {
+      title_ = tex::strip_braces(v);
+      has_title_ = !trimmed(title_).empty();
+    } else if (k == "xlabel style" || k == "ylabel style" || k == "every axis x label/.append style" ||
+               k == "every axis y label/.append style") {
+      dir(k[0] == 'e' ? k[11] : k[0]).label_style += "," + v;
+    } else if (k == "label style" || k == "every axis label/.append style") {
+      label_style_ += "," + v;
+    } else if (k == "title style" || k == "every axis title/.append style") {
+      title_style_ += "," + v;
+    } else if (k == "tick label style" || k == "ticklabel style" || k == "every tick label/.append style") {
+      tick_label_style_ += "," + v;
+    } else if (k == "xticklabel style" || k == "yticklabel style" || k == "every x tick label/.append style" ||
+               k == "every y tick label/.append style") {
+      dir(k[0] == 'e' ? k[6] : k[0]).ticklabel_style += "," + v;
+    } else if (k == "xtick" || k == "ytick") {
+      if (trimmed(v) == "data") {
+        dir(k[0]).ticks_data = true;
+        continue;
+      }
+      auto l = tick_list(v, host);
+      if (l) dir(k[0]).ticks = *l;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "xticklabels" || k == "yticklabels") {
+      std::vector<std::string> labels;
+      for (const auto& it : tex::split_options(v))
+        labels.push_back(it.has_value ? it.key + "=" + it.value : trimmed(tex::strip_braces(it.key)));
+      dir(k[0]).tick_labels = labels;
+    } else if (k == "grid" || k == "xmajorgrids" || k == "ymajorgrids") {
+      grid_ = k == "grid" ? (fk.has_value ? trimmed(v) : "major") : "major";
+    } else if (k == "xminorgrids" || k == "yminorgrids" || k == "minor grid style") {
+      // minor grid lines: paint only (lines inside the box)
+    } else if (k == "domain" || k == "samples" || k == "variable" || k == "samples at") {
+      sampling_ = sampling_from(k + "={" + v + "}", host);
+    } else if (k == "clip") {
+      clip_ = !(fk.has_value && trimmed(v) == "false");
+    } else if (k == "scaled ticks" || k == "scaled x ticks" || k == "scaled y ticks") {
+      if (trimmed(v) != "true" && !(trimmed(v) == "false" && true)) unknown_keys_.push_back({k + "=" + v, fk.begin});
+      else if (trimmed(v) == "false") unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "legend style" || k == "every axis legend/.append style") {
+      read_legend_style(v, fk.begin);
+    } else if (k == "legend pos") {
+      // pgfplots.code.tex: /pgfplots/legend pos/<choice>
+      const std::string m = trimmed(v);
+      if (m == "south west") legend_at_x_ = 0.03, legend_at_y_ = 0.03, legend_anchor_ = m;
+      else if (m == "south east") legend_at_x_ = 0.97, legend_at_y_ = 0.03, legend_anchor_ = m;
+      else if (m == "north west") legend_at_x_ = 0.03, legend_at_y_ = 0.97, legend_anchor_ = m;
+      else if (m == "north east") legend_at_x_ = 0.97, legend_at_y_ = 0.97, legend_anchor_ = m;
+      else if (m == "outer north east") legend_at_x_ = 1.03, legend_at_y_ = 1, legend_anchor_ = "north west";
+      else unknown_keys_.push_back({k + "=" + m, fk.begin});
+    } else if (k == "legend cell align") {
+      const std::string m = trimmed(v);
+      if (m == "left") legend_cells_anchor_ = "west";
+      else if (m == "right") legend_cells_anchor_ = "east";
+      else legend_cells_anchor_ = "center";
+    } else if (k == "legend entries") {
+      legend_entries_.clear();
+      for (const auto& it : tex::split_options(v))
+        legend_entries_.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
+    } else if (appearance_keys().count(k) || (fk.has_value == false && !k.empty() && k.find('!') != std::string::npos)) {
+      // paints only
+    } else {
+      unknown_keys_.push_back({k + (fk.has_value ? "=" + trimmed(v).substr(0, 40) : ""), fk.begin});
+    }
   }
-  std::string err;
-  auto num = [&](const char* k) -> std::optional<double> {
-    auto f = kv.find(k);
-    if (f == kv.end()) return std::nullopt;
-    auto v = host.eval(f->second, &err);
-    if (!v) return std::nullopt;
-    return v->value;
-  };
-  auto xmin = num("xmin"), xmax = num("xmax"), ymin = num("ymin"), ymax = num("ymax");
-  if (!xmin || !xmax || !ymin || !ymax || *xmax <= *xmin || *ymax <= *ymin) return false;
-  double width = num("width").value_or(240), height = num("height").value_or(207);
-  if (!scale_only) {
-    width = std::max(1.0, width - 45);
-    height = std::max(1.0, height - 45);
-  }
-  ir::Settings s = host.settings();
-  const double sx = width / (*xmax - *xmin), sy = height / (*ymax - *ymin);
-  s.xvec = {sx, 0};
-  s.yvec = {0, sy};
-  s.ctm = s.ctm.then_local(ir::Transform::shift(-*xmin * sx, -*ymin * sy));
-  if (auto d = kv.find("domain"); d != kv.end()) {
-    auto colon = d->second.find(':');
-    std::string e2;
-    auto a = host.eval(d->second.substr(0, colon), &e2);
-    auto b = colon == std::string::npos ? std::nullopt : host.eval(d->second.substr(colon + 1), &e2);
-    if (a && b) domain_ = std::make_pair(a->value, b->value);
-  }
-  host.begin_scope(s);
-  lowered_ = true;
-  // the axis box (or its middle lines), and pgfplots' default clip to the box
-  Point lo = s.ctm.apply({*xmin * sx, *ymin * sy}), hi = s.ctm.apply({*xmax * sx, *ymax * sy});
-  ir::Style st2;
-  st2.draw = true;
-  if (middle) {
-    const double x0 = std::clamp(0.0, *xmin, *xmax), y0 = std::clamp(0.0, *ymin, *ymax);
-    Point ox = s.ctm.apply({x0 * sx, 0}), oy = s.ctm.apply({0, y0 * sy});
-    host.add_path({ir::Segment{{lo.x, oy.y}, {hi.x, oy.y}}, ir::Segment{{ox.x, lo.y}, {ox.x, hi.y}}}, st2);
-  } else {
-    ir::Rectangle r;
-    r.corners = {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}};
-    host.add_path({r}, st2);
-  }
-  ir::ClipRegion cr;
-  cr.polygon = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
-  cr.is_rectangle = true;
-  cr.bounds = {lo.x, lo.y, hi.x, hi.y};
-  cr.prov = st.prov;
-  host.add_clip(cr);
-  host.grow_picture_bbox(ir::Box{lo.x, lo.y, hi.x, hi.y});
-  Diagnostic dg;
-  dg.rule = "approximate-axis";
-  dg.severity = Severity::note;
-  dg.message = "pgfplots axis lowered approximately: data coordinates mapped, tick labels not modelled";
-  dg.range = st.prov.range;
-  host.report(dg);
+  opt_base_ = opt_base;
   return true;
 }
 
-// \addplot[opts] coordinates {...}; and \addplot[opts] {expr}; as TikZ plots in the axis frame.
-void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host) {
-  std::string t(ir::text_trim(st.text));
-  std::size_t i = std::string("\\addplot").size();
-  while (i < t.size() && (t[i] == '+' || t[i] == '3' || t[i] == ' ')) ++i;
-  std::string opts;
-  if (i < t.size() && t[i] == '[') {
-    int d = 0;
-    std::size_t j = i;
-    for (; j < t.size(); ++j) {
-      if (t[j] == '[' || t[j] == '{') ++d;
-      if ((t[j] == ']' || t[j] == '}') && --d == 0) break;
+// Limits from the user and from the data of every \addplot up to the matching \end{axis}.
+bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host) {
+  std::size_t i = 0;
+  while (i < pic_.statements.size() && &pic_.statements[i] != &st) ++i;
+  std::vector<Point> data;
+  std::vector<double> first_x;  // `xtick=data`: the first plot's x values
+  bool data_unknown = false;
+  std::string unknown_why;
+  int depth = 0;
+  for (std::size_t j = i; j < pic_.statements.size(); ++j) {
+    const std::string t(ir::text_trim(pic_.statements[j].text));
+    if (starts_with(t, "\\begin{")) ++depth;
+    if (starts_with(t, "\\end{") && --depth == 0) break;
+    if (depth != 1 || !starts_with(t, "\\addplot")) continue;
+    auto ap = split_addplot(t);
+    if (!ap) continue;
+    if (ap->three_d) {
+      not_lowered(st, "\\addplot3 (three-dimensional axes are not modelled)");
+      return false;
     }
-    opts = t.substr(i + 1, j - i - 1);
-    i = j + 1;
+    bool modelled = true;
+    for (const auto& it : tex::split_options(ap->options))
+      if (unmodelled_plot_key(strip_prefix(tex::normalise_key(it.key)))) modelled = false;
+    if (!modelled) {
+      data_unknown = true, unknown_why = "a plot type that is not modelled";
+      continue;
+    }
+    const Sampling s = sampling_from(ap->options, host);
+    PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); });
+    if (!pd.unsupported.empty()) {
+      data_unknown = true, unknown_why = pd.unsupported;
+      continue;
+    }
+    if (first_x.empty())
+      for (const Point& p : pd.points) first_x.push_back(p.x);
+    data.insert(data.end(), pd.points.begin(), pd.points.end());
   }
-  std::string rest(ir::text_trim(std::string_view(t).substr(std::min(i, t.size()))));
-  if (!rest.empty() && rest.back() == ';') rest.pop_back();
-  std::string synth;
-  if (starts_with(rest, "coordinates")) {
-    synth = "\\draw[" + opts + "] plot " + rest + ";";
-  } else if (!rest.empty() && rest.front() == '{') {
-    const auto dom = domain_.value_or(std::make_pair(-5.0, 5.0));
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "domain=%.10g:%.10g, ", dom.first, dom.second);
-    synth = "\\draw[" + std::string(buf) + opts + "] plot (\\x, " + rest + ");";
+  auto need = [](const Direction& d) { return !d.user_min || !d.user_max; };
+  if (data_unknown && (need(x_) || need(y_))) {
+    not_lowered(st, "its limits rest on " + unknown_why);
+    return false;
+  }
+  // data in the transformed (log10) domain; a point counts for one direction only where it lies
+  // within the user's limits of the other (pgfplots' coordinate filtering by the limits)
+  auto within = [](const Direction& d, double v) {
+    return (!d.user_min || v >= *d.user_min - 1e-12) && (!d.user_max || v <= *d.user_max + 1e-12);
+  };
+  for (Direction* d : {&x_, &y_}) {
+    const Direction& other = d == &x_ ? y_ : x_;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Point& p : data) {
+      const double v = d == &x_ ? p.x : p.y, w = d == &x_ ? p.y : p.x;
+      if (!within(other, w)) continue;
+      auto tv = d->transform(v);
+      if (!tv) continue;
+      lo = std::min(lo, *tv), hi = std::max(hi, *tv);
+    }
+    const bool auto_lo = !d->user_min, auto_hi = !d->user_max;
+    if (!std::isfinite(lo)) {  // no data: pgfplots' empty axis spans [0, 1] (a log axis 10^0..10^1)
+      lo = 0, hi = 1;
+    }
+    if (d->user_min) {
+      auto tv = d->transform(*d->user_min);
+      if (!tv) return not_lowered(st, "a limit of a logarithmic axis is not positive"), false;
+      lo = *tv;
+      if (auto_hi) hi = std::max(hi, lo);
+    }
+    if (d->user_max) {
+      auto tv = d->transform(*d->user_max);
+      if (!tv) return not_lowered(st, "a limit of a logarithmic axis is not positive"), false;
+      hi = *tv;
+      if (auto_lo) lo = std::min(lo, hi);
+    }
+    if (!(hi > lo)) {
+      not_lowered(st, std::string("its ") + d->name + " range is empty");
+      return false;
+    }
+    // enlargelimits (pgfplots.code.tex, /pgfplots/@enlargelimits): auto enlarges the automatic
+    // sides, true both, upper/lower one, a number is the relative amount, false none.
+    bool en_lo = false, en_hi = false;
+    double amount = kDefaultEnlargement;
+    std::string e = d->enlarge;
+    if (e == "auto") en_lo = auto_lo, en_hi = auto_hi;
+    else if (e == "true") en_lo = en_hi = true;
+    else if (e == "upper") en_hi = true;
+    else if (e == "lower") en_lo = true;
+    else if (e != "false") {
+      auto n = number(e, host);
+      if (!n) {
+        not_lowered(st, "enlargelimits='" + e + "' is not modelled");
+        return false;
+      }
+      en_lo = en_hi = true, amount = *n;
+    }
+    const double range = hi - lo;
+    if (en_lo) lo -= amount * range;
+    if (en_hi) hi += amount * range;
+    d->lo = lo, d->hi = hi;
+    if (d->ticks_data) {
+      std::vector<double> ts;
+      for (double v : first_x)
+        if (auto tv = d->transform(v)) ts.push_back(*tv);
+      d->ticks = ts;
+    }
+  }
+  return true;
+}
+
+// The tick labels of one direction: (position along the axis in pt, text).
+std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direction& d, ir::LibraryHost& host,
+                                                                     const tex::Statement& st) {
+  std::vector<std::pair<double, std::string>> out;
+  std::vector<double> ticks;
+  if (d.ticks) {
+    for (double v : *d.ticks) {
+      auto tv = d.ticks_data ? std::optional<double>(v) : d.transform(v);
+      if (tv && *tv >= d.lo - 1e-9 * (d.hi - d.lo) && *tv <= d.hi + 1e-9 * (d.hi - d.lo)) ticks.push_back(*tv);
+    }
   } else {
-    host.problem("unsupported-construct", "\\addplot form is not lowered", 0, static_cast<std::uint32_t>(st.text.size()));
+    ticks = d.log ? log_ticks(d.lo, d.hi, d.length) : linear_ticks(d.lo, d.hi, d.length);
+  }
+  const int scale_exp = d.log || d.ticks || d.tick_labels ? 0 : tick_scale_exponent(d.lo, d.hi);
+  if (scale_exp != 0) {
+    host.problem("unsupported-construct",
+                 std::string("the common factor of the ") + d.name + " tick labels (scaled ticks) is not placed", 0,
+                 static_cast<std::uint32_t>(st.text.size()), false);
+    approximate_ = true;
+  }
+  for (std::size_t k = 0; k < ticks.size(); ++k) {
+    const double v = ticks[k];
+    std::string text;
+    if (d.tick_labels) {
+      if (k >= d.tick_labels->size()) break;
+      text = (*d.tick_labels)[k];
+    } else {
+      auto p = print_number(d.log ? std::round(v) : v / std::pow(10.0, scale_exp));
+      if (!p) {
+        host.problem("unsupported-construct",
+                     std::string("a ") + d.name + " tick label in scientific notation is not typeset", 0,
+                     static_cast<std::uint32_t>(st.text.size()), false);
+        approximate_ = true;
+        continue;
+      }
+      text = d.log ? "$10^{" + *p + "}$" : "$" + *p + "$";
+    }
+    out.push_back({d.map(v), text});
+  }
+  return out;
+}
+
+void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, ir::LibraryHost& host) {
+  axis_ = false;
+  if (env != "axis" && env != "semilogxaxis" && env != "semilogyaxis" && env != "loglogaxis") {
+    not_lowered(st, "the " + env + " environment is not modelled");
     return;
   }
-  // every byte of the plot stands for the \addplot's first character
-  host.emit(synth, 0, 0);
+  failed_ = false;
+  read_keys(st, env, host);
+  if (!compute_limits(st, host)) return;
+  for (const auto& [key, at] : unknown_keys_) {
+    host.problem("unsupported-key", "pgfplots axis key '" + key + "' is not modelled", opt_base_ + at,
+                 opt_base_ + at + 1, false);
+    approximate_ = true;
+  }
+  // size (pgfplots.scaling.code.tex)
+  for (Direction* d : {&x_, &y_}) {
+    if (d->unit) {
+      d->scale = *d->unit;
+      d->length = d->scale * (d->hi - d->lo);
+    } else {
+      const double total = d == &x_ ? width_ : height_;
+      d->length = std::max(0.0, scale_only_ ? total : total - kLabelAllowancePt);
+      d->scale = d->length / (d->hi - d->lo);
+    }
+  }
+  if (!(x_.length > 0) || !(y_.length > 0)) {
+    not_lowered(st, "its box has no extent");
+    return;
+  }
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  const double W = x_.length, H = y_.length;
+  // grid lines (paint only: an ir::Grid, which the rules never read as a figure's lines)
+  if (grid_ == "major" || grid_ == "both" || grid_ == "minor") {
+    ir::Style gs;
+    gs.draw = true;
+    gs.line_width = 0.4;
+    gs.draw_color = "black!25";
+    auto step = [](const Direction& d) {
+      auto t = d.log ? log_ticks(d.lo, d.hi, d.length) : linear_ticks(d.lo, d.hi, d.length);
+      return t.size() >= 2 ? (t[1] - t[0]) * d.scale : d.length;
+    };
+    ir::Grid g;
+    const ir::Settings& s0 = host.settings();
+    g.corners = {s0.ctm.apply({0, 0}), s0.ctm.apply({W, 0}), s0.ctm.apply({W, H}), s0.ctm.apply({0, H})};
+    g.step_x = step(x_), g.step_y = step(y_);
+    host.add_path({g}, gs);
+  }
+  // the box, or the lines at the lower limits: pgfplots draws them with the default line width
+  if (x_.line == "box" && y_.line == "box" && !(x_.hidden && y_.hidden)) {
+    host.emit("\\draw (0pt,0pt) rectangle (" + pt(W) + "," + pt(H) + ");", 0, whole);
+  } else if (x_.line == "box" || y_.line == "box") {
+    approximate_ = true;  // one boxed direction with another kind of line: not modelled
+  } else {
+    if (x_.line == "lower" && !x_.hidden)
+      host.emit(std::string("\\draw") + (x_.arrow ? "[-stealth]" : "") + " (0pt,0pt) -- (" + pt(W) + ",0pt);", 0, whole);
+    if (y_.line == "lower" && !y_.hidden)
+      host.emit(std::string("\\draw") + (y_.arrow ? "[-stealth]" : "") + " (0pt,0pt) -- (0pt," + pt(H) + ");", 0, whole);
+  }
+  auto tick_clearance = [&](const Direction& d) {
+    return d.tick_align == "center" ? major_tick_length_ / 2 : d.tick_align == "outside" ? major_tick_length_ : 0.0;
+  };
+  // tick labels, anchored at the lower x and left y axis lines
+  const std::size_t first_node = host.node_count();
+  double below = 0, left = 0;  // how far the tick labels reach out from the box (ticklabel cs)
+  if (!x_.hidden && x_.line != "none") {
+    const std::string style = tick_label_style_ + x_.ticklabel_style;
+    for (const auto& [p, text] : tick_labels(x_, host, st)) {
+      const std::string opts = "anchor=north" + style;
+      if (auto m = host.measure_node(opts, text)) below = std::max(below, tick_clearance(x_) - m->box.ymin);
+      host.emit("\\node[" + opts + "] at (" + pt(p) + "," + pt(-tick_clearance(x_)) + ") {" + text + "};", 0, whole);
+    }
+  }
+  if (!y_.hidden && y_.line != "none") {
+    const std::string style = tick_label_style_ + y_.ticklabel_style;
+    for (const auto& [p, text] : tick_labels(y_, host, st)) {
+      const std::string opts = "anchor=east" + style;
+      if (auto m = host.measure_node(opts, text)) left = std::max(left, tick_clearance(y_) - m->box.xmin);
+      host.emit("\\node[" + opts + "] at (" + pt(-tick_clearance(y_)) + "," + pt(p) + ") {" + text + "};", 0, whole);
+    }
+  }
+  host.set_node_role(first_node, "tick label");
+  const std::size_t label_nodes = host.node_count();
+  // axis labels at `ticklabel cs:0.5`, anchor `near ticklabel` (pgfplots.code.tex, compat >= 1.3)
+  if (x_.has_label && !x_.hidden)
+    host.emit("\\node[anchor=north" + label_style_ + x_.label_style + "] at (" + pt(W / 2) + "," + pt(-below) + ") {" +
+                  x_.label + "};",
+              0, whole);
+  if (y_.has_label && !y_.hidden)
+    host.emit("\\node[rotate=90,anchor=south" + label_style_ + y_.label_style + "] at (" + pt(-left) + "," + pt(H / 2) +
+                  ") {" + y_.label + "};",
+              0, whole);
+  // every axis title: at (0.5,1), above, yshift=6pt
+  if (has_title_)
+    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + kTitleShiftPt) + ") {" + title_ +
+                  "};",
+              0, whole);
+  host.set_node_role(label_nodes, "axis label");
+
+  // the data frame: local units are (log10 where logarithmic) data units
+  ir::Settings s = host.settings();
+  s.ctm = s.ctm.then_local(ir::Transform::shift(-x_.lo * x_.scale, -y_.lo * y_.scale));
+  s.xvec = {x_.scale, 0};
+  s.yvec = {0, y_.scale};
+  if (clip_) s.size_frozen = true;  // clipped plots do not grow the picture (pgfplots' clip=true)
+  host.begin_scope(s);
+  axis_ = true;
+  if (clip_) {
+    const ir::Settings& o = s;
+    Point lo = o.ctm.apply({x_.lo * x_.scale, y_.lo * y_.scale}), hi = o.ctm.apply({x_.hi * x_.scale, y_.hi * y_.scale});
+    ir::ClipRegion cr;
+    cr.polygon = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+    cr.is_rectangle = true;
+    cr.bounds = {std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::max(lo.x, hi.x), std::max(lo.y, hi.y)};
+    cr.prov = st.prov;
+    cr.owner = "pgfplots axis";
+    host.add_clip(cr);
+  }
+  if (approximate_) {
+    any_approximate_ = true;
+    Diagnostic dg;
+    dg.rule = "approximate-axis";
+    dg.severity = Severity::note;
+    dg.message = "pgfplots axis lowered approximately: some of its keys or text are not modelled";
+    dg.range = st.prov.range;
+    host.report(dg);
+  }
+}
+
+void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
+  if (axis_) {
+    host.emit("\\end{scope}", 0, 0);
+    draw_legend(host);
+  }
+  axis_ = false;
+}
+
+// \addplot[opts] <data>; drawn as a TikZ plot of the points pgfplots computes, in the data frame.
+void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  auto ap = split_addplot(std::string(st.text));
+  if (!ap) return;
+  std::string draw_opts;
+  bool modelled = true;
+  for (const auto& it : tex::split_options(ap->options)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    if (unmodelled_plot_key(k)) {
+      host.problem("unsupported-construct", "\\addplot option '" + k + "' (a plot type) is not modelled", 0, whole);
+      modelled = false;
+      break;
+    }
+    if (plot_keys().count(k)) continue;
+    draw_opts += (draw_opts.empty() ? "" : ",") + (it.has_value ? it.key + "={" + it.value + "}" : it.key);
+  }
+  const std::size_t cycle = plot_index_++ % (sizeof kCycleList / sizeof kCycleList[0]);
+  if (!modelled) return;
+  if (ap->options.empty() || ap->plus)
+    draw_opts = std::string(kCycleList[cycle]) + (draw_opts.empty() ? "" : "," + draw_opts);
+  bool forget = false;
+  for (const auto& it : tex::split_options(ap->options))
+    if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
+  if (!forget) legend_plot_styles_.push_back(draw_opts);
+  const Sampling s = sampling_from(ap->options, host);
+  PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); });
+  if (!pd.unsupported.empty()) {
+    host.problem("unsupported-construct", pd.unsupported, 0, whole);
+    return;
+  }
+  std::string coords;
+  for (const Point& p : pd.points) {
+    auto x = x_.transform(p.x), y = y_.transform(p.y);
+    if (!x || !y) continue;
+    coords += "(" + ir::text_number(*x) + "," + ir::text_number(*y) + ") ";
+  }
+  if (coords.empty()) return;
+  host.emit("\\draw[" + draw_opts + "] plot coordinates {" + coords + "};", 0, whole);
 }
 
 class Pgfplots final : public ir::Package {

@@ -1,8 +1,80 @@
-// packages/pgfplots/test_axis.cpp: the approximate pgfplots axis (axis.cpp): data frame, \addplot,
-// axis cs:, the box and its clip; an axis it cannot lower leaves the picture unplaced.
+// packages/pgfplots/test_axis.cpp: the pgfplots axis (axis.cpp, ticks.cpp, data.cpp). Expected
+// numbers are lualatex's (tools/tex-diff on the same axis, pgfplots 1.18, compat=1.18).
+#include <algorithm>
+
 #include "ir/test_lower_support.hpp"
+#include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/ticks.hpp"
 
 using namespace lowertest;
+namespace pp = tikzlint::pgfplots;
+
+namespace {
+
+std::vector<const ir::Node*> nodes_with_role(const ir::Diagram& d, const std::string& role) {
+  std::vector<const ir::Node*> out;
+  for (const auto& n : d.nodes)
+    if (n.role == role) out.push_back(&n);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pgfplots ticks: pgfplots' step of 1, 2 or 5 times a power of ten, only ticks within the limits") {
+  // [-6, 6] over 195pt: 6 ticks wanted, step 12/5 = 2.4 -> 2
+  CHECK(pp::linear_ticks(-6, 6, 195) == std::vector<double>{-6, -4, -2, 0, 2, 4, 6});
+  // [-100, 1100] over 162pt: 5 ticks wanted, step 300 -> 200
+  CHECK(pp::linear_ticks(-100, 1100, 162) == std::vector<double>{0, 200, 400, 600, 800, 1000});
+  // [-0.1, 1.1] over 195pt (an empty axis): step 0.24 -> 0.2
+  auto t = pp::linear_ticks(-0.1, 1.1, 195);
+  REQUIRE(t.size() == 6);
+  CHECK(t[1] == doctest::Approx(0.2));
+  CHECK(t[5] == doctest::Approx(1.0));
+  // a log axis over 10^-0.3 .. 10^3.3: one tick per decade
+  CHECK(pp::log_ticks(-0.3, 3.3, 162) == std::vector<double>{0, 1, 2, 3});
+}
+
+TEST_CASE("pgfplots tick labels: pgfmathprintnumber's std format and the scaled-ticks exponent") {
+  CHECK(*pp::print_number(1000) == "1{,}000");
+  CHECK(*pp::print_number(0.2) == "0.2");
+  CHECK(*pp::print_number(-5) == "-5");
+  CHECK(*pp::print_number(0.125) == "0.13");
+  CHECK(*pp::print_number(0) == "0");
+  CHECK(!pp::print_number(1e5));
+  CHECK(pp::tick_scale_exponent(-100, 1100) == 0);    // exponent 3: printed as is
+  CHECK(pp::tick_scale_exponent(0, 20000) == 4);      // above 3: scaled
+  CHECK(pp::tick_scale_exponent(0, 0.05) == -2);      // below -1: scaled
+}
+
+TEST_CASE("pgfplots data: the variable of an expression, inline tables, coordinates") {
+  CHECK(pp::substitute_variable("x^2+\\x", "x", "2") == "(2)^2+(2)");
+  CHECK(pp::substitute_variable("exp(-x)*max(x,1)", "x", "1") == "exp(-(1))*max((1),1)");
+  auto eval = [](const std::string& e) -> std::optional<double> {
+    if (e == "(-5)^2") return 25.0;
+    if (e == "(5)^2") return 25.0;
+    if (e == "(0)^2") return 0.0;
+    if (e == "(-5)" || e == "(0)" || e == "(5)") return std::stod(e.substr(1));
+    return std::nullopt;
+  };
+  pp::Sampling s;
+  s.samples = 3;
+  auto d = pp::read_plot_data("{x^2}", s, eval);
+  CHECK(d.unsupported.empty());
+  REQUIRE(d.points.size() == 3);
+  CHECK(d.points[0].x == -5);
+  CHECK(d.points[0].y == 25);
+  auto tab = pp::read_plot_data("table {\n  a b\n  1 2\n  3 4\n}", s, eval);
+  CHECK(tab.unsupported.empty());
+  REQUIRE(tab.points.size() == 2);
+  CHECK(tab.points[1].y == 4);
+  auto tab2 = pp::read_plot_data("table[x=b, y=a, row sep=\\\\] {a b\\\\ 1 2\\\\ 3 4\\\\}", s, eval);
+  REQUIRE(tab2.points.size() == 2);
+  CHECK(tab2.points[0].x == 2);
+  CHECK(!pp::read_plot_data("table {data.dat}", s, eval).unsupported.empty());
+  auto c = pp::read_plot_data("coordinates {(0,1e2) (1, -2) (nan, 3)}", s, eval);
+  REQUIRE(c.points.size() == 2);
+  CHECK(c.points[0].y == 100);
+}
 
 TEST_CASE("pgfplots axis: data coordinates map onto the axis box (width - 45pt)") {
   Pic p;
@@ -14,24 +86,67 @@ TEST_CASE("pgfplots axis: data coordinates map onto the axis box (width - 45pt)"
   p.other("\\end{axis}");
   auto d = p.lower();
   CHECK(count_unsupported(d) == 0);
+  CHECK(!has_rule(d, "approximate-axis"));
   // elements 0: the axis box; 1: the segment; 2: the plot; 3: axis cs segment
+  CHECK_PT(geom<ir::Rectangle>(d, 0).corners[2], 100, 50);
   CHECK_PT(geom<ir::Segment>(d, 1).b, 100, 50);
   CHECK_PT(geom<ir::Plot>(d, 2).points.back(), 50, 50);
   CHECK_PT(geom<ir::Segment>(d, 3).a, 10, 10);
-  CHECK(d.clips.size() == 1);
+  REQUIRE(d.clips.size() == 1);
+  CHECK(d.clips[0].owner == "pgfplots axis");
+  // every tick label is a text node of the axis's own
+  CHECK(!nodes_with_role(d, "tick label").empty());
+  CHECK(!d.uses_axis);
 }
 
-TEST_CASE("pgfplots axis: without explicit limits the axis is reported once and the picture is unplaced") {
+TEST_CASE("pgfplots axis: automatic limits from an expression in x, enlarged by 10%, and pgfplots' tick labels") {
+  Pic p;
+  p.axis = true;
+  p.other("\\begin{axis}[xlabel=$x$]");
+  p.other("\\addplot {x^2};");
+  p.other("\\end{axis}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  for (const auto& dg : d.diagnostics) CHECK(dg.severity != Severity::error);
+  // x in [-5, 5] -> [-6, 6] over 195pt; y in [0, 25] -> [-2.5, 27.5] over 162pt
+  auto ticks = nodes_with_role(d, "tick label");
+  std::vector<std::string> texts;
+  for (const auto* n : ticks) texts.push_back(n->text);
+  CHECK(std::count(texts.begin(), texts.end(), "$-6$") == 1);
+  CHECK(std::count(texts.begin(), texts.end(), "$20$") == 1);
+  // the tick label "6" stands centred under the right end of the box
+  for (const auto* n : ticks)
+    if (n->text == "$6$") CHECK(n->center.x == doctest::Approx(195).epsilon(1e-6));
+  // the plot's last sample (5, 25) in the frame
+  const auto& plot = geom<ir::Plot>(d, 1);
+  CHECK_PT(plot.points.back(), 195.0 * 11 / 12, 162.0 * 27.5 / 30);
+  REQUIRE(nodes_with_role(d, "axis label").size() == 1);
+  // lualatex: tick labels reach 13.31pt below the box; the xlabel's top sits at -13.51pt
+  CHECK(nodes_with_role(d, "axis label")[0]->box.ymax == doctest::Approx(-14.14 - 0.2).epsilon(0.01));
+}
+
+TEST_CASE("pgfplots axis: an axis it cannot lay out is reported once and leaves the picture unplaced") {
   Pic p;
   p.axis = true;
   p.other("\\begin{axis}");
   p.path("\\draw (0,0) -- (1,1);");
-  p.other("\\addplot {x^2};");
+  p.other("\\addplot3 {x*y};");
   p.path("\\draw (axis cs:1,1) -- (axis cs:2,2);");
   p.other("\\end{axis}");
   auto d = p.lower();
   CHECK(count_unsupported(d) == 1);
   REQUIRE(!d.elements.empty());
   for (const auto& el : d.elements) CHECK(el.incomplete);
+  CHECK(d.uses_axis);
+}
+
+TEST_CASE("pgfplots axis: keys it does not model are reported and make the axis approximate") {
+  Pic p;
+  p.axis = true;
+  p.other("\\begin{axis}[xmin=0,xmax=1,ymin=0,ymax=1,axis equal]");
+  p.other("\\end{axis}");
+  auto d = p.lower();
+  CHECK(has_rule(d, "unsupported-key"));
+  CHECK(has_rule(d, "approximate-axis"));
   CHECK(d.uses_axis);
 }

@@ -1,0 +1,354 @@
+// packages/pgfplots/data.cpp: an \addplot's data (pgfplots manual 4.2 "The \addplot command",
+// 4.3 "The different input methods").
+#include "packages/pgfplots/data.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "ir/library.hpp"
+#include "tex/styles.hpp"
+
+namespace tikzlint::pgfplots {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string trimmed(std::string_view s) { return std::string(ir::text_trim(s)); }
+
+// The text of the group opening at t[i] without its delimiters; `end` is set after it.
+std::optional<std::string> group(const std::string& t, std::size_t i, std::size_t* end) {
+  if (i >= t.size()) return std::nullopt;
+  std::size_t j = ir::text_skip_group(t, i);
+  if (j == std::string::npos) return std::nullopt;
+  *end = j;
+  return t.substr(i + 1, j - i - 2);
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+// `coordinates {(x,y) (x,y) ...}`; error bars (`+- (..)`) and meta data (`[..]`) are not modelled.
+PlotData read_coordinates(const std::string& body) {
+  PlotData out;
+  std::size_t i = 0;
+  while (true) {
+    i = ir::text_skip_space(body, i);
+    if (i >= body.size()) break;
+    if (body[i] != '(') {
+      out.unsupported = "\\addplot coordinates with '" + body.substr(i, 12) + "' (error bars, meta data) are not modelled";
+      return out;
+    }
+    std::size_t j = ir::text_skip_group(body, i);
+    if (j == std::string::npos) {
+      out.unsupported = "\\addplot coordinates: unbalanced '('";
+      return out;
+    }
+    std::string inner = body.substr(i + 1, j - i - 2);
+    auto items = tex::split_options(inner);
+    if (items.size() != 2) {
+      out.unsupported = items.size() == 3 ? "three-dimensional \\addplot coordinates are not modelled"
+                                          : "\\addplot coordinate '(" + inner + ")' is not a number pair";
+      return out;
+    }
+    auto x = parse_number(trimmed(items[0].key)), y = parse_number(trimmed(items[1].key));
+    if (!x || !y) {
+      // symbolic coordinates, nan/inf (discarded by pgfplots' `unbounded coords=discard`)
+      const std::string a = trimmed(items[0].key), b = trimmed(items[1].key);
+      auto unbounded = [](const std::string& s) { return s == "nan" || s == "inf" || s == "-inf" || s == "NaN"; };
+      if ((x || unbounded(a)) && (y || unbounded(b))) {
+        i = j;
+        continue;
+      }
+      out.unsupported = "\\addplot coordinate '(" + inner + ")' is not numeric (symbolic coordinates are not modelled)";
+      return out;
+    }
+    out.points.push_back({*x, *y});
+    i = j;
+  }
+  return out;
+}
+
+// An inline table (pgfplots manual 4.3.2): rows end at a newline (or `\\` with `row sep=\\`),
+// columns are separated by blanks (or `col sep=comma`); a first row that is not all numbers is the
+// header. `x`/`y` (column names) or `x index`/`y index` pick the columns (default 0 and 1).
+PlotData read_table(const std::string& options, const std::string& body) {
+  PlotData out;
+  std::map<std::string, std::string> kv;
+  for (const auto& it : tex::split_options(options)) {
+    const std::string k = tex::normalise_key(it.key);
+    if (k == "x" || k == "y" || k == "x index" || k == "y index" || k == "col sep" || k == "row sep" ||
+        k == "header" || k == "meta" || k == "meta index") {
+      kv[k] = trimmed(it.value);
+    } else {
+      out.unsupported = "\\addplot table key '" + k + "' is not modelled";
+      return out;
+    }
+  }
+  const bool row_sep_tex = kv.count("row sep") && kv["row sep"] == "\\\\";
+  if (kv.count("row sep") && !row_sep_tex && kv["row sep"] != "newline") {
+    out.unsupported = "\\addplot table row sep '" + kv["row sep"] + "' is not modelled";
+    return out;
+  }
+  char col = ' ';
+  if (kv.count("col sep")) {
+    const std::string& c = kv["col sep"];
+    if (c == "comma") col = ',';
+    else if (c == "semicolon") col = ';';
+    else if (c == "tab" || c == "space") col = ' ';
+    else {
+      out.unsupported = "\\addplot table col sep '" + c + "' is not modelled";
+      return out;
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  std::string cur;
+  auto end_row = [&] {
+    std::vector<std::string> cells;
+    std::string cell;
+    bool any = false;
+    for (char c : cur) {
+      const bool sep = col == ' ' ? std::isspace(static_cast<unsigned char>(c)) != 0 : c == col;
+      if (sep) {
+        if (col != ' ' || !cell.empty()) cells.push_back(trimmed(cell));
+        cell.clear();
+      } else {
+        cell += c;
+        any = any || !std::isspace(static_cast<unsigned char>(c));
+      }
+    }
+    if (!cell.empty() || (col != ' ' && any)) cells.push_back(trimmed(cell));
+    if (any) rows.push_back(std::move(cells));
+    cur.clear();
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '%') {  // a comment runs to the end of the line
+      while (i < body.size() && body[i] != '\n') ++i;
+      if (!row_sep_tex) end_row();
+      continue;
+    }
+    if (row_sep_tex ? (body.compare(i, 2, "\\\\") == 0) : body[i] == '\n') {
+      end_row();
+      if (row_sep_tex) ++i;
+      continue;
+    }
+    cur += (body[i] == '\n' ? ' ' : body[i]);
+  }
+  end_row();
+  if (rows.empty()) return out;
+  std::vector<std::string> header;
+  bool has_header = false;
+  for (const auto& c : rows.front())
+    if (!parse_number(c)) has_header = true;
+  if (kv.count("header") && kv["header"] == "false") has_header = false;
+  if (has_header) header = rows.front();
+  auto column = [&](const char* name_key, const char* index_key, std::size_t dflt) -> std::optional<std::size_t> {
+    if (kv.count(name_key)) {
+      for (std::size_t k = 0; k < header.size(); ++k)
+        if (header[k] == kv[name_key]) return k;
+      return std::nullopt;
+    }
+    if (kv.count(index_key)) {
+      auto v = parse_number(kv[index_key]);
+      if (!v || *v < 0) return std::nullopt;
+      return static_cast<std::size_t>(*v);
+    }
+    return dflt;
+  };
+  auto xc = column("x", "x index", 0), yc = column("y", "y index", 1);
+  if (!xc || !yc) {
+    out.unsupported = "\\addplot table column is not one of the table's (or is an expression)";
+    return out;
+  }
+  for (std::size_t r = has_header ? 1 : 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    if (*xc >= row.size() || *yc >= row.size()) continue;
+    auto x = parse_number(row[*xc]), y = parse_number(row[*yc]);
+    if (!x || !y) {
+      if (row[*xc] == "nan" || row[*yc] == "nan" || row[*xc] == "inf" || row[*yc] == "inf") continue;
+      out.unsupported = "\\addplot table cell '" + (x ? row[*yc] : row[*xc]) + "' is not a number";
+      return out;
+    }
+    out.points.push_back({*x, *y});
+  }
+  return out;
+}
+
+std::vector<double> sample_values(const Sampling& s) {
+  if (!s.at.empty()) return s.at;
+  std::vector<double> xs;
+  const int n = std::max(1, std::min(s.samples, 100000));
+  for (int i = 0; i < n; ++i) xs.push_back(n == 1 ? s.lo : s.lo + (s.hi - s.lo) * i / (n - 1));
+  return xs;
+}
+
+}  // namespace
+
+std::optional<double> parse_number(const std::string& s0) {
+  std::string s = trimmed(s0);
+  if (s.empty()) return std::nullopt;
+  if (s.front() == '{' && s.back() == '}') s = trimmed(s.substr(1, s.size() - 2));
+  if (s.empty()) return std::nullopt;
+  const char* b = s.c_str();
+  char* e = nullptr;
+  if (!(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '+' || s[0] == '.'))
+    return std::nullopt;
+  double v = std::strtod(b, &e);
+  if (e != b + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::optional<AddPlot> split_addplot(const std::string& text) {
+  std::string t = trimmed(text);
+  if (!starts_with(t, "\\addplot")) return std::nullopt;
+  AddPlot out;
+  std::size_t i = 8;
+  if (i < t.size() && t[i] == '3') out.three_d = true, ++i;
+  i = ir::text_skip_space(t, i);
+  if (i < t.size() && t[i] == '+') out.plus = true, i = ir::text_skip_space(t, i + 1);
+  if (i < t.size() && t[i] == '[') {
+    std::size_t j = ir::text_skip_group(t, i);
+    if (j == std::string::npos) j = t.size();
+    out.options = t.substr(i + 1, j > i + 1 ? j - i - 2 : 0);
+    i = j;
+  }
+  out.source = trimmed(std::string_view(t).substr(std::min(i, t.size())));
+  if (!out.source.empty() && out.source.back() == ';') out.source.pop_back();
+  out.source = trimmed(out.source);
+  return out;
+}
+
+std::string substitute_variable(const std::string& expr, const std::string& variable, const std::string& value) {
+  std::string out;
+  for (std::size_t i = 0; i < expr.size();) {
+    const char c = expr[i];
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '\\') {
+      std::size_t j = i + (c == '\\' ? 1 : 0);
+      while (j < expr.size() && std::isalpha(static_cast<unsigned char>(expr[j]))) ++j;
+      const std::string word = expr.substr(i, j - i);
+      const std::string bare = c == '\\' ? word.substr(1) : word;
+      // a name followed by '(' is a function (pgfmath's own), never the variable
+      if (bare == variable && (c == '\\' || j >= expr.size() || expr[j] != '(')) out += "(" + value + ")";
+      else out += word;
+      i = std::max(j, i + 1);
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval) {
+  PlotData out;
+  std::string s = trimmed(source);
+  std::size_t end = 0;
+  if (starts_with(s, "coordinates")) {
+    std::size_t i = ir::text_skip_space(s, 11);
+    auto body = group(s, i, &end);
+    if (!body || s[i] != '{') {
+      out.unsupported = "\\addplot coordinates without a braced list";
+      return out;
+    }
+    if (!trimmed(s.substr(end)).empty()) {
+      out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
+      return out;
+    }
+    return read_coordinates(*body);
+  }
+  if (starts_with(s, "table")) {
+    std::size_t i = ir::text_skip_space(s, 5);
+    std::string opts;
+    if (i < s.size() && s[i] == '[') {
+      auto o = group(s, i, &end);
+      if (!o) return out.unsupported = "\\addplot table: unbalanced '['", out;
+      opts = *o;
+      i = ir::text_skip_space(s, end);
+    }
+    if (i >= s.size() || s[i] != '{') {
+      out.unsupported = "\\addplot table read from a macro or file is not modelled";
+      return out;
+    }
+    auto body = group(s, i, &end);
+    if (!body) return out.unsupported = "\\addplot table: unbalanced '{'", out;
+    // a file name is one word; inline data has several rows or cells
+    std::string data = *body;
+    bool inline_data = data.find('\n') != std::string::npos || data.find("\\\\") != std::string::npos;
+    if (!inline_data) {
+      // The front end joins lines with spaces: rows are found again from the header, whose names
+      // are the leading words that are not numbers (a table without a header cannot be split).
+      std::vector<std::string> words;
+      for (std::size_t a = 0; a < data.size();) {
+        while (a < data.size() && std::isspace(static_cast<unsigned char>(data[a]))) ++a;
+        std::size_t b = a;
+        while (b < data.size() && !std::isspace(static_cast<unsigned char>(data[b]))) ++b;
+        if (b > a) words.push_back(data.substr(a, b - a));
+        a = b;
+      }
+      std::size_t h = 0;
+      while (h < words.size() && !parse_number(words[h])) ++h;
+      if (words.size() > 1 && h > 0 && h < words.size() && (words.size() - h) % h == 0) {
+        std::string rebuilt;
+        for (std::size_t k = 0; k < words.size(); ++k) rebuilt += words[k] + ((k + 1 >= h && (k + 1) % h == 0) ? "\n" : " ");
+        data = rebuilt;
+        inline_data = true;
+      } else if (words.size() > 1) {
+        out.unsupported = "\\addplot inline table whose rows cannot be told apart (no header) is not modelled";
+        return out;
+      }
+    }
+    if (!inline_data) {
+      out.unsupported = "\\addplot table read from file '" + trimmed(*body) + "' is not modelled";
+      return out;
+    }
+    if (!trimmed(s.substr(end)).empty()) {
+      out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
+      return out;
+    }
+    return read_table(opts, data);
+  }
+  std::string xexpr, yexpr;
+  if (starts_with(s, "expression")) s = trimmed(s.substr(10));
+  if (!s.empty() && s.front() == '{') {
+    auto body = group(s, 0, &end);
+    if (!body) return out.unsupported = "\\addplot expression: unbalanced '{'", out;
+    xexpr = "\\" + sampling.variable;
+    yexpr = *body;
+  } else if (!s.empty() && s.front() == '(') {
+    std::size_t j = ir::text_skip_group(s, 0);
+    if (j == std::string::npos) return out.unsupported = "\\addplot expression: unbalanced '('", out;
+    auto items = tex::split_options(s.substr(1, j - 2));
+    if (items.size() != 2) {
+      out.unsupported = "\\addplot of a three-dimensional parametric expression is not modelled";
+      return out;
+    }
+    xexpr = trimmed(items[0].key);
+    yexpr = trimmed(items[1].key);
+    end = j;
+  } else {
+    const std::string word = s.substr(0, s.find_first_of(" {[("));
+    out.unsupported = "\\addplot " + (word.empty() ? std::string("form") : "'" + word + "'") + " is not modelled";
+    return out;
+  }
+  if (!trimmed(s.substr(end)).empty()) {
+    out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
+    return out;
+  }
+  for (double v : sample_values(sampling)) {
+    const std::string value = number_text(v);
+    auto x = eval(substitute_variable(xexpr, sampling.variable, value));
+    auto y = eval(substitute_variable(yexpr, sampling.variable, value));
+    if (x && y && std::isfinite(*x) && std::isfinite(*y)) out.points.push_back({*x, *y});
+  }
+  return out;
+}
+
+}  // namespace tikzlint::pgfplots

@@ -1,0 +1,51 @@
+// packages/pgfplots/data.hpp: reading an \addplot statement (pgfplots manual 4.2-4.3): its
+// options and its data (`coordinates`, an inline `table`, an expression sampled over `domain`).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/diagram.hpp"
+
+namespace tikzlint::pgfplots {
+
+struct AddPlot {
+  bool plus = false;       // \addplot+ : the options are appended to the cycle list entry
+  bool three_d = false;    // \addplot3
+  std::string options;     // between the brackets, as written
+  std::string source;      // after the options, without the final ';'
+};
+
+// Splits "\addplot+[opts] coordinates {...};"; nullopt when the text is not an \addplot.
+std::optional<AddPlot> split_addplot(const std::string& text);
+
+// The data of one plot, in data coordinates (before any log transform).
+struct PlotData {
+  std::vector<ir::Point> points;  // in order; a point pgfplots discards (undefined) is left out
+  std::string unsupported;        // non-empty: the form is not modelled (the message says which)
+};
+
+// Evaluates a pgfmath expression; nullopt on an error (an undefined value pgfplots discards).
+using Evaluate = std::function<std::optional<double>(const std::string& expr)>;
+
+// Sampling of expressions (pgfplots manual 4.3.3): `domain` (default -5:5), `samples` (25),
+// `samples at`, the variable (`variable`, default x).
+struct Sampling {
+  double lo = -5, hi = 5;
+  int samples = 25;
+  std::vector<double> at;  // `samples at`: used instead of domain/samples when non-empty
+  std::string variable = "x";
+};
+
+// Reads the plot's data: `coordinates {...}`, `table[...] {inline data}`, `{expr}`,
+// `expression {expr}` or `({expr}, {expr})` (parametric). `table_keys` are the table's options.
+PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval);
+
+// `expr` with every use of the variable (`x`, `\x`) replaced by `value` (parenthesised).
+std::string substitute_variable(const std::string& expr, const std::string& variable, const std::string& value);
+
+// pgfplots' number parser for data: 1, -2.5, 1e-3, 3.2E4 (nullopt for anything else).
+std::optional<double> parse_number(const std::string& s);
+
+}  // namespace tikzlint::pgfplots
