@@ -54,6 +54,8 @@ constexpr double kDefaultWidthPt = 240, kDefaultHeightPt = 207, kLabelAllowanceP
 constexpr double kDefaultEnlargement = 0.1;
 // `every axis title shift=6pt`: the title's south anchor above the box.
 constexpr double kTitleShiftPt = 6;
+// Plot points are held within this distance of the box (pt): TeX's largest dimension is 16383pt.
+constexpr double kFarPt = 15000;
 // `major tick length=0.15cm`: tick labels stand clear of ticks that reach out of the box
 // (`tick align=center`: half of it, `outside`: all of it).
 constexpr double kMajorTickLengthPt = 0.15 * ir::kPtPerCm;
@@ -232,7 +234,9 @@ class AxisPicture final : public ir::PackagePicture {
   }
 
   bool covers_problem(std::string_view code) const override {
-    return depth_ > 0 && failed_ && starts_with(code, "unsupported");
+    // inside an axis it cannot lay out, every problem (a math error on pgfplots' own macros in a
+    // TikZ path, an unknown key) rests on what the one warning already says
+    return depth_ > 0 && failed_;
   }
 
   void end_picture(ir::LibraryHost& host) override {
@@ -295,6 +299,7 @@ class AxisPicture final : public ir::PackagePicture {
   double legend_at_x_ = kLegendAt, legend_at_y_ = kLegendAt;
   std::string legend_anchor_ = "north east", legend_font_, legend_cells_anchor_ = "center";
   const tex::Statement* begin_statement_ = nullptr;
+  ir::Settings frame_;  // the picture's settings where the axis stands (its box from (0,0))
 };
 
 void AxisPicture::read_legend_style(const std::string& v, std::uint32_t at) {
@@ -860,6 +865,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   host.set_node_role(label_nodes, "axis label");
 
   // the data frame: local units are (log10 where logarithmic) data units
+  frame_ = host.settings();
   ir::Settings s = host.settings();
   s.ctm = s.ctm.then_local(ir::Transform::shift(-x_.lo * x_.scale, -y_.lo * y_.scale));
   s.xvec = {x_.scale, 0};
@@ -928,14 +934,22 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
     host.problem("unsupported-construct", pd.unsupported, 0, whole);
     return;
   }
+  // The points in pt from the box's corner (pgfplots computes them in floating point: data such
+  // as 1e5 is no TeX dimension), in a scope of the axis' frame that keeps the data scope's clip.
+  // Points far outside the box are clipped away; they are held to TeX's range.
   std::string coords;
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
   for (const Point& p : pd.points) {
     auto x = x_.transform(p.x), y = y_.transform(p.y);
     if (!x || !y) continue;
-    coords += "(" + ir::text_number(*x) + "," + ir::text_number(*y) + ") ";
+    coords += "(" + pt(held(x_.map(*x))) + "," + pt(held(y_.map(*y))) + ") ";
   }
   if (coords.empty()) return;
+  ir::Settings plot_frame = host.settings();
+  plot_frame.ctm = frame_.ctm;
+  host.begin_scope(plot_frame);
   host.emit("\\draw[" + draw_opts + "] plot coordinates {" + coords + "};", 0, whole);
+  host.emit("\\end{scope}", 0, 0);
 }
 
 class Pgfplots final : public ir::Package {
