@@ -1052,6 +1052,46 @@ void parse_piece(Engine& en, std::string_view text, const Piece& piece, ParseRes
 
 }  // namespace
 
+namespace {
+
+// tikz.code.tex \tikz@@circle: `circle [opts]` takes no `(radius)` after its options, so in
+// `circle [radius=2pt] (1,1)` the parenthesis is the next coordinate (both parsers read
+// `circle OPTIONS* PAREN?` as one operation).
+void split_circle_after_options(Statement& st, std::string_view text) {
+  for (std::size_t i = 0; i < st.ops.size(); ++i) {
+    PathOp& op = st.ops[i];
+    if ((op.kind != OpKind::Circle && op.kind != OpKind::Ellipse) || !op.options || op.argument.empty()) continue;
+    // the parenthesis closes the operation: find its opening at the top level
+    const std::uint32_t end = op.span.end;
+    if (end == 0 || end > text.size() || text[end - 1] != ')') continue;
+    int depth = 0;
+    std::uint32_t open = end;
+    for (std::uint32_t k = end; k-- > op.span.begin;) {
+      if (text[k] == ')' || text[k] == '}' || text[k] == ']') ++depth;
+      if (text[k] == '(' || text[k] == '{' || text[k] == '[') --depth;
+      if (depth == 0) {
+        open = k;
+        break;
+      }
+    }
+    if (open == end || text[open] != '(') continue;
+    PathOp move;
+    move.kind = OpKind::Move;
+    move.span = {open, end};
+    move.raw = std::string(text.substr(open, end - open));
+    Coordinate c = parse_coordinate(text.substr(open + 1, end - 1 - (open + 1)), open + 1);
+    c.span = {open, end};
+    move.coords.push_back(std::move(c));
+    op.argument.clear();
+    op.span.end = open;
+    while (op.span.end > op.span.begin && (text[op.span.end - 1] == ' ' || text[op.span.end - 1] == '\n')) --op.span.end;
+    op.raw = std::string(text.substr(op.span.begin, op.span.end - op.span.begin));
+    st.ops.insert(st.ops.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(move));
+  }
+}
+
+}  // namespace
+
 ParseResult parse(std::string_view text) { return parse(text, ParserChoice::fast_then_antlr); }
 
 ParseResult parse(std::string_view text, ParserChoice choice) {
@@ -1078,6 +1118,7 @@ ParseResult parse(std::string_view text, ParserChoice choice) {
   } catch (...) {
     out.errors.push_back({"internal parser error", {0, static_cast<std::uint32_t>(text.size())}});
   }
+  for (Statement& st : out.statements) split_circle_after_options(st, text);
   return out;
 }
 

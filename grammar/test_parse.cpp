@@ -427,3 +427,14 @@ TEST_CASE("parse is safe to call from several threads at once") {
   for (auto& th : threads) th.join();
   CHECK(good == 2000);
 }
+
+TEST_CASE("circle with options takes no (radius) after them: the parenthesis is the next point") {
+  // tikz.code.tex \tikz@circle@opt scans the next command, not a radius
+  const std::string text = "\\fill (0,0) circle [radius=2pt] (1,1) circle (3pt);";
+  Statement s = one(text);
+  CHECK(kinds(s) == std::vector<OpKind>{OpKind::Move, OpKind::Circle, OpKind::Move, OpKind::Circle});
+  CHECK(s.ops[1].argument.empty());
+  CHECK(at(text, s.ops[2].span) == "(1,1)");
+  CHECK(s.ops[2].coords.at(0).parts == std::vector<std::string>{"1", "1"});
+  CHECK(s.ops[3].argument == "3pt");
+}

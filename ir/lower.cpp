@@ -1168,6 +1168,18 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
                                                       const NodePlacement& where, bool implicit_pos,
                                                       const SegmentRef* seg, bool is_coordinate,
                                                       const Settings* base, const std::string& extra_style) {
+  for (const grammar::Span& u : gn.unsupported) {
+    // `node foreach \x in {..}` (pgfmanual 17.? "node foreach") repeats the node with \x bound; not
+    // unrolled, its options and text name an unbound variable: the node is left out, reported once
+    const std::string_view what = stmt_ && u.end <= stmt_->text.size() && u.begin < u.end
+                                      ? std::string_view(stmt_->text).substr(u.begin, u.end - u.begin)
+                                      : std::string_view();
+    if (what.starts_with("foreach")) {
+      problem("unsupported-construct", "'node foreach' is not unrolled: the repeated node is left out", u.begin,
+              u.end, &ps);
+      return std::nullopt;
+    }
+  }
   Settings ns = base ? *base : ps.s;
   ns.node_drawn = ns.node_filled = false;
   ns.labels.clear();

@@ -153,7 +153,57 @@ void Expander::p_foreach(const Token& t) {
     fatal("unterminated", "\\foreach without a body", t);
     return;
   }
-  if (x.cat == Cat::begin_group) {
+  // pgffor.code.tex \pgffor@collectforeach: a body that is itself `\foreach VARS in LIST` takes
+  // that head and then the inner loop's own body (a group, or to the ';')
+  auto end_group_like = [](Token open) {  // the '}' read_balanced consumed, kept in the body
+    open.cat = Cat::end_group;
+    open.text = "}";
+    return open;
+  };
+  while (x.cat == Cat::control && x.text == "foreach") {
+    loop->body.push_back(x);
+    Token prev;
+    std::size_t depth = 0;
+    while (true) {  // up to the first `in` outside braces (pgffor's `#1in`)
+      if (!next_raw(x) || x.cat == Cat::marker) {
+        if (x.cat == Cat::marker) push_back(x);
+        fatal("unterminated", "\\foreach without a list", t);
+        return;
+      }
+      if (x.cat == Cat::begin_group) ++depth;
+      if (x.cat == Cat::end_group && depth > 0) --depth;
+      loop->body.push_back(x);
+      if (depth == 0 && (x.text == "in" || (x.is_char('n') && prev.is_char('i')))) break;
+      if (loop->body.size() > limits_.max_token_count) {
+        fatal("expansion-limit", "\\foreach body too long", t, {{"limit", limits_.max_token_count}});
+        return;
+      }
+      prev = x;
+    }
+    skip_spaces();
+    if (!next_raw(x) || x.cat == Cat::marker) {
+      if (x.cat == Cat::marker) push_back(x);
+      fatal("unterminated", "\\foreach without a list", t);
+      return;
+    }
+    loop->body.push_back(x);
+    if (x.cat == Cat::begin_group) {
+      if (!read_balanced(loop->body, t)) return;
+      loop->body.push_back(end_group_like(x));
+    }
+    skip_spaces();
+    if (!next_raw(x) || x.cat == Cat::marker) {
+      if (x.cat == Cat::marker) push_back(x);
+      fatal("unterminated", "\\foreach without a body", t);
+      return;
+    }
+  }
+  if (x.cat == Cat::begin_group && !loop->body.empty()) {
+    // the inner loop's body group stays a group in the outer body
+    loop->body.push_back(x);
+    if (!read_balanced(loop->body, t)) return;
+    loop->body.push_back(end_group_like(x));
+  } else if (x.cat == Cat::begin_group) {
     if (!read_balanced(loop->body, t)) return;
   } else {
     std::size_t depth = 0;

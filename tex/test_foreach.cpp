@@ -118,3 +118,9 @@ TEST_CASE("an item that begins with ( runs to its ) and on to the next comma") {
   // pgffor.code.tex \pgffor@scanround: `(2,3)` is one item, also with text after the `)`
   CHECK(nodes("{(2,3), (4,3),(1,2)a, 5}") == V{"(2,3)", "(4,3)", "(1,2)a", "5"});
 }
+
+TEST_CASE("a body that is a \\foreach takes the inner loop's braced body") {
+  // pgffor.code.tex \pgffor@collectforeach: no ';' after the inner group is needed
+  auto r = picture("\\foreach \\x in {1,2} \\foreach \\y in {a} {\\draw (\\x,0); \\fill (\\y);}");
+  CHECK(r.texts() == V{"\\draw(1,0);", "\\fill(a);", "\\draw(2,0);", "\\fill(a);"});
+}
