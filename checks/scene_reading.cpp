@@ -94,8 +94,8 @@ double projection(Point c, const Stroke& s) {
 std::vector<std::vector<std::size_t>> tick_runs(const std::vector<Label>& labels, int axis) {
   std::vector<std::size_t> cand;
   for (std::size_t i = 0; i < labels.size(); ++i)
-    if (labels[i].text.kind == LabelKind::length && labels[i].text.value && labels[i].text.unit.empty() &&
-        labels[i].text.prefix.empty())
+    if ((labels[i].text.kind == LabelKind::length || labels[i].text.kind == LabelKind::angle) && labels[i].text.value &&
+        labels[i].text.unit.empty() && labels[i].text.prefix.empty())
       cand.push_back(i);
   auto across = [&](std::size_t i) { return axis == 0 ? labels[i].center.y : labels[i].center.x; };
   auto along = [&](std::size_t i) { return axis == 0 ? labels[i].center.x : labels[i].center.y; };
