@@ -194,13 +194,20 @@ void Scene::read() const {
       for (std::size_t i : run) tick[i] = true;
 
   // 2. Edges between nodes: open lines whose both ends stop at two different nodes' borders.
+  // The nodes an edge can end at, indexed by their boxes widened by the border slack.
+  BoxIndex node_index;
+  for (std::size_t ni = 0; ni < d.nodes.size(); ++ni) {
+    const ir::Node& n = d.nodes[ni];
+    if (n.shape == ir::NodeShape::coordinate || n.label_of || !(has_text(n) || n.drawn || n.filled)) continue;
+    if (!(n.box.width() > 0 && n.box.height() > 0) || !geo::finite(n.center)) continue;
+    node_index.insert(geo::inflate(n.box, kBorderPt + n.outer_sep), ni);
+  }
   auto end_node = [&](Point p, Point from, bool straight) -> std::optional<std::size_t> {
     std::optional<std::size_t> best;
     double best_area = INFINITY;
-    for (std::size_t ni = 0; ni < d.nodes.size(); ++ni) {
+    if (!geo::finite(p)) return best;
+    for (std::size_t ni : node_index.query({p.x, p.y, p.x, p.y})) {
       const ir::Node& n = d.nodes[ni];
-      if (n.shape == ir::NodeShape::coordinate || n.label_of || !(has_text(n) || n.drawn || n.filled)) continue;
-      if (!(n.box.width() > 0 && n.box.height() > 0)) continue;
       if (box_point_gap(n.box, p) > kBorderPt + n.outer_sep) continue;
       // An end at the centre is a line drawn to a point the node marks (a vertex dot), not an
       // edge stopped at a border.
