@@ -5,14 +5,17 @@
 #include <cstdlib>
 
 #include "checks/check.hpp"
+#include "rank/rank.hpp"
 #include "spec/spec.hpp"
 
 namespace tikzlint::cli {
 
 std::string usage_text() {
-  return R"(usage: tikzlint check [options] FILE|DIR...
-       tikzlint ir FILE [--include-dir DIR]... [--picture N]
-       tikzlint render FILE -o OUT.svg [--include-dir DIR]... [--picture N]
+  return R"(usage: tikzlint check [options] FILE|DIR|-...
+       tikzlint ir FILE|- [--include-dir DIR]... [--picture N]
+       tikzlint render FILE|- -o OUT.svg [--include-dir DIR]... [--picture N]
+       tikzlint rank [--reference REF.tex] [--format text|jsonl] FILE...
+       tikzlint compare A.tex B.tex [--format text|json]
        tikzlint explain RULE [--markdown] | tikzlint explain --list
        tikzlint --version | --help
 
@@ -38,7 +41,14 @@ check options:
   --spec FILE           check each file against a spec of what it must show (docs/spec.md):
                         verdict `spec`, one finding per unmet item
 
-A DIR operand stands for every *.tex file below it.
+  --stdin-filename NAME the name of standard input (the operand -) in messages; \input,
+                        classes and packages are looked up in NAME's folder (also ir, render)
+
+rank orders candidates best first: compiles > no rule fails > fewer and lighter findings >
+closer to the --reference; compare scores two diagrams' similarity in [0, 1] by parts
+(docs/rank.md). Both accept --include-dir, --set (including compare.*) and --stdin-filename.
+
+A DIR operand stands for every *.tex file below it; - reads the file from standard input.
 exit status: 0 every file passes, 1 some file fails a rule or has an error diagnostic,
              2 usage error or a file cannot be read
 )";
@@ -60,6 +70,7 @@ constexpr FlagSpec kFlags[] = {
     {"--output", true, false},       {"--markdown", false, false},   {"--list", false, false},
     {"--spec", true, true},          {"--allow-read", true, false},  {"--output-file", true, true},
     {"--quiet", false, true},        {"-q", false, true},            {"--statistics", false, true},
+    {"--spec", true, true},          {"--stdin-filename", true, false}, {"--reference", true, false},
 };
 
 const FlagSpec* find_flag(const std::string& name) {
@@ -91,7 +102,10 @@ std::string parse_threshold(const std::string& text, Invocation& inv) {
     return "--set expects RULE.THRESHOLD=VALUE, got '" + text + "'";
   std::string rule = text.substr(0, dot), name = text.substr(dot + 1, eq - dot - 1);
   const checks::Rule* r = checks::find_rule(rule);
-  const checks::RuleDoc* doc = r ? r->doc : rule == spec::doc().name ? &spec::doc() : nullptr;
+  const checks::RuleDoc* doc = r ? r->doc
+                               : rule == spec::doc().name ? &spec::doc()
+                               : rule == rank::doc().name ? &rank::doc()
+                                                          : nullptr;
   if (!doc) return "--set: unknown rule '" + rule + "'";
   bool known = false;
   std::string names;
@@ -150,6 +164,11 @@ std::string apply_flag(const std::string& name, const std::string& value, Invoca
     inv.quiet = true;
   } else if (name == "--statistics") {
     inv.statistics = true;
+  } else if (name == "--reference") {
+    inv.reference = value;
+  } else if (name == "--stdin-filename") {
+    if (value.empty()) return "--stdin-filename needs a non-empty NAME";
+    inv.stdin_filename = value;
   } else if (name == "--markdown") {
     inv.markdown = true;
   } else if (name == "--list") {
@@ -178,6 +197,8 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   else if (cmd == "ir") inv.command = Command::ir;
   else if (cmd == "render") inv.command = Command::render;
   else if (cmd == "explain") inv.command = Command::explain;
+  else if (cmd == "rank") inv.command = Command::rank;
+  else if (cmd == "compare") inv.command = Command::compare;
   else return fail("unknown command '" + cmd + "'");
 
   bool options_done = false;
@@ -210,7 +231,10 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     } else if (!spec->takes_value && inline_value) {
       return fail("option '" + name + "' takes no value");
     }
-    if (spec->check_only && inv.command != Command::check)
+    if (name == "--reference" && inv.command != Command::rank)
+      return fail("option '--reference' only applies to 'tikzlint rank'");
+    const bool formatted = name == "--format" && (inv.command == Command::rank || inv.command == Command::compare);
+    if (spec->check_only && inv.command != Command::check && !formatted)
       return fail("option '" + name + "' only applies to 'tikzlint check'");
     if (auto err = apply_flag(name, value, inv); !err.empty()) return fail(err);
   }
@@ -222,6 +246,14 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     case Command::ir:
     case Command::render:
       if (inv.operands.size() != 1) return fail(cmd + ": expects exactly one FILE");
+      break;
+    case Command::rank:
+      if (inv.operands.empty()) return fail("rank: no FILE given");
+      if (inv.format != Format::text && inv.format != Format::jsonl) return fail("rank: --format expects text or jsonl");
+      break;
+    case Command::compare:
+      if (inv.operands.size() != 2) return fail("compare: expects exactly two FILEs");
+      if (inv.format != Format::text && inv.format != Format::json) return fail("compare: --format expects text or json");
       break;
     case Command::explain:
       if (inv.list) {

@@ -11,7 +11,7 @@
 
 namespace tikzlint::cli {
 
-enum class Command { check, ir, render, explain, version, help };
+enum class Command { check, ir, render, rank, compare, explain, version, help };
 
 struct Invocation {
   Command command = Command::help;
@@ -30,6 +30,8 @@ struct Invocation {
   std::string output_file;  // check: --output-file FILE (the report goes there, not to stdout)
   bool quiet = false;       // check: --quiet
   bool statistics = false;  // check: --statistics
+  std::string reference;    // rank: --reference REF.tex (docs/rank.md)
+  std::string stdin_filename;  // --stdin-filename NAME: the name of the operand "-"
   // explain
   bool markdown = false;
   bool list = false;

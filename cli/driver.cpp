@@ -82,36 +82,10 @@ struct ReadResult {
   Diagnostic problem;
 };
 
+ReadResult read_result(const std::string& path, FileText in, std::size_t limit);
+
 ReadResult read_input(const std::string& path, std::size_t limit) {
-  ReadResult r;
-  FileText in = read_file(path, limit);
-  auto cannot = [&](const std::string& why) {
-    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': " + why);
-  };
-  switch (in.status) {
-    case FileText::Status::ok:
-      r.text = std::move(in.text);
-      break;
-    case FileText::Status::missing:
-      cannot("no such file or directory");
-      break;
-    case FileText::Status::directory:
-      cannot("is a directory");
-      break;
-    case FileText::Status::unreadable:
-      cannot(in.error ? std::strerror(in.error) : "open failed");
-      break;
-    case FileText::Status::read_error:
-      cannot("read error");
-      break;
-    case FileText::Status::too_large:
-      cannot("larger than the input limit");
-      r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};
-      if (in.size > 0) r.problem.evidence["measured_bytes"] = in.size;
-      r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
-      break;
-  }
-  return r;
+  return read_result(path, read_file(path, limit), limit);
 }
 
 // One name of one suppression comment.
@@ -367,13 +341,48 @@ bool FileReport::fails() const {
   return false;
 }
 
-FileReport check_file(const std::string& path, const CheckOptions& opts) {
+namespace {
+
+ReadResult read_result(const std::string& path, FileText in, std::size_t limit) {
+  ReadResult r;
+  auto cannot = [&](const std::string& why) {
+    r.problem = make_diag("unreadable-file", Severity::error, "cannot read '" + path + "': " + why);
+  };
+  switch (in.status) {
+    case FileText::Status::ok:
+      r.text = std::move(in.text);
+      break;
+    case FileText::Status::missing:
+      cannot("no such file or directory");
+      break;
+    case FileText::Status::directory:
+      cannot("is a directory");
+      break;
+    case FileText::Status::unreadable:
+      cannot(in.error ? std::strerror(in.error) : "open failed");
+      break;
+    case FileText::Status::read_error:
+      cannot("read error");
+      break;
+    case FileText::Status::too_large:
+      cannot("larger than the input limit");
+      r.problem.evidence = {{"limit_bytes", limit}, {"unit", "bytes"}};
+      if (in.size > 0) r.problem.evidence["measured_bytes"] = in.size;
+      r.problem.notes.push_back({"the limit is tex::Limits::max_input_bytes", {}});
+      break;
+  }
+  return r;
+}
+
+// Everything after reading: `read` is the text of `path`, or why it could not be read.
+FileReport check_read(const std::string& path, const CheckOptions& opts,
+                      const std::function<ReadResult()>& read) {
   auto start = std::chrono::steady_clock::now();
   FileReport r;
   r.path = path;
   const char* stage = "reading the file";
   try {
-    ReadResult in = read_input(path, opts.frontend.limits.max_input_bytes);
+    ReadResult in = read();
     if (!in.text) {
       r.status = FileStatus::unreadable;
       all_verdicts(r, Verdict::indeterminate);
@@ -401,6 +410,31 @@ FileReport check_file(const std::string& path, const CheckOptions& opts) {
   }
   r.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+}  // namespace
+
+FileReport check_file(const std::string& path, const CheckOptions& opts) {
+  const std::size_t limit = opts.frontend.limits.max_input_bytes;
+  if (path == "-" && opts.standard_input) {
+    const StandardInput& in = *opts.standard_input;
+    return check_read(in.name, opts, [&] { return read_result(in.name, in.text, limit); });
+  }
+  return check_read(path, opts, [&] { return read_input(path, limit); });
+}
+
+FileReport check_source(const std::string& name, std::string text, const CheckOptions& opts) {
+  const std::size_t limit = opts.frontend.limits.max_input_bytes;
+  return check_read(name, opts, [&] {
+    FileText t;
+    if (text.size() > limit) {
+      t.status = FileText::Status::too_large;
+      t.size = text.size();
+    } else {
+      t.text = std::move(text);
+    }
+    return read_result(name, std::move(t), limit);
+  });
 }
 
 void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,

@@ -12,12 +12,21 @@
 #include "backtranslate/backtranslate.hpp"
 #include "checks/check.hpp"
 #include "ir/diagram.hpp"
-#include "support/diagnostic.hpp"
 #include "spec/spec.hpp"
+#include "support/diagnostic.hpp"
+#include "support/read_file.hpp"
 #include "support/source.hpp"
 #include "tex/tex.hpp"
 
 namespace tikzlint::cli {
+
+// The operand "-": standard input, read once by the caller (read_descriptor(0, ...)) and
+// checked under `name` (--stdin-filename): messages use it, and \input, classes and packages
+// are looked up in its folder as for a file of that name.
+struct StandardInput {
+  std::string name = "<stdin>";
+  FileText text;
+};
 
 struct CheckOptions {
   tex::FrontendOptions frontend;  // include dirs and budgets (max_input_bytes is the read limit)
@@ -25,6 +34,7 @@ struct CheckOptions {
   backtranslate::Settings llm;    // --fallback, --llm-*
   bool keep_ir = false;           // keep the diagrams in the report (tikzlint ir / render)
   std::shared_ptr<const spec::Spec> spec;  // --spec: the verdict `spec` (n/a without one)
+  std::shared_ptr<const StandardInput> standard_input;  // what the operand "-" reads
 };
 
 enum class FileStatus {
@@ -50,8 +60,12 @@ struct FileReport {
   bool fails() const;  // a fail verdict or an error-severity diagnostic
 };
 
-// Check one file. Never throws: every problem becomes a diagnostic of this file.
+// Check one file. Never throws: every problem becomes a diagnostic of this file. The path "-"
+// is opts.standard_input when set.
 FileReport check_file(const std::string& path, const CheckOptions& opts);
+// Check a text held in memory as if it were the file `name` (which need not exist): messages
+// use the name, and \input, classes and packages are looked up in its folder. Never throws.
+FileReport check_source(const std::string& name, std::string text, const CheckOptions& opts);
 
 // Check `paths` on `jobs` threads (0: one per core); `emit` is called on the calling thread
 // with each report in input order, as soon as it and every earlier one are done. Workers run at

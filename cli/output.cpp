@@ -1,5 +1,8 @@
 #include "cli/output.hpp"
 
+#include "checks/scene.hpp"
+#include "ir/ir.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -318,6 +321,32 @@ std::string report_jsonl(const FileReport& r) {
   put_string(out, r.ir_source);
   out += '}';
   return out;
+}
+
+nlohmann::ordered_json ir_json(const FileReport& r, std::size_t picture) {
+  // Ordered, so the fixed fields come first and the findings keep their jsonl key order.
+  ordered_json j;
+  if (r.diagrams.empty() || !r.sources) {
+    j = {{"picture_bbox", nullptr}, {"canvas", nullptr}, {"nodes", ordered_json::array()},
+         {"elements", ordered_json::array()}, {"coordinates", ordered_json::array()},
+         {"clips", ordered_json::array()}, {"unsupported", ordered_json::array()},
+         {"diagnostics", ordered_json::array()}};
+  } else {
+    nlohmann::json ir = ir::to_json(r.diagrams.at(picture - 1), *r.sources);
+    j = {{"picture_bbox", ir["picture_bbox"]}, {"canvas", ir["canvas"]}, {"nodes", ir["nodes"]}};
+    for (auto it = ir.begin(); it != ir.end(); ++it)
+      if (!j.contains(it.key())) j[it.key()] = it.value();
+  }
+  // What the picture is and what its numbers state, as the rules read it (checks/scene.hpp).
+  j["reading"] = r.diagrams.empty() ? nlohmann::json(nullptr) : checks::Scene(r.diagrams.at(picture - 1)).reading_json();
+  j["file"] = r.path;
+  j["picture_index"] = r.diagrams.empty() ? 0 : picture;
+  j["picture_count"] = r.diagrams.size();
+  j["ir_source"] = r.ir_source;
+  ordered_json findings = ordered_json::array();
+  for (const auto& d : r.diagnostics) findings.push_back(diagnostic_json(r, d));
+  j["findings"] = std::move(findings);
+  return j;
 }
 
 std::string text_diagnostic(const FileReport& r, const Diagnostic& d) {

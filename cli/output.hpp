@@ -38,6 +38,11 @@ std::string report_jsonl(const FileReport& r);
 // One diagnostic: exactly rule, severity, message, line, col, end_line, end_col, evidence.
 nlohmann::ordered_json diagnostic_json(const FileReport& r, const Diagnostic& d);
 
+// `tikzlint ir`: picture `picture` (1-based) of a report kept with its IR (CheckOptions::keep_ir)
+// as the IR JSON plus file, picture_index, picture_count, ir_source and findings; a file without
+// a picture gives the fixed fields empty. `picture` must be at most the number of pictures.
+nlohmann::ordered_json ir_json(const FileReport& r, std::size_t picture = 1);
+
 // One diagnostic in clang style: header line, source line, caret + ~~~ underline, notes.
 std::string text_diagnostic(const FileReport& r, const Diagnostic& d);
 // The verdict line of one file in the text format ("a.tex: verdict fail: in_frame").

@@ -87,3 +87,24 @@ TEST_CASE("version, help, explain, ir and render commands") {
   CHECK(r.invocation->picture == 2);
   CHECK_FALSE(parse({"render", "a.tex", "--picture", "0"}).invocation);
 }
+
+TEST_CASE("rank and compare: operands, reference, their formats and stdin-filename") {
+  auto p = parse({"rank", "--reference", "ref.tex", "--format", "jsonl", "a.tex", "b.tex"});
+  REQUIRE(p.invocation);
+  CHECK(p.invocation->command == Command::rank);
+  CHECK(p.invocation->reference == "ref.tex");
+  CHECK(p.invocation->operands.size() == 2);
+  CHECK_FALSE(parse({"rank"}).invocation);
+  CHECK_FALSE(parse({"rank", "--format", "sarif", "a.tex"}).invocation);
+  CHECK_FALSE(parse({"check", "--reference", "r.tex", "a.tex"}).invocation);
+  CHECK(parse({"compare", "a.tex", "b.tex", "--format", "json"}).invocation);
+  CHECK_FALSE(parse({"compare", "a.tex"}).invocation);
+  CHECK_FALSE(parse({"compare", "a.tex", "b.tex", "--format", "jsonl"}).invocation);
+  CHECK(parse({"compare", "--set", "compare.position_tolerance=0.1", "a.tex", "b.tex"}).invocation);
+  CHECK_FALSE(parse({"compare", "--set", "compare.nope=0.1", "a.tex", "b.tex"}).invocation);
+  auto s = parse({"check", "--stdin-filename", "fig/a.tex", "-"});
+  REQUIRE(s.invocation);
+  CHECK(s.invocation->stdin_filename == "fig/a.tex");
+  CHECK(s.invocation->operands == std::vector<std::string>{"-"});
+  CHECK_FALSE(parse({"check", "--stdin-filename=", "-"}).invocation);
+}

@@ -40,16 +40,21 @@ long read_some(int fd, std::string& out, std::size_t at, std::size_t want, bool 
 }  // namespace
 
 FileText read_file(const std::string& path, std::size_t limit) {
-  FileText r;
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) {
+    FileText r;
     r.error = errno;
     r.status =
         r.error == ENOENT || r.error == ENOTDIR ? FileText::Status::missing : FileText::Status::unreadable;
     return r;
   }
+  return read_descriptor(f.fd, limit);
+}
+
+FileText read_descriptor(int fd, std::size_t limit) {
+  FileText r;
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0) {
+  if (::fstat(fd, &st) != 0) {
     r.error = errno;
     r.status = FileText::Status::unreadable;
     return r;
@@ -69,7 +74,7 @@ FileText read_file(const std::string& path, std::size_t limit) {
   while (used < cap) {
     const std::size_t want = std::min(chunk, cap - used);
     r.text.resize(used + want);
-    const long n = read_some(f.fd, r.text, used, want, regular);
+    const long n = read_some(fd, r.text, used, want, regular);
     if (n < 0) {
       r.text.clear();
       r.status = FileText::Status::read_error;

@@ -20,5 +20,8 @@ struct FileText {
 // At most `limit` bytes; a file that has more is too_large (a device or a huge file is never
 // read whole: reading stops at limit + 1 bytes).
 FileText read_file(const std::string& path, std::size_t limit);
+// The same from an open descriptor (standard input for `tikzlint check -`), read to its end
+// with the same bound; the descriptor is not closed.
+FileText read_descriptor(int fd, std::size_t limit);
 
 }  // namespace tikzlint

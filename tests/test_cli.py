@@ -57,6 +57,12 @@ def run(*args, cwd=None, timeout=120):
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
+def run_input(stdin_text, *args, cwd=None, timeout=120):
+    p = subprocess.run([TIKZLINT, *args], cwd=cwd, input=stdin_text.encode("utf-8"),
+                       capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
 def jsonl(out):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
@@ -517,6 +523,140 @@ class Spec(Base):
         self.assertNotEqual(code, 2, err)
         code, _, err = run("check", "--set", "spec.nope=2", f)
         self.assertEqual(code, 2)
+
+
+class StandardInput(Base):
+    """`-` reads the file from standard input; --stdin-filename names it."""
+
+    USES_INPUT = ("\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+                  "\\input{sizes}\n\\begin{tikzpicture}\n"
+                  "\\draw (0,0) -- (\\sidelength,0);\n\\end{tikzpicture}\n\\end{document}\n")
+
+    def test_check_stdin_is_the_same_as_the_file(self):
+        f = self.write("bad.tex", BAD)
+        _, from_file, _ = run("check", "--format", "jsonl", f)
+        code, out, _ = run_input(BAD, "check", "--format", "jsonl", "--stdin-filename", f, "-")
+        self.assertEqual(code, 1)
+        a, b = jsonl(from_file)[0], jsonl(out)[0]
+        a.pop("elapsed_us"), b.pop("elapsed_us")
+        self.assertEqual(a, b)
+
+    def test_default_name_and_text_messages(self):
+        code, out, _ = run_input(BAD, "check", "-")
+        self.assertEqual(code, 1)
+        self.assertIn("<stdin>:%d:" % BAD_LINE, out)
+        code, out, _ = run_input(BAD, "check", "--stdin-filename", "figs/line.tex", "-")
+        self.assertIn("figs/line.tex:%d:" % BAD_LINE, out)
+        self.assertNotIn("<stdin>", out)
+        rec = jsonl(run_input(GOOD, "check", "--format", "jsonl", "-")[1])[0]
+        self.assert_record_shape(rec)
+        self.assertEqual(rec["file"], "<stdin>")
+
+    def test_input_resolves_in_the_named_folder(self):
+        self.write("fig/sizes.tex", "\\newcommand{\\sidelength}{2}\n")
+        name = str(self.tmp / "fig" / "main.tex")  # need not exist
+        code, out, _ = run_input(self.USES_INPUT, "check", "--format", "jsonl", "--stdin-filename", name, "-",
+                                 cwd=str(self.tmp))
+        rules = [d["rule"] for d in jsonl(out)[0]["diagnostics"]]
+        self.assertNotIn("undefined-macro", rules)
+        self.assertEqual(code, 0, out)
+        # Without the name, standard input lives in the working directory: no sizes.tex there.
+        _, out, _ = run_input(self.USES_INPUT, "check", "--format", "jsonl", "-", cwd=str(self.tmp))
+        rules = [d["rule"] for d in jsonl(out)[0]["diagnostics"]]
+        self.assertTrue({"missing-file", "undefined-macro"} & set(rules), rules)
+
+    def test_stdin_among_files_keeps_order(self):
+        f = self.write("good.tex", GOOD)
+        code, out, _ = run_input(BAD, "check", "--format", "jsonl", "--jobs", "2", f, "-", f)
+        recs = jsonl(out)
+        self.assertEqual([r["file"] for r in recs], [f, "<stdin>", f])
+        self.assertEqual(recs[1]["verdicts"]["in_frame"], "fail")
+        self.assertEqual(code, 1)
+
+    def test_stdin_over_the_input_limit_exits_2(self):
+        code, out, _ = run_input("%" * (8 * 1024 * 1024 + 10), "check", "--format", "jsonl", "-")
+        self.assertEqual(code, 2)
+        rec = jsonl(out)[0]
+        self.assertEqual(rec["status"], "error")
+        self.assertEqual(rec["diagnostics"][0]["rule"], "unreadable-file")
+
+    def test_ir_and_render_read_stdin(self):
+        code, out, _ = run_input(BAD, "ir", "--stdin-filename", "x/bad.tex", "-")
+        self.assertEqual(code, 0)
+        j = json.loads(out)
+        self.assertEqual(j["file"], "x/bad.tex")
+        self.assertEqual(j["picture_count"], 1)
+        self.assertTrue(any(d["rule"] == "in_frame" for d in j["findings"]))
+        code, out, _ = run_input(BAD, "render", "-")
+        self.assertEqual(code, 0)
+        self.assertTrue(out.lstrip().startswith("<svg") or out.lstrip().startswith("<?xml"), out[:80])
+
+    def test_stdin_filename_needs_a_value(self):
+        code, _, err = run_input(GOOD, "check", "--stdin-filename=", "-")
+        self.assertEqual(code, 2)
+        self.assertIn("stdin-filename", err)
+
+
+FLOW = r"""\documentclass{article}
+\usepackage{tikz}
+\begin{document}
+\begin{tikzpicture}
+  \node[draw] (a) at (0,0) {ATP};
+  \node[draw] (b) at (4,0) {ADP};
+  \draw[->] (a) -- (b);
+  \draw (0,-1) -- (4,-1) -- (2,-2.5) -- cycle;
+\end{tikzpicture}
+\end{document}
+"""
+
+
+class RankCompare(Base):
+    """tikzlint rank and compare (docs/rank.md)."""
+
+    def test_rank_jsonl_order_and_keys(self):
+        ref = self.write("ref.tex", FLOW)
+        same = self.write("same.tex", FLOW)
+        broken = self.write("broken.tex", FLOW.replace("\\end{tikzpicture}", ""))
+        moved = self.write("moved.tex", FLOW.replace("(4,0) {ADP}", "(4,2) {ADP}"))
+        code, out, err = run("rank", "--reference", ref, "--format", "jsonl", broken, moved, same)
+        self.assertEqual(code, 0, err)
+        recs = jsonl(out)
+        self.assertEqual([list(r) for r in recs], [["file", "rank", "score", "reasons", "verdicts"]] * 3)
+        self.assertEqual([r["file"] for r in recs], [same, moved, broken])
+        self.assertEqual([r["rank"] for r in recs], [1, 2, 3])
+        self.assertTrue(recs[0]["score"] > recs[1]["score"] > recs[2]["score"])
+        self.assertTrue(any("similarity" in x for x in recs[1]["reasons"]))
+        self.assertEqual(list(recs[0]["verdicts"]), VERDICT_KEYS)
+        code, out, _ = run("rank", broken, same)
+        self.assertEqual(code, 0)
+        self.assertTrue(out.startswith("1. " + same), out)
+
+    def test_rank_reads_stdin_and_rejects_bad_usage(self):
+        same = self.write("same.tex", FLOW)
+        code, out, _ = run_input(FLOW.replace("\\end{tikzpicture}", ""), "rank", "--format", "jsonl", "-", same)
+        self.assertEqual([r["file"] for r in jsonl(out)], [same, "<stdin>"])
+        self.assertEqual(run("rank", "--format", "sarif", same)[0], 2)
+        self.assertEqual(run("rank", "--reference", str(self.tmp / "none.tex"), same)[0], 2)
+        self.assertEqual(run("check", "--reference", same, same)[0], 2)
+        self.assertEqual(run("compare", same)[0], 2)
+
+    def test_compare_names_changes(self):
+        a = self.write("a.tex", FLOW)
+        b = self.write("b.tex", FLOW.replace("\\draw[->] (a) -- (b);", "\\draw[<-] (a) -- (b);").replace("{ATP}", "{}"))
+        code, out, err = run("compare", a, b)
+        self.assertEqual(code, 0, err)
+        self.assertRegex(out.splitlines()[0], r"^similarity 0\.\d{4} \(A: ")
+        self.assertIn("label 'ATP' is in A, not in B", out)
+        code, out, _ = run("compare", "--format", "json", a, a)
+        j = json.loads(out)
+        self.assertEqual(j["score"], 1.0)
+        self.assertEqual([p["name"] for p in j["parts"]], ["labels", "label_positions", "strokes", "arrows", "structure"])
+        code, out, _ = run("compare", "--set", "compare.position_tolerance=0.5", a, b)
+        self.assertEqual(code, 0)
+        self.assertEqual(run("compare", "--set", "compare.nope=1", a, b)[0], 2)
+        code, out, _ = run("explain", "compare")
+        self.assertEqual(code, 0)
+        self.assertIn("distance_scale", out)
 
 
 def main():

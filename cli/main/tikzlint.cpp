@@ -2,6 +2,7 @@
 // driver (cli/driver.hpp) and writes one output format (cli/output.hpp).
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "ir/ir.hpp"
+#include "rank/rank.hpp"
 
 #ifndef TIKZLINT_VERSION
 #define TIKZLINT_VERSION "0.0.0"
@@ -38,6 +40,15 @@ CheckOptions options_from(const Invocation& inv) {
   o.llm.model = inv.llm_model;
   o.llm.cache_dir = inv.llm_cache;
   backtranslate::apply_environment(o.llm);
+  // The operand "-" is standard input, read once whatever number of times it is named.
+  for (const auto& op : inv.operands)
+    if (op == "-") {
+      auto in = std::make_shared<StandardInput>();
+      if (!inv.stdin_filename.empty()) in->name = inv.stdin_filename;
+      in->text = read_descriptor(0, o.frontend.limits.max_input_bytes);
+      o.standard_input = std::move(in);
+      break;
+    }
   return o;
 }
 
@@ -113,30 +124,97 @@ int run_ir(const Invocation& inv) {
   int code = 0;
   auto r = load_single(inv, code);
   if (!r) return code;
-  // Ordered, so the fixed fields come first and the findings keep their jsonl key order.
-  nlohmann::ordered_json j;
-  if (r->diagrams.empty()) {
-    j = {{"picture_bbox", nullptr}, {"canvas", nullptr}, {"nodes", nlohmann::ordered_json::array()},
-         {"elements", nlohmann::ordered_json::array()}, {"coordinates", nlohmann::ordered_json::array()},
-         {"clips", nlohmann::ordered_json::array()}, {"unsupported", nlohmann::ordered_json::array()},
-         {"diagnostics", nlohmann::ordered_json::array()}};
-  } else {
-    nlohmann::json ir = ir::to_json(r->diagrams[inv.picture - 1], *r->sources);
-    j = {{"picture_bbox", ir["picture_bbox"]}, {"canvas", ir["canvas"]}, {"nodes", ir["nodes"]}};
-    for (auto it = ir.begin(); it != ir.end(); ++it)
-      if (!j.contains(it.key())) j[it.key()] = it.value();
+  std::cout << ir_json(*r, inv.picture).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return 0;
+}
+
+std::shared_ptr<const FileReport> check_kept(const std::string& path, const CheckOptions& opts) {
+  return std::make_shared<const FileReport>(check_file(path, opts));
+}
+
+rank::Candidate candidate_of(const FileReport& r) {
+  rank::Candidate c;
+  c.readable = r.status == FileStatus::checked;
+  c.verdicts = r.verdicts;
+  c.diagnostics = r.diagnostics;
+  c.diagrams = &r.diagrams;
+  return c;
+}
+
+int run_rank(const Invocation& inv) {
+  std::vector<std::string> warnings;
+  std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
+  for (const auto& w : warnings) std::cerr << "tikzlint: warning: " << w << "\n";
+  if (inputs.empty()) return usage_error("no input files");
+  CheckOptions opts = options_from(inv);
+  opts.keep_ir = true;
+  std::shared_ptr<const FileReport> reference;
+  if (!inv.reference.empty()) {
+    reference = check_kept(inv.reference, opts);
+    if (reference->status == FileStatus::unreadable) {
+      for (const auto& d : reference->diagnostics) std::cerr << text_diagnostic(*reference, d);
+      return 2;
+    }
   }
-  // What the picture is and what its numbers state, as the rules read it (checks/scene.hpp).
-  j["reading"] = r->diagrams.empty() ? nlohmann::json(nullptr)
-                                     : checks::Scene(r->diagrams[inv.picture - 1]).reading_json();
-  j["file"] = r->path;
-  j["picture_index"] = r->diagrams.empty() ? 0 : inv.picture;
-  j["picture_count"] = r->diagrams.size();
-  j["ir_source"] = r->ir_source;
-  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-  for (const auto& d : r->diagnostics) findings.push_back(diagnostic_json(*r, d));
-  j["findings"] = std::move(findings);
-  std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::vector<FileReport> reports;
+  check_files(inputs, opts, 1, [&](FileReport&& r) { reports.push_back(std::move(r)); });
+  std::vector<rank::Candidate> candidates;
+  for (const auto& r : reports) candidates.push_back(candidate_of(r));
+  auto ranked = rank::rank(candidates, reference ? &reference->diagrams : nullptr, opts.config);
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const auto& k = ranked[i];
+    const FileReport& r = reports[k.index];
+    if (inv.format == Format::jsonl) {
+      nlohmann::ordered_json j;
+      j["file"] = r.path;
+      j["rank"] = i + 1;
+      j["score"] = k.score;
+      j["reasons"] = k.reasons;
+      nlohmann::ordered_json verdicts = nlohmann::ordered_json::object();
+      for (const auto& [name, v] : r.verdicts) verdicts[name] = checks::to_string(v);
+      j["verdicts"] = std::move(verdicts);
+      std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+      char score[32];
+      std::snprintf(score, sizeof score, "%.4f", k.score);
+      std::cout << i + 1 << ". " << r.path << "  score " << score << "\n";
+      for (const auto& reason : k.reasons) std::cout << "   - " << reason << "\n";
+    }
+  }
+  return 0;
+}
+
+int run_compare(const Invocation& inv) {
+  CheckOptions opts = options_from(inv);
+  opts.keep_ir = true;
+  auto a = check_kept(inv.operands[0], opts);
+  auto b = check_kept(inv.operands[1], opts);
+  for (const auto& r : {a, b})
+    if (r->status == FileStatus::unreadable) {
+      for (const auto& d : r->diagnostics) std::cerr << text_diagnostic(*r, d);
+      return 2;
+    }
+  rank::Similarity s = rank::compare(a->diagrams, b->diagrams, opts.config);
+  if (inv.format == Format::json) {
+    nlohmann::json j = s.to_json();
+    j["a"] = a->path;
+    j["b"] = b->path;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%.4f", s.score);
+  std::cout << "similarity " << buf << " (A: " << a->path << ", B: " << b->path << ")\n";
+  for (const auto& p : s.parts) {
+    if (!p.applies) {
+      std::snprintf(buf, sizeof buf, "  %-16s   n/a", p.name.c_str());
+      std::cout << buf << "\n";
+      continue;
+    }
+    std::snprintf(buf, sizeof buf, "  %-16s %.4f  weight %.2f", p.name.c_str(), p.score, p.weight);
+    std::cout << buf << "\n";
+    for (const auto& c : p.changes) std::cout << "    - " << c << "\n";
+  }
   return 0;
 }
 
@@ -180,6 +258,10 @@ int run_explain(const Invocation& inv) {
     std::cout << checks::explain(spec::doc(), inv.markdown);
     return 0;
   }
+  if (name == rank::doc().name) {  // the thresholds of compare and rank --reference
+    std::cout << checks::explain(rank::doc(), inv.markdown);
+    return 0;
+  }
   for (const auto& c : frontend_codes())
     if (name == c.code) {
       std::cout << c.code << ": " << c.summary << " (a front-end diagnostic, not a rule)\n";
@@ -204,6 +286,8 @@ int main(int argc, char** argv) {
       case Command::check: return run_check(inv);
       case Command::ir: return run_ir(inv);
       case Command::render: return run_render(inv);
+      case Command::rank: return run_rank(inv);
+      case Command::compare: return run_compare(inv);
       case Command::explain: return run_explain(inv);
     }
   } catch (const std::exception& e) {

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""bench/rank/run.py: rank and compare on candidate sets built from references (issue 20).
+
+References: every fixture and example with a tikzpicture that compiles (no error diagnostic),
+has a labelled node and fits in 20 kB (fixtures/hostile excluded). For each, a candidate set:
+the unchanged copy (at a seeded random place) and mutants made as generated figures go wrong:
+  break  - \\end{tikzpicture} dropped, or a node's closing brace dropped (TeX fails)
+  move   - one coordinate of a statement shifted by 1.5 units
+  rotate - rotate=25 on the picture
+  scale  - xscale=1.4 on the picture (proportions change)
+  swap   - the texts of two labelled nodes exchanged
+  drop   - one node's text emptied
+  length - the numbers of a labelled statement's coordinates times 1.3 (a labelled length or
+           angle no longer drawn as written)
+Mutants whose text equals the reference (nothing to mutate) are left out.
+
+Prints, with the targets of the issue:
+  - rank --reference puts the unchanged copy first: >= 95% of sets;
+  - without a reference, every compiling candidate with no finding precedes every broken one:
+    >= 95% of the sets that have both;
+  - compare(reference, uniform scale + shift of it) >= 0.99: share of references (min shown);
+  - compare with a dropped label / a reversed arrow scores lower and a part names the change.
+
+usage: PYTHONPATH=build/python /usr/bin/python3 bench/rank/run.py [--verbose]
+"""
+import argparse
+import random
+import re
+import sys
+from pathlib import Path
+
+import tikzlint
+
+ROOT = Path(__file__).resolve().parents[2]
+BEGIN = re.compile(r"\\begin\{tikzpicture\}(\[[^\]]*\])?")
+COORD = re.compile(r"\((-?\d+(?:\.\d+)?),\s*(-?\d+(?:\.\d+)?)\)")
+NODE_TEXT = re.compile(r"(\\node\b[^;{]*?)\{([^{}]+)\}")
+
+
+def with_picture_option(text, option):
+    m = BEGIN.search(text)
+    if not m:
+        return text
+    if m.group(1):
+        inner = m.group(1)[1:-1].strip()
+        new = "\\begin{tikzpicture}[" + option + ("," + inner if inner else "") + "]"
+    else:
+        new = "\\begin{tikzpicture}[" + option + "]"
+    return text[:m.start()] + new + text[m.end():]
+
+
+def node_texts(text):
+    return [m for m in NODE_TEXT.finditer(text) if m.group(2).strip()]
+
+
+def mutants(text, rng):
+    out = {}
+    out["break-end"] = text.replace("\\end{tikzpicture}", "", 1)
+    nodes = node_texts(text)
+    if nodes:
+        m = rng.choice(nodes)
+        out["break-brace"] = text[:m.end() - 1] + text[m.end():]
+    coords = list(COORD.finditer(text[BEGIN.search(text).end():]))
+    off = BEGIN.search(text).end()
+    if coords:
+        m = rng.choice(coords)
+        x = float(m.group(1)) + 1.5
+        out["move"] = text[:off + m.start()] + "(%g,%s)" % (x, m.group(2)) + text[off + m.end():]
+    out["rotate"] = with_picture_option(text, "rotate=25")
+    out["scale"] = with_picture_option(text, "xscale=1.4")
+    distinct = [m for m in nodes if m.group(2).strip()]
+    pairs = [(a, b) for i, a in enumerate(distinct) for b in distinct[i + 1:] if a.group(2) != b.group(2)]
+    if pairs:
+        a, b = rng.choice(pairs)
+        out["swap"] = (text[:a.start(2)] + b.group(2) + text[a.end(2):b.start(2)] + a.group(2) + text[b.end(2):])
+    if nodes:
+        m = rng.choice(nodes)
+        out["drop"] = text[:m.start(2)] + text[m.end(2):]
+    # A statement with a node label and coordinates: its numbers scaled.
+    stmts = [s for s in re.finditer(r"\\draw[^;]*node[^;]*;", text) if COORD.search(s.group(0))]
+    if stmts:
+        s = rng.choice(stmts)
+        body = COORD.sub(lambda c: "(%g,%g)" % (float(c.group(1)) * 1.3, float(c.group(2)) * 1.3), s.group(0))
+        out["length"] = text[:s.start()] + body + text[s.end():]
+    return {k: v for k, v in out.items() if v != text}
+
+
+def references():
+    paths = sorted((ROOT / "examples").glob("*.tex")) + sorted(
+        p for p in (ROOT / "fixtures").rglob("*.tex") if "hostile" not in p.parts)
+    for p in paths:
+        text = p.read_text(encoding="utf-8", errors="replace")
+        if len(text) > 20000 or "% args:" in text or not BEGIN.search(text) or not node_texts(text):
+            continue
+        r = tikzlint.check(text, filename=str(p))
+        if r.status != "checked" or any(d.severity == "error" for d in r.diagnostics):
+            continue
+        yield p, text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    rng = random.Random(20)
+    sets = first = 0
+    clean_sets = clean_ok = 0
+    scale_scores = []
+    drop_n = drop_ok = arrow_n = arrow_ok = 0
+    misses = []
+    kinds = {}
+    for path, ref in references():
+        muts = mutants(ref, rng)
+        if not muts:
+            continue
+        for k in muts:
+            kinds[k] = kinds.get(k, 0) + 1
+        names = list(muts)
+        cands = [muts[n] for n in names]
+        at = rng.randrange(len(cands) + 1)
+        cands.insert(at, ref)
+        names.insert(at, "unchanged")
+        name = str(path.relative_to(ROOT))
+        ranked = tikzlint.rank(cands, reference=ref, include_dirs=[str(path.parent)])
+        sets += 1
+        if ranked[0].index == at:
+            first += 1
+        else:
+            misses.append((name, names[ranked[0].index], ranked[0].reasons[:3]))
+        plain = tikzlint.rank(cands, include_dirs=[str(path.parent)])
+        clean = [r for r in plain if r.compiles and r.rules_pass and r.finding_weight == 0]
+        broken = [r for r in plain if not r.compiles]
+        if clean and broken:
+            clean_sets += 1
+            pos = {r.index: i for i, r in enumerate(plain)}
+            if max(pos[r.index] for r in clean) < min(pos[r.index] for r in broken):
+                clean_ok += 1
+        # Uniform scale and shift (nodes too: transform shape).
+        scaled = with_picture_option(ref, "scale=1.6,transform shape,shift={(3,-2)}")
+        scale_scores.append((tikzlint.compare(ref, scaled).score, name))
+        if "drop" in muts:
+            drop_n += 1
+            s = tikzlint.compare(ref, muts["drop"])
+            if s.score < 1 and s["labels"].changes:
+                drop_ok += 1
+            elif a.verbose:
+                print("drop not named:", name, s.to_dict())
+        if "->" in ref:
+            arrow_n += 1
+            rev = ref.replace("->", "<-", 1)
+            s = tikzlint.compare(ref, rev)
+            if s.score < 1 and (s["structure"].changes or s["arrows"].changes):
+                arrow_ok += 1
+            elif a.verbose:
+                print("reversal not named:", name, s.to_dict())
+    ok_scale = sum(1 for s, _ in scale_scores if s >= 0.99)
+    print("references: %d candidate sets (%d candidates; mutants per kind: %s)"
+          % (sets, sets + sum(kinds.values()), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    print("rank --reference: unchanged copy first in %d/%d sets = %.1f%%   target >= 95%%"
+          % (first, sets, 100.0 * first / max(1, sets)))
+    print("rank, no reference: clean compiling before every broken one in %d/%d sets = %.1f%%   target >= 95%%"
+          % (clean_ok, clean_sets, 100.0 * clean_ok / max(1, clean_sets)))
+    worst = min(scale_scores) if scale_scores else (float("nan"), "")
+    print("compare(ref, uniform scale 1.6 + shift) >= 0.99 for %d/%d references = %.1f%% (min %.4f: %s)"
+          % (ok_scale, len(scale_scores), 100.0 * ok_scale / max(1, len(scale_scores)), worst[0], worst[1]))
+    print("compare(ref, dropped label) lower and naming it: %d/%d" % (drop_ok, drop_n))
+    print("compare(ref, reversed arrow) lower and naming it: %d/%d" % (arrow_ok, arrow_n))
+    if a.verbose:
+        for m in misses:
+            print("  first was not the copy:", m)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
