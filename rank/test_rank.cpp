@@ -98,7 +98,7 @@ TEST_CASE("compare: swapped labels are named as a swap") {
   CHECK(p.changes[0].find("swapped") != std::string::npos);
 }
 
-TEST_CASE("compare: a moved element lowers strokes; an empty picture scores 0 on strokes") {
+TEST_CASE("compare: a moved element lowers strokes, and an empty picture scores 0 on strokes") {
   auto b = flow();
   std::get<ir::Polyline>(b.elements[1].geom).points[1] = {120, 60};
   CHECK(part(rank::compare(flow(), b), "strokes").score < 0.95);
