@@ -70,7 +70,7 @@ constexpr FlagSpec kFlags[] = {
     {"--output", true, false},       {"--markdown", false, false},   {"--list", false, false},
     {"--spec", true, true},          {"--allow-read", true, false},  {"--output-file", true, true},
     {"--quiet", false, true},        {"-q", false, true},            {"--statistics", false, true},
-    {"--spec", true, true},          {"--stdin-filename", true, false}, {"--reference", true, false},
+    {"--stdin-filename", true, false}, {"--reference", true, false},
 };
 
 const FlagSpec* find_flag(const std::string& name) {
