@@ -19,7 +19,8 @@ GOOD = r"""\documentclass{article}
 \end{document}
 """
 
-BAD = GOOD.replace(r"\draw (0,0) -- (2,0);", "\\draw (0.5,0.5) -- (2.5,0.5);\n  \\draw (0.5,1) -- (5,1);")
+BAD = GOOD.replace(r"\clip (-1,-1) rectangle (3,2);", r"\clip (0,0) rectangle (3,2);").replace(
+    r"\draw (0,0) -- (2,0);", "\\draw (0.5,0.5) -- (2.5,0.5);\n  \\draw[->] (0.5,1) -- (5,1);")
 BAD_LINE = 7
 
 FLOW = r"""\documentclass{article}
