@@ -6,6 +6,7 @@
 
 #include "checks/check.hpp"
 #include "rank/rank.hpp"
+#include "checks/compile/compiles.hpp"
 #include "spec/spec.hpp"
 
 namespace tikzlint::cli {
@@ -104,6 +105,7 @@ std::string parse_threshold(const std::string& text, Invocation& inv) {
   const checks::Rule* r = checks::find_rule(rule);
   const checks::RuleDoc* doc = r ? r->doc
                                : rule == spec::doc().name ? &spec::doc()
+                               : rule == compile::doc().name ? &compile::doc()
                                : rule == rank::doc().name ? &rank::doc()
                                                           : nullptr;
   if (!doc) return "--set: unknown rule '" + rule + "'";

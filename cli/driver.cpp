@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "checks/compile/compiles.hpp"
 #include "checks/scene.hpp"
 #include "grammar/grammar.hpp"
 #include "ir/ir.hpp"
@@ -97,7 +98,7 @@ struct Suppression {
 };
 
 bool known_code(const std::string& name) {
-  if (name == "all" || checks::find_rule(name) || name == spec::doc().name) return true;
+  if (name == "all" || checks::find_rule(name) || name == spec::doc().name || name == compile::doc().name) return true;
   if (name.rfind("unsupported", 0) == 0 || name.rfind("llm-", 0) == 0) return true;
   for (const auto& c : frontend_codes())
     if (name == c.code) return true;
@@ -186,6 +187,7 @@ void all_verdicts(FileReport& r, Verdict v) {
   r.verdicts.clear();
   for (const auto& rule : checks::registry()) r.verdicts.emplace_back(rule.doc->name, v);
   r.verdicts.emplace_back(spec::doc().name, v == Verdict::indeterminate ? v : Verdict::na);
+  r.verdicts.emplace_back(compile::doc().name, v == Verdict::indeterminate ? v : Verdict::na);
 }
 
 // Located diagnostics of the input first, by position; then other files; then unlocated.
@@ -233,6 +235,15 @@ void drop_repeats(std::vector<Diagnostic>& diags) {
 
 // The stages after reading. Exceptions escape to check_file, which confines them to this file.
 void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, const char*& stage) {
+  stage = "checking compile readiness";
+  compile::Outcome compiled;
+  {
+    std::vector<std::string> dirs;
+    dirs.push_back(fs::path(sm.get(r.file).path()).parent_path().string());
+    if (dirs.back().empty()) dirs.back() = ".";
+    dirs.insert(dirs.end(), opts.frontend.include_dirs.begin(), opts.frontend.include_dirs.end());
+    compiled = compile::evaluate(sm, r.file, dirs, opts.config);
+  }
   stage = "expanding TeX";
   tex::ExpandedDocument doc = tex::expand_file(sm, r.file, opts.frontend);
   Suppressions suppressions(doc, sm);
@@ -307,8 +318,8 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
 
   if (opts.spec) {
     stage = "checking the spec";
-    // rule verdicts only: the spec's own slot is the last
-    std::vector<std::pair<std::string, Verdict>> rule_verdicts(r.verdicts.begin(), r.verdicts.end() - 1);
+    // rule verdicts only: the spec's own slot follows them
+    std::vector<std::pair<std::string, Verdict>> rule_verdicts(r.verdicts.begin(), r.verdicts.begin() + rules.size());
     SourceRange first_picture = doc.pictures.empty() ? SourceRange{} : doc.pictures.front().range;
     spec::Outcome o = spec::evaluate(*opts.spec, diagrams, rule_verdicts, opts.config, &sm, first_picture);
     bool had = false, kept = false;
@@ -320,7 +331,20 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
       r.diagnostics.push_back(std::move(f));
     }
     if (o.verdict == Verdict::fail && had && !kept) o.verdict = Verdict::pass;
-    r.verdicts.back().second = o.verdict;
+    r.verdicts[rules.size()].second = o.verdict;
+  }
+
+  {
+    bool had = false, kept = false;
+    for (auto& f : compiled.findings) {
+      bool finding = f.severity != Severity::note;
+      had |= finding;
+      if (suppressions.suppresses(f)) continue;
+      kept |= finding;
+      r.diagnostics.push_back(std::move(f));
+    }
+    if (compiled.verdict == Verdict::fail && had && !kept) compiled.verdict = Verdict::pass;
+    r.verdicts[rules.size() + 1].second = compiled.verdict;
   }
 
   drop_repeats(diags);

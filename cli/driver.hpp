@@ -12,6 +12,7 @@
 #include "backtranslate/backtranslate.hpp"
 #include "checks/check.hpp"
 #include "ir/diagram.hpp"
+#include "checks/compile/compiles.hpp"
 #include "spec/spec.hpp"
 #include "support/diagnostic.hpp"
 #include "support/read_file.hpp"

@@ -601,6 +601,7 @@ class SarifReporter : public Reporter {
     std::vector<const checks::RuleDoc*> docs;
     for (const auto& rule : checks::registry()) docs.push_back(rule.doc);
     docs.push_back(&spec::doc());
+    docs.push_back(&compile::doc());
     for (const checks::RuleDoc* d : docs) {
       const auto& doc = *d;
       ordered_json r;

@@ -247,11 +247,16 @@ int run_render(const Invocation& inv) {
 int run_explain(const Invocation& inv) {
   if (inv.list) {
     for (const auto& rule : checks::registry()) std::cout << rule.doc->name << "\t" << rule.doc->summary << "\n";
+    std::cout << compile::doc().name << "\t" << compile::doc().summary << "\n";
     return 0;
   }
   const std::string& name = inv.operands[0];
   if (const checks::Rule* rule = checks::find_rule(name)) {
     std::cout << checks::explain(*rule->doc, inv.markdown);
+    return 0;
+  }
+  if (name == compile::doc().name) {  // a file-level rule: it reads the text, not a diagram
+    std::cout << checks::explain(compile::doc(), inv.markdown);
     return 0;
   }
   if (name == spec::doc().name) {  // not a registry rule: it runs only with --spec

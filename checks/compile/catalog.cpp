@@ -1,0 +1,246 @@
+// checks/compile/catalog.cpp: lookups over the generated tables of catalog.inc.
+#include "checks/compile/catalog.hpp"
+
+#include <algorithm>
+#include <span>
+
+namespace tikzlint::compile {
+
+namespace {
+
+struct CatalogUnit {
+  std::string_view id;       // "package:tikz"
+  std::string_view version;  // its \Provides... line
+  int files;                 // files read for it
+  std::string_view dynamic;  // kinds defined through macros (see catalog.inc)
+};
+struct CatalogEntry {
+  std::string_view name;
+  std::uint16_t unit;
+  std::string_view flags;
+};
+struct CatalogChar {
+  std::uint32_t code;
+  std::uint16_t unit;
+};
+
+#include "checks/compile/catalog.inc"
+
+std::span<const CatalogEntry> table(Kind k) {
+  switch (k) {
+    case Kind::command: return kCommands;
+    case Kind::math_command: return kMathCommands;
+    case Kind::key: return kKeys;
+    case Kind::shape: return kShapes;
+    case Kind::arrow: return kArrows;
+    case Kind::decoration: return kDecorations;
+    case Kind::pattern: return kPatterns;
+    case Kind::coordinate_system: return kCoordinateSystems;
+    case Kind::math_function: return kMathFunctions;
+    case Kind::color: return kColors;
+  }
+  return {};
+}
+
+char dynamic_letter(Kind k) {
+  switch (k) {
+    case Kind::shape: return 's';
+    case Kind::arrow: return 'a';
+    case Kind::decoration: return 'd';
+    case Kind::pattern: return 'p';
+    case Kind::key: return 'k';
+    case Kind::coordinate_system: return 'c';
+    case Kind::math_function: return 'f';
+    default: return 0;
+  }
+}
+
+std::span<const std::string_view> existing(std::string_view kind) {
+  if (kind == "package") return kExistingPackages;
+  if (kind == "class") return kExistingClasses;
+  if (kind == "tikzlib") return kExistingTikzLibraries;
+  if (kind == "pgflib") return kExistingPgfLibraries;
+  if (kind == "pgfplotslib") return kExistingPgfplotsLibraries;
+  return {};
+}
+
+std::span<const CatalogEntry> equal(std::span<const CatalogEntry> t, std::string_view name) {
+  auto lo = std::lower_bound(t.begin(), t.end(), name, [](const CatalogEntry& e, std::string_view n) { return e.name < n; });
+  auto hi = lo;
+  while (hi != t.end() && hi->name == name) ++hi;
+  return {lo, hi};
+}
+
+// '*' matches any run of characters (including none).
+bool glob(std::string_view pat, std::string_view s) {
+  std::size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
+  while (i < s.size()) {
+    if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      mark = i;
+    } else if (p < pat.size() && pat[p] == s[i]) {
+      ++p;
+      ++i;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
+struct Index {
+  std::vector<std::vector<UnitId>> requires_;   // unit -> units it loads
+  std::vector<const CatalogEntry*> key_patterns;  // keys with '*'
+  Index() {
+    requires_.resize(std::size(kUnits));
+    for (const auto& r : kRequires) requires_[r[0]].push_back(r[1]);
+    for (const auto& e : kKeys)
+      if (e.name.find('*') != std::string_view::npos) key_patterns.push_back(&e);
+  }
+};
+
+const Index& index() {
+  static const Index idx;
+  return idx;
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return limit + 1;
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    std::size_t best = cur[0];
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      best = std::min(best, cur[j]);
+    }
+    if (best > limit) return limit + 1;
+    std::swap(prev, cur);
+  }
+  return std::min(prev[b.size()], limit + 1);
+}
+
+const Catalog& Catalog::get() {
+  static const Catalog c;
+  index();
+  return c;
+}
+
+std::string_view Catalog::source() const { return kCatalogSource; }
+std::size_t Catalog::unit_count() const { return std::size(kUnits); }
+
+std::optional<UnitId> Catalog::unit(std::string_view kind, std::string_view name) const {
+  for (std::size_t i = 0; i < std::size(kUnits); ++i) {
+    std::string_view id = kUnits[i].id;
+    if (id.size() == kind.size() + 1 + name.size() && id.substr(0, kind.size()) == kind && id[kind.size()] == ':' &&
+        id.substr(kind.size() + 1) == name)
+      return static_cast<UnitId>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view Catalog::unit_id(UnitId u) const { return u < std::size(kUnits) ? kUnits[u].id : std::string_view{}; }
+
+bool Catalog::dynamic(UnitId u, Kind kind) const {
+  char c = dynamic_letter(kind);
+  return c && u < std::size(kUnits) && kUnits[u].dynamic.find(c) != std::string_view::npos;
+}
+
+UnitSet Catalog::closure(const std::vector<UnitId>& roots) const {
+  UnitSet set(std::size(kUnits));
+  std::vector<UnitId> todo(roots.begin(), roots.end());
+  while (!todo.empty()) {
+    UnitId u = todo.back();
+    todo.pop_back();
+    if (set.has(u)) continue;
+    set.add(u);
+    for (UnitId r : index().requires_[u])
+      if (!set.has(r)) todo.push_back(r);
+  }
+  return set;
+}
+
+bool Catalog::exists(std::string_view kind, std::string_view name) const {
+  auto t = existing(kind);
+  return std::binary_search(t.begin(), t.end(), name);
+}
+
+std::string Catalog::nearest_existing(std::string_view kind, std::string_view name) const {
+  std::string best;
+  std::size_t best_d = name.size() <= 4 ? 1 : 2;
+  for (std::string_view n : existing(kind)) {
+    std::size_t d = edit_distance(name, n, best_d);
+    if (d <= best_d && (best.empty() || d < best_d)) {
+      best = std::string(n);
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+bool Catalog::defined(Kind kind, std::string_view name, const UnitSet& loaded) const {
+  for (const auto& e : equal(table(kind), name))
+    if (loaded.has(e.unit)) return true;
+  return false;
+}
+
+std::vector<UnitId> Catalog::definers(Kind kind, std::string_view name) const {
+  std::vector<UnitId> out;
+  for (const auto& e : equal(table(kind), name)) out.push_back(e.unit);
+  return out;
+}
+
+bool Catalog::key_pattern(std::string_view key, const UnitSet& loaded) const {
+  for (const CatalogEntry* e : index().key_patterns)
+    if (loaded.has(e->unit) && glob(e->name, key)) return true;
+  return false;
+}
+
+bool Catalog::key_pattern_anywhere(std::string_view key) const {
+  for (const CatalogEntry* e : index().key_patterns)
+    if (glob(e->name, key)) return true;
+  return false;
+}
+
+std::string Catalog::nearest(Kind kind, std::string_view name, const UnitSet& loaded, std::size_t max_distance,
+                             std::string_view prefix) const {
+  std::string best;
+  std::size_t best_d = max_distance;
+  for (const auto& e : table(kind)) {
+    if (!loaded.has(e.unit) || e.name.substr(0, prefix.size()) != prefix) continue;
+    if (e.name.find('*') != std::string_view::npos || e.name.find('@') != std::string_view::npos) continue;
+    std::size_t d = edit_distance(name, e.name, best_d);
+    if (d <= best_d && (best.empty() || d < best_d)) {
+      best = std::string(e.name);
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+bool Catalog::primitive(std::string_view name) const {
+  return std::binary_search(std::begin(kPrimitives), std::end(kPrimitives), name);
+}
+
+bool Catalog::unicode_defined(char32_t c, const UnitSet& loaded) const {
+  auto lo = std::lower_bound(std::begin(kUnicode), std::end(kUnicode), static_cast<std::uint32_t>(c),
+                             [](const CatalogChar& e, std::uint32_t v) { return e.code < v; });
+  for (; lo != std::end(kUnicode) && lo->code == c; ++lo)
+    if (loaded.has(lo->unit)) return true;
+  return false;
+}
+
+std::string_view Catalog::class_option_package(std::string_view cls, std::string_view option) const {
+  for (const auto& r : kClassOptionPackages)
+    if (r[0] == cls && r[1] == option) return r[2];
+  return {};
+}
+
+}  // namespace tikzlint::compile

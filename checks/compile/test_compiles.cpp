@@ -1,0 +1,87 @@
+// Unit tests of the catalog and the rule `compiles` (fixtures/rules/compiles/ test it end to end).
+#include <doctest/doctest.h>
+
+#include "checks/compile/catalog.hpp"
+#include "checks/compile/compiles.hpp"
+
+using namespace tikzlint;
+using namespace tikzlint::compile;
+
+namespace {
+
+Outcome check(const std::string& text) {
+  SourceManager sm;
+  FileId f = sm.add("test.tex", text);
+  return evaluate(sm, f, {"/nonexistent-dir"}, checks::Config{});
+}
+
+bool has_check(const Outcome& o, const std::string& check) {
+  for (const auto& d : o.findings)
+    if (d.severity == Severity::error && d.evidence.value("check", "") == check) return true;
+  return false;
+}
+
+const char* kPicture = "\\begin{tikzpicture}\n\\draw (0,0) -- (1,0);\n\\end{tikzpicture}\n";
+
+}  // namespace
+
+TEST_CASE("catalog: tikz defines its commands, libraries their keys and shapes") {
+  const Catalog& c = Catalog::get();
+  auto tikz = c.unit("package", "tikz");
+  auto pos = c.unit("tikzlib", "positioning");
+  auto geo = c.unit("tikzlib", "shapes.geometric");
+  REQUIRE(tikz);
+  REQUIRE(pos);
+  REQUIRE(geo);
+  UnitSet with_tikz = c.closure({*tikz});
+  CHECK(c.defined(Kind::command, "draw", with_tikz));
+  CHECK(c.defined(Kind::command, "tikzpicture", with_tikz));
+  CHECK(c.defined(Kind::key, "/tikz/line width", with_tikz));
+  CHECK(c.defined(Kind::shape, "circle", with_tikz));
+  CHECK_FALSE(c.defined(Kind::shape, "diamond", with_tikz));
+  CHECK(c.defined(Kind::shape, "diamond", c.closure({*geo})));
+  CHECK(c.defined(Kind::key, "/tikz/on grid", c.closure({*pos})));
+  CHECK(c.defined(Kind::math_function, "sin", with_tikz));
+  CHECK(c.exists("package", "amsmath"));
+  CHECK_FALSE(c.exists("package", "no-such-package-xyz"));
+  CHECK(c.primitive("hbox"));
+  CHECK_FALSE(c.source().empty());
+}
+
+TEST_CASE("edit distance stops past its limit") {
+  CHECK(edit_distance("thick", "thik", 2) == 1);
+  CHECK(edit_distance("above", "abvoe", 2) == 2);
+  CHECK(edit_distance("a", "completely", 2) == 3);
+}
+
+TEST_CASE("compiles: a plain document passes, each TeX stop fails") {
+  std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n";
+  CHECK(check(head + kPicture + "\\end{document}\n").verdict == checks::Verdict::pass);
+  CHECK(has_check(check("```latex\n" + head + kPicture + "\\end{document}\n```\n"), "text-before-documentclass"));
+  CHECK(has_check(check("\\documentclass{article}\n\\usepackage{tikz}\n" + std::string(kPicture) + "\\end{document}\n"),
+                  "missing-begin-document"));
+  CHECK(has_check(check(head + kPicture), "missing-end-document"));
+  CHECK(has_check(check(head + "\\node {a;\n" + kPicture + "\\end{document}\n"), "unbalanced-braces"));
+  CHECK(has_check(check(head + "\\begin{tikzpicture}\n\\end{document}\n"), "unbalanced-environments"));
+  CHECK(has_check(check("\\documentclass{article}\n\\usepackage{tikzz}\n\\begin{document}\n\\end{document}\n"),
+                  "unknown-package"));
+  CHECK(has_check(check(head + "\\usetikzlibrary{positionning}\n\\end{document}\n"), "unknown-tikzlib"));
+  CHECK(has_check(check(head + "\\tikz\\draw[-{Arrowhead}] (0,0) -- (1,0);\n\\end{document}\n"), "unknown-arrow tip"));
+  CHECK(has_check(check(head + "\\tikz\\node[shape=hexagon] {};\n\\end{document}\n"), "unknown-shape"));
+  CHECK(has_check(check(head + "\\tikz\\draw (0,0) -- ({cosd(30)},1);\n\\end{document}\n"), "unknown-function"));
+  CHECK(has_check(check(head + "\\tikz\\draw (0,0) -- (\\pi,1);\n\\end{document}\n"), "math-command-in-coordinate"));
+}
+
+TEST_CASE("compiles: what it cannot follow is indeterminate, never fail") {
+  std::string text = "\\documentclass{article}\n\\usepackage{my-own-macros}\n\\usepackage{tikz}\n\\begin{document}\n"
+                     "\\tikz\\node[mystyle] {\\mymacro};\n\\end{document}\n";
+  SourceManager sm;
+  FileId f = sm.add("test.tex", text);
+  // a package of the file's own folder: not catalogued
+  Outcome o = evaluate(sm, f, {"/nonexistent-dir"}, checks::Config{});
+  CHECK(o.verdict == checks::Verdict::fail);  // my-own-macros exists nowhere: TeX stops
+  std::string with_csname = "\\documentclass{article}\n\\usepackage{tikz}\n"
+                            "\\expandafter\\def\\csname mymacro\\endcsname{x}\n\\begin{document}\n"
+                            "\\tikz\\node {\\mymacro};\n\\end{document}\n";
+  CHECK(check(with_csname).verdict == checks::Verdict::indeterminate);
+}
