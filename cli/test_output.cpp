@@ -178,7 +178,7 @@ TEST_CASE("driver: a missing file and a file over the input limit are unreadable
   CHECK(r.status == FileStatus::unreadable);
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].rule == "unreadable-file");
-  CHECK(r.verdicts.size() == checks::registry().size() + 1);  // every rule, then spec (driver.cpp)
+  CHECK(r.verdicts.size() == checks::registry().size() + 2);  // every rule, then spec and compiles (driver.cpp)
   for (const auto& [name, v] : r.verdicts) CHECK(v == checks::Verdict::indeterminate);
 
   auto path = std::filesystem::temp_directory_path() / "tikzlint_test_big.tex";

@@ -436,6 +436,8 @@ class Pipeline(Base):
         code, out, _ = run("check", "--format", "jsonl", f)
         self.assertEqual(code, 0)
         rec = jsonl(out)[0]
+        # compiles reads the text, not the picture: a prose document compiles.
+        self.assertEqual(rec["verdicts"].pop("compiles"), "pass")
         self.assertEqual(set(rec["verdicts"].values()), {"n/a"})
         self.assertIn("no-picture", [d["rule"] for d in rec["diagnostics"]])
 
@@ -453,6 +455,8 @@ class Pipeline(Base):
         p = subprocess.run([TIKZLINT, "check", "--fallback", "always", "--format", "jsonl", f],
                            capture_output=True, text=True, timeout=60, env=env)
         rec = jsonl(p.stdout)[0]
+        # compiles reads the source text, which needs no model: it keeps its own verdict.
+        self.assertEqual(rec["verdicts"].pop("compiles"), "pass")
         self.assertEqual(set(rec["verdicts"].values()), {"indeterminate"})
         self.assertEqual(rec["ir_source"], "parser")
         self.assertTrue(any(d["rule"].startswith("llm-") for d in rec["diagnostics"]))

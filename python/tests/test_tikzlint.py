@@ -42,7 +42,7 @@ def test_check_reports_verdicts_and_located_diagnostics():
     r = tikzlint.check(BAD, filename="fig/bad.tex")
     assert r.file == "fig/bad.tex"
     assert r.status == "checked"
-    assert list(r.verdicts) == tikzlint.rules() + ["spec"]
+    assert list(r.verdicts) == tikzlint.rules() + ["spec", "compiles"]
     assert r.verdicts["in_frame"] == "fail"
     assert not r.passed
     d = [d for d in r.diagnostics if d.rule == "in_frame"][0]
