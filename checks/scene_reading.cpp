@@ -129,13 +129,6 @@ std::vector<std::vector<std::size_t>> tick_runs(const std::vector<Label>& labels
   return runs;
 }
 
-bool is_closed(const ir::Geometry& g) {
-  if (const auto* p = std::get_if<ir::Polyline>(&g)) return p->closed;
-  return std::holds_alternative<ir::Rectangle>(g) || std::holds_alternative<ir::Circle>(g) ||
-         std::holds_alternative<ir::Ellipse>(g) || std::holds_alternative<ir::Face3D>(g) ||
-         std::holds_alternative<ir::Grid>(g) || std::holds_alternative<ir::RightAngleMark>(g);
-}
-
 // The two ends of an open line (with the point before each, for the direction it arrives in).
 struct Ends {
   Point a, a_from, b, b_from;
