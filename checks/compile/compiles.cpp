@@ -876,6 +876,16 @@ void Checker::resolve_loads() {
     }
     std::string nearest = cat_.nearest_existing(l.kind, l.name);
     if (l.kind == "tikzlib" && nearest.empty()) nearest = cat_.nearest_existing("pgflib", l.name);
+    // The catalog knows the classes and packages installed where it was generated, not all of
+    // TeX Live (siunitx may be missing here and present for the user): an unknown class or
+    // package is an error only when it is a misspelling of one that exists; otherwise the
+    // file's verdict is indeterminate (promise 2). TikZ and pgfplots libraries ship with pgf
+    // and pgfplots, so the catalog has all of them.
+    if ((l.kind == "class" || l.kind == "package") && nearest.empty()) {
+      complete_ = false;
+      if (incomplete_.empty()) incomplete_ = l.kind + " '" + l.name + "' is not installed where the catalog was made";
+      continue;
+    }
     std::string what = l.kind == "class" ? "class" : l.kind == "package" ? "package" : l.kind == "pgfplotslib" ? "pgfplots library" : "TikZ library";
     std::string tex = l.kind == "class" || l.kind == "package"
                           ? "LaTeX Error: File `" + fname + "' not found"

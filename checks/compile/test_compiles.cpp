@@ -79,7 +79,12 @@ TEST_CASE("compiles: what it cannot follow is indeterminate, never fail") {
   FileId f = sm.add("test.tex", text);
   // a package of the file's own folder: not catalogued
   Outcome o = evaluate(sm, f, {"/nonexistent-dir"}, checks::Config{});
-  CHECK(o.verdict == checks::Verdict::fail);  // my-own-macros exists nowhere: TeX stops
+  // Not installed here, and no misspelling of an installed package: it may exist in the user's
+  // TeX Live (the catalog lists this machine's), so indeterminate, never fail.
+  CHECK(o.verdict == checks::Verdict::indeterminate);
+  // A misspelling of an installed package is an error: TeX stops on it.
+  CHECK(check("\\documentclass{article}\n\\usepackage{tikzz}\n\\begin{document}\nx\n\\end{document}\n").verdict ==
+        checks::Verdict::fail);
   std::string with_csname = "\\documentclass{article}\n\\usepackage{tikz}\n"
                             "\\expandafter\\def\\csname mymacro\\endcsname{x}\n\\begin{document}\n"
                             "\\tikz\\node {\\mymacro};\n\\end{document}\n";
