@@ -52,6 +52,26 @@ def balanced(text, i, open_ch, close_ch):
     return len(text)
 
 
+def codeexamples(text):
+    """(options, body) of each codeexample environment of a manual source, in order."""
+    pos = 0
+    while True:
+        b = text.find("\\begin{codeexample}", pos)
+        if b < 0:
+            return
+        i = b + len("\\begin{codeexample}")
+        opts = ""
+        if i < len(text) and text[i] == "[":
+            j = balanced(text, i, "[", "]")
+            opts = text[i + 1:j - 1]
+            i = j
+        e = text.find("\\end{codeexample}", i)
+        if e < 0:
+            return
+        yield opts, text[i:e]
+        pos = e + 1
+
+
 def option_value(opts, key):
     m = re.search(r"(?:^|,)\s*" + re.escape(key) + r"\s*=\s*", opts)
     if not m:
@@ -68,24 +88,9 @@ def examples(manual_dir):
     files = sorted(pathlib.Path(manual_dir).glob("pgfmanual-en-*.tex*"))
     for f in files:
         text = read(f)
-        pos = 0
         n = 0
         setup = []
-        while True:
-            b = text.find("\\begin{codeexample}", pos)
-            if b < 0:
-                break
-            i = b + len("\\begin{codeexample}")
-            opts = ""
-            if i < len(text) and text[i] == "[":
-                j = balanced(text, i, "[", "]")
-                opts = text[i + 1:j - 1]
-                i = j
-            e = text.find("\\end{codeexample}", i)
-            if e < 0:
-                break
-            body = text[i:e]
-            pos = e + 1
+        for opts, body in codeexamples(text):
             n += 1
             name = re.sub(r"\.tex(\.gz)?$", "", f.name).replace("pgfmanual-en-", "")
             if re.search(r"(^|,)\s*setup code", opts):

@@ -34,26 +34,13 @@ import subprocess
 import sys
 import tarfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from pgfmanual_coverage import codeexamples  # noqa: E402  (the manuals share the codeexample format)
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARBALL = "/usr/share/texlive/texmf-dist/doc/latex/pgfplots/pgfplots.doc.src.tar.bz2"
 COMPAT = "1.18"  # pgfplots' /pgfplots/compat/mostrecent in the installed version; the manual uses it
 
-
-def balanced(text, i, open_ch, close_ch):
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == open_ch:
-            depth += 1
-        elif c == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
 
 
 def chapters(tarball):
@@ -70,22 +57,8 @@ def examples(tarball, chapter_re):
             continue
         m = re.search(r"\\def\\pgfplotsmanualcurlibrary\{([^}]*)\}", text)
         chapter_lib = m.group(1).strip() if m else ""
-        pos, n = 0, 0
-        while True:
-            b = text.find("\\begin{codeexample}", pos)
-            if b < 0:
-                break
-            i = b + len("\\begin{codeexample}")
-            opts = ""
-            if i < len(text) and text[i] == "[":
-                j = balanced(text, i, "[", "]")
-                opts = text[i + 1:j - 1]
-                i = j
-            e = text.find("\\end{codeexample}", i)
-            if e < 0:
-                break
-            body = text[i:e]
-            pos = e + 1
+        n = 0
+        for opts, body in codeexamples(text):
             n += 1
             name = chap.replace("pgfplots.", "") + f"-{n:03d}"
             yield name, opts, body, chapter_lib
