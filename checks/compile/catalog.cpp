@@ -24,6 +24,7 @@ struct CatalogChar {
   std::uint16_t unit;
 };
 
+using namespace std::string_view_literals;  // catalog.inc spells its strings as "..."sv
 #include "checks/compile/catalog.inc"
 
 std::span<const CatalogEntry> table(Kind k) {
