@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "checks/check.hpp"
+#include "cli/config.hpp"
 #include "rank/rank.hpp"
 #include "checks/compile/compiles.hpp"
 #include "spec/spec.hpp"
@@ -41,6 +42,11 @@ check options:
   --statistics          one line per rule or code with its count, instead of the diagnostics
   --spec FILE           check each file against a spec of what it must show (docs/spec.md):
                         verdict `spec`, one finding per unmet item
+  --select NAMES        report only these rules and codes (comma-separated; all, a name, or
+                        a prefix ending in *); repeatable
+  --ignore NAMES        do not report these rules and codes (comma-separated); repeatable
+  --config FILE         read settings from FILE only (no tikzlint.toml / pyproject.toml search)
+  --isolated            read no configuration file
 
   --stdin-filename NAME the name of standard input (the operand -) in messages; \input,
                         classes and packages are looked up in NAME's folder (also ir, render)
@@ -50,6 +56,8 @@ closer to the --reference; compare scores two diagrams' similarity in [0, 1] by 
 (docs/rank.md). Both accept --include-dir, --set (including compare.*) and --stdin-filename.
 
 A DIR operand stands for every *.tex file below it; - reads the file from standard input.
+Settings are also read from tikzlint.toml, or [tool.tikzlint] in pyproject.toml, found upward
+from each file up to the repository root; the command line wins (docs/configuration.md).
 exit status: 0 every file passes, 1 some file fails a rule or has an error diagnostic,
              2 usage error or a file cannot be read
 )";
@@ -72,6 +80,8 @@ constexpr FlagSpec kFlags[] = {
     {"--spec", true, true},          {"--allow-read", true, false},  {"--output-file", true, true},
     {"--quiet", false, true},        {"-q", false, true},            {"--statistics", false, true},
     {"--stdin-filename", true, false}, {"--reference", true, false},
+    {"--config", true, false},       {"--isolated", false, false},   {"--select", true, false},
+    {"--ignore", true, false},
 };
 
 const FlagSpec* find_flag(const std::string& name) {
@@ -102,22 +112,7 @@ std::string parse_threshold(const std::string& text, Invocation& inv) {
   if (eq == std::string::npos || dot == std::string::npos || dot > eq)
     return "--set expects RULE.THRESHOLD=VALUE, got '" + text + "'";
   std::string rule = text.substr(0, dot), name = text.substr(dot + 1, eq - dot - 1);
-  const checks::Rule* r = checks::find_rule(rule);
-  const checks::RuleDoc* doc = r ? r->doc
-                               : rule == spec::doc().name ? &spec::doc()
-                               : rule == compile::doc().name ? &compile::doc()
-                               : rule == rank::doc().name ? &rank::doc()
-                                                          : nullptr;
-  if (!doc) return "--set: unknown rule '" + rule + "'";
-  bool known = false;
-  std::string names;
-  for (const auto& t : doc->thresholds) {
-    known |= t.name == name;
-    names += (names.empty() ? "" : ", ") + t.name;
-  }
-  if (!known)
-    return "--set: rule '" + rule + "' has no threshold '" + name + "'" +
-           (names.empty() ? " (it has none)" : " (it has: " + names + ")");
+  if (auto e = check_threshold(rule, name); !e.empty()) return "--set: " + e;
   auto v = parse_double(text.substr(eq + 1));
   if (!v) return "--set: '" + text.substr(eq + 1) + "' is not a number";
   inv.thresholds.emplace_back(rule + "." + name, *v);
@@ -171,6 +166,23 @@ std::string apply_flag(const std::string& name, const std::string& value, Invoca
   } else if (name == "--stdin-filename") {
     if (value.empty()) return "--stdin-filename needs a non-empty NAME";
     inv.stdin_filename = value;
+  } else if (name == "--config") {
+    if (value.empty()) return "--config needs a file name";
+    inv.config = value;
+  } else if (name == "--isolated") {
+    inv.isolated = true;
+  } else if (name == "--select" || name == "--ignore") {
+    std::vector<std::string> names;
+    for (std::size_t start = 0; start <= value.size();) {
+      std::size_t comma = std::min(value.find(',', start), value.size());
+      std::string n = value.substr(start, comma - start);
+      if (auto e = check_selectable(n); !e.empty()) return name + ": " + e;
+      names.push_back(std::move(n));
+      start = comma + 1;
+    }
+    if (name == "--ignore") inv.ignore.insert(inv.ignore.end(), names.begin(), names.end());
+    else if (inv.select) inv.select->insert(inv.select->end(), names.begin(), names.end());
+    else inv.select = std::move(names);
   } else if (name == "--markdown") {
     inv.markdown = true;
   } else if (name == "--list") {

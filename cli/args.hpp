@@ -32,6 +32,11 @@ struct Invocation {
   bool statistics = false;  // check: --statistics
   std::string reference;    // rank: --reference REF.tex (docs/rank.md)
   std::string stdin_filename;  // --stdin-filename NAME: the name of the operand "-"
+  // configuration (cli/config.hpp): the command line takes precedence over config files
+  std::optional<std::vector<std::string>> select;  // --select (repeatable, comma-separated)
+  std::vector<std::string> ignore;                 // --ignore
+  std::string config;                              // --config FILE: no discovery
+  bool isolated = false;                           // --isolated: no config file at all
   // explain
   bool markdown = false;
   bool list = false;

@@ -39,6 +39,8 @@ const std::vector<CodeDoc>& frontend_codes() {
       {"unsupported-construct", "a TeX or TikZ construct the front end does not model"},
       {"expansion-limit", "a named budget of the macro expander was exceeded (recursion, loops, size)"},
       {"unterminated", "an environment, group, brace or option list is not closed"},
+      {"resource-limit", "a library construct past one of its bounds (a calendar's days, a tree's depth, data points)"},
+      {"approximate-axis", "a pgfplots axis with keys or text that are not modelled, so its frame is known only roughly"},
       {"missing-file", "a class or package was not found in the file's folder or the include dirs"},
       {"refused-read", "a file the document names is outside the read policy (absolute, '..', symlink out, "
                        "hidden) and was not read"},
@@ -49,6 +51,11 @@ const std::vector<CodeDoc>& frontend_codes() {
       {"internal-error", "tikzlint itself failed on this file; please report it with the input"},
       {"no-picture", "the file contains no tikzpicture, so every rule is n/a"},
       {"llm-fallback", "the geometry was produced by the LLM fallback instead of the parser"},
+      {"llm-http", "the LLM fallback's endpoint could not be reached or answered with an HTTP error"},
+      {"llm-timeout", "the LLM fallback did not answer in time"},
+      {"llm-invalid-json", "the LLM fallback's answer is not valid JSON"},
+      {"llm-schema", "the LLM fallback's answer does not follow the IR schema (docs/llm-ir-schema.json)"},
+      {"llm-truncated", "the LLM fallback's answer was cut off at its length limit"},
   };
   return codes;
 }
@@ -128,9 +135,11 @@ class Suppressions {
     return hit;
   }
 
-  std::vector<Diagnostic> report() const {
+  // A suppression of a rule that is not selected suppresses nothing in this run, by choice.
+  std::vector<Diagnostic> report(const Selection& selection) const {
     std::vector<Diagnostic> out;
     for (const auto& s : entries_) {
+      if (known_code(s.rule) && s.rule != "all" && !selection.enabled(s.rule)) continue;
       if (!known_code(s.rule)) {
         auto d = make_diag("unused-suppression", Severity::warning,
                            "suppression names unknown rule '" + s.rule + "'", s.directive->range);
@@ -242,7 +251,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     dirs.push_back(fs::path(sm.get(r.file).path()).parent_path().string());
     if (dirs.back().empty()) dirs.back() = ".";
     dirs.insert(dirs.end(), opts.frontend.include_dirs.begin(), opts.frontend.include_dirs.end());
-    compiled = compile::evaluate(sm, r.file, dirs, opts.config);
+    if (opts.selection.enabled(compile::doc().name)) compiled = compile::evaluate(sm, r.file, dirs, opts.config);
   }
   stage = "expanding TeX";
   tex::ExpandedDocument doc = tex::expand_file(sm, r.file, opts.frontend);
@@ -294,6 +303,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     checks::SceneCache scene(diagram);  // one Scene build shared by the rules of this diagram
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const auto& rule = rules[i];
+      if (!opts.selection.enabled(rule.doc->name)) continue;  // not selected: n/a, never run
       checks::RuleResult res;
       try {
         res = rule.run(diagram, opts.config);
@@ -316,7 +326,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     }
   }
 
-  if (opts.spec) {
+  if (opts.spec && opts.selection.enabled(spec::doc().name)) {
     stage = "checking the spec";
     // rule verdicts only: the spec's own slot follows them
     std::vector<std::pair<std::string, Verdict>> rule_verdicts(r.verdicts.begin(), r.verdicts.begin() + rules.size());
@@ -334,7 +344,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     r.verdicts[rules.size()].second = o.verdict;
   }
 
-  {
+  if (opts.selection.enabled(compile::doc().name)) {
     bool had = false, kept = false;
     for (auto& f : compiled.findings) {
       bool finding = f.severity != Severity::note;
@@ -350,7 +360,10 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
   drop_repeats(diags);
   for (auto& d : diags)
     if (!suppressions.suppresses(d)) r.diagnostics.push_back(std::move(d));
-  for (auto& d : suppressions.report()) r.diagnostics.push_back(std::move(d));
+  for (auto& d : suppressions.report(opts.selection)) r.diagnostics.push_back(std::move(d));
+  // --select / --ignore: what is not selected is not reported (rules were not even run).
+  if (!opts.selection.everything())
+    std::erase_if(r.diagnostics, [&](const Diagnostic& d) { return !opts.selection.enabled(d.rule); });
   if (opts.keep_ir) r.diagrams = std::move(diagrams);
 }
 
@@ -463,10 +476,16 @@ FileReport check_source(const std::string& name, std::string text, const CheckOp
 
 void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,
                  const std::function<void(FileReport&&)>& emit) {
+  auto shared = std::shared_ptr<const CheckOptions>(&opts, [](const CheckOptions*) {});  // not owned
+  check_files(paths, std::vector<std::shared_ptr<const CheckOptions>>(paths.size(), shared), jobs, emit);
+}
+
+void check_files(const std::vector<std::string>& paths, const std::vector<std::shared_ptr<const CheckOptions>>& opts,
+                 unsigned jobs, const std::function<void(FileReport&&)>& emit) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, paths.size()));
   if (jobs <= 1) {
-    for (const auto& p : paths) emit(check_file(p, opts));
+    for (std::size_t i = 0; i < paths.size(); ++i) emit(check_file(paths[i], *opts[i]));
     return;
   }
   // Reports wait in `slots` until every earlier one is written. A worker starts a file only
@@ -488,7 +507,7 @@ void check_files(const std::vector<std::string>& paths, const CheckOptions& opts
             std::unique_lock lock(m);
             advanced.wait(lock, [&] { return i < written + window; });
           }
-          FileReport rep = check_file(paths[i], opts);
+          FileReport rep = check_file(paths[i], *opts[i]);
           std::lock_guard lock(m);
           slots[i] = std::move(rep);
           ready.notify_all();

@@ -13,6 +13,7 @@
 #include "checks/check.hpp"
 #include "ir/diagram.hpp"
 #include "checks/compile/compiles.hpp"
+#include "cli/config.hpp"
 #include "spec/spec.hpp"
 #include "support/diagnostic.hpp"
 #include "support/read_file.hpp"
@@ -31,7 +32,8 @@ struct StandardInput {
 
 struct CheckOptions {
   tex::FrontendOptions frontend;  // include dirs and budgets (max_input_bytes is the read limit)
-  checks::Config config;          // --set rule.threshold=value
+  checks::Config config;          // --set rule.threshold=value, [rules.RULE] of a config file
+  Selection selection;            // --select / --ignore and config files: what is reported
   backtranslate::Settings llm;    // --fallback, --llm-*
   bool keep_ir = false;           // keep the diagrams in the report (tikzlint ir / render)
   std::shared_ptr<const spec::Spec> spec;  // --spec: the verdict `spec` (n/a without one)
@@ -75,6 +77,9 @@ FileReport check_source(const std::string& name, std::string text, const CheckOp
 inline constexpr std::size_t kReorderWindowPerJob = 4;
 void check_files(const std::vector<std::string>& paths, const CheckOptions& opts, unsigned jobs,
                  const std::function<void(FileReport&&)>& emit);
+// The same with options per file (each file's configuration): `opts[i]` for `paths[i]`.
+void check_files(const std::vector<std::string>& paths, const std::vector<std::shared_ptr<const CheckOptions>>& opts,
+                 unsigned jobs, const std::function<void(FileReport&&)>& emit);
 
 // The command-line operands expanded: a directory stands for every *.tex below it (sorted).
 // Problems (a directory with no .tex file) are returned as messages in `warnings`.

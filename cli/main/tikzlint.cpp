@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/config.hpp"
 #include "cli/driver.hpp"
 #include "checks/scene.hpp"
 #include "cli/output.hpp"
@@ -35,6 +37,7 @@ CheckOptions options_from(const Invocation& inv) {
   o.frontend.include_dirs = inv.include_dirs;
   o.frontend.allow_read = inv.allow_read;
   for (const auto& [key, value] : inv.thresholds) o.config.set(key, value);
+  o.selection.add({inv.select, inv.ignore});
   o.llm.mode = inv.fallback;
   o.llm.base_url = inv.llm_base_url;
   o.llm.model = inv.llm_model;
@@ -52,21 +55,62 @@ CheckOptions options_from(const Invocation& inv) {
   return o;
 }
 
+// The options of each input: the command line's, over the settings of the input's config file
+// (cli/config.hpp) and its matching [[overrides]]. Inputs that share a config and the same
+// overrides share one CheckOptions. Empty (errors printed) on a config or spec error: exit 2.
+std::optional<std::vector<std::shared_ptr<const CheckOptions>>> per_file_options(
+    const Invocation& inv, const std::vector<std::string>& inputs, const CheckOptions& base) {
+  ConfigResolver resolver(inv.config, inv.isolated);
+  std::vector<std::string> errors;
+  std::map<std::string, std::shared_ptr<const spec::Spec>> specs;  // by path, loaded once
+  auto spec_at = [&](const std::string& path, const std::string& what) -> std::shared_ptr<const spec::Spec> {
+    if (auto it = specs.find(path); it != specs.end()) return it->second;
+    std::vector<std::string> spec_errors;
+    auto s = spec::load(path, spec_errors);
+    for (const auto& e : spec_errors) errors.push_back(what + " " + e);
+    auto loaded = s ? std::make_shared<const spec::Spec>(std::move(*s)) : nullptr;
+    specs[path] = loaded;
+    return loaded;
+  };
+  std::shared_ptr<const spec::Spec> cli_spec;
+  if (!inv.spec.empty()) cli_spec = spec_at(inv.spec, "--spec");
+  std::map<std::vector<const Settings*>, std::shared_ptr<const CheckOptions>> shared;
+  std::vector<std::shared_ptr<const CheckOptions>> out;
+  for (const auto& input : inputs) {
+    const std::string& path = input == "-" && !inv.stdin_filename.empty() ? inv.stdin_filename : input;
+    auto config = resolver.for_input(path, errors);
+    std::vector<const Settings*> layers = settings_for(config.get(), path);
+    auto& opts = shared[layers];
+    if (!opts) {
+      auto o = std::make_shared<CheckOptions>(base);
+      o->selection = Selection{};  // the config's layers first, then the command line's again
+      for (const Settings* s : layers) {
+        o->selection.add(s->selection);
+        for (const auto& [key, value] : s->thresholds) o->config.set(key, value);
+        o->frontend.include_dirs.insert(o->frontend.include_dirs.end(), s->include_dirs.begin(), s->include_dirs.end());
+        if (s->spec && !cli_spec) o->spec = spec_at(*s->spec, config->path + ": spec");
+      }
+      o->selection.add({inv.select, inv.ignore});
+      for (const auto& [key, value] : inv.thresholds) o->config.set(key, value);  // --set wins
+      if (cli_spec) o->spec = cli_spec;
+      opts = std::move(o);
+    }
+    out.push_back(opts);
+  }
+  if (!errors.empty()) {
+    for (const auto& e : errors) std::cerr << "tikzlint: error: " << e << "\n";
+    return std::nullopt;
+  }
+  return out;
+}
+
 int run_check(const Invocation& inv) {
   std::vector<std::string> warnings;
   std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
   for (const auto& w : warnings) std::cerr << "tikzlint: warning: " << w << "\n";
   if (inputs.empty()) return usage_error("no input files");
-  CheckOptions opts = options_from(inv);
-  if (!inv.spec.empty()) {
-    std::vector<std::string> errors;
-    auto s = spec::load(inv.spec, errors);
-    if (!s) {
-      for (const auto& e : errors) std::cerr << "tikzlint: error: --spec " << e << "\n";
-      return 2;
-    }
-    opts.spec = std::make_shared<const spec::Spec>(std::move(*s));
-  }
+  auto per_file = per_file_options(inv, inputs, options_from(inv));
+  if (!per_file) return 2;
   ToolInfo info;
   info.version = TIKZLINT_VERSION;
   std::ofstream file_out;
@@ -86,7 +130,7 @@ int run_check(const Invocation& inv) {
   const bool tty = ::isatty(STDERR_FILENO) == 1;
   Progress progress(std::cerr, inputs.size(), tty && !inv.quiet, progress_delay());
   ExitTally tally;
-  check_files(inputs, opts, inv.jobs, [&](FileReport&& r) {
+  check_files(inputs, *per_file, inv.jobs, [&](FileReport&& r) {
     tally.add(r);
     if (progress.shown()) progress.finish();  // the report's lines go above the progress line
     reporter->file(r);
@@ -104,9 +148,14 @@ int run_check(const Invocation& inv) {
 
 // The report of the one FILE of `ir` / `render`, or the exit code when it cannot be read.
 std::optional<FileReport> load_single(const Invocation& inv, int& code) {
-  CheckOptions opts = options_from(inv);
-  opts.keep_ir = true;
-  FileReport r = check_file(inv.operands[0], opts);
+  CheckOptions base = options_from(inv);
+  base.keep_ir = true;
+  auto per_file = per_file_options(inv, {inv.operands[0]}, base);
+  if (!per_file) {
+    code = 2;
+    return std::nullopt;
+  }
+  FileReport r = check_file(inv.operands[0], *per_file->front());
   if (r.status != FileStatus::checked) {
     for (const auto& d : r.diagnostics) std::cerr << text_diagnostic(r, d);
     code = r.status == FileStatus::unreadable ? 2 : 1;
