@@ -6,6 +6,7 @@
 #include "checks/compile/compiles.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -37,7 +38,11 @@ const checks::RuleDoc& doc() {
       "\\end{document}; a brace or environment left open or closed twice; a class, package or library that "
       "does not exist; a command or environment defined neither in the file nor in what it loads (the fix "
       "names the package or library that defines it); a TikZ option key, shape, arrow tip or decoration that "
-      "no loaded library defines (`add \\usetikzlibrary{positioning}`); a coordinate whose expression holds "
+      "no loaded library defines (`add \\usetikzlibrary{positioning}`), including what TikZ itself defines only as a "
+      "request for its library (`pattern=`, `decorate`, `\\calendar`, `\\datavisualization`, the `graph`, `let` and "
+      "`decorate` path operations, `($ ... $)` coordinate calculations, `\"text\"` options of the quotes library); the keys "
+      "of a style the file defines (`box/.style={...}`, \\tikzstyle), where the style is used (a style defined and never "
+      "used is never run; `every node` and `every path` run for each node and path that follows); a coordinate whose expression holds "
       "an unbraced parenthesis (`(cos(30),1)`: TikZ reads up to the first `)`), a math-mode command in a "
       "coordinate or a pgfmath function that does not exist; a non-ASCII character with no definition under "
       "pdfLaTeX (files that load fontspec, unicode-math or luacode are taken to be compiled with LuaLaTeX, "
@@ -219,6 +224,57 @@ const std::unordered_set<std::string_view> kBodyTakers = {
     "pgfmathsetlengthmacro", "DeclarePairedDelimiter", "DeclarePairedDelimiterX", "tikzfading", "tikzexternalize",
     "title", "author", "date", "hypersetup", "sisetup", "tkzSetUpPoint", "tkzSetUpLine", "tkzSetUpCompass"};
 
+// ---------------------------------------------------------------------------------------------
+// Library stubs: TikZ itself defines some keys, commands and path operations of its libraries as
+// an error ("You need to say \usetikzlibrary{calendar} ..."), so that the catalog lists them as
+// defined by tikz although they work only with the library (tikz.code.tex, pgf 3.1.10).
+
+enum class StubKind { key, command, operation, syntax };
+
+struct LibraryStub {
+  StubKind kind;
+  std::string_view name;                  // a key's full path, a command's name, a path operation's word
+  std::array<std::string_view, 2> libs;   // TikZ libraries that define the real thing (either will do)
+  std::string_view tex_message;
+};
+
+constexpr LibraryStub kLibraryStubs[] = {
+    {StubKind::key, "/tikz/pattern", {"patterns", "patterns.meta"}, "Package tikz Error: You need to say \\usetikzlibrary{patterns}"},
+    {StubKind::key, "/tikz/decorate", {"decorations", ""}, "Package tikz Error: You need to load a decoration library"},
+    {StubKind::key, "/tikz/dash expand off", {"decorations", ""},
+     "Package tikz Error: You need \\usetikzlibrary{decorations} for ``dash expand off''"},
+    {StubKind::key, "/tikz/snake", {"snakes", ""}, "Package tikz Error: You need to say \\usetikzlibrary{snakes}"},
+    {StubKind::key, "/tikz/animate", {"animations", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{animations} to use animations"},
+    {StubKind::command, "calendar", {"calendar", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{calendar} to use the \\calendar{} command"},
+    {StubKind::command, "datavisualization", {"datavisualization", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{datavisualization} to use the \\datavisualization{} command"},
+    {StubKind::command, "graph", {"graphs", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{graphs} in order to use the graph syntax"},
+    // `"text"` as an option (a label or an edge's node) is the quotes library's syntax; without it
+    // pgfkeys looks for a key of that name
+    {StubKind::syntax, "\"", {"quotes", ""}, "Package pgfkeys Error: I do not know the key '/tikz/\"...\"'"},
+    {StubKind::operation, "graph", {"graphs", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{graphs} in order to use the graph syntax"},
+    {StubKind::operation, "decorate", {"decorations", ""}, "Package tikz Error: You need to load a decoration library"},
+    {StubKind::operation, "let", {"calc", ""}, "Package tikz Error: You need to say \\usetikzlibrary{calc} to use the let command"},
+    {StubKind::operation, "$", {"calc", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{calc} for coordinate calculation"},
+    {StubKind::operation, "svg", {"svg.path", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{svg.path} to use the svg path command"},
+    {StubKind::operation, "lindenmayer", {"lindenmayersystems", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{lindenmayersystems} to draw Lindenmayer systems"},
+    {StubKind::operation, "l-system", {"lindenmayersystems", ""},
+     "Package tikz Error: You need to say \\usetikzlibrary{lindenmayersystems} to draw L-systems"},
+};
+
+const LibraryStub* library_stub(StubKind kind, std::string_view name) {
+  for (const auto& s : kLibraryStubs)
+    if (s.kind == kind && s.name == name) return &s;
+  return nullptr;
+}
+
 struct Place {
   std::uint32_t pos = 0, end = 0;
 };
@@ -235,6 +291,18 @@ std::string trim(std::string_view s) {
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
   while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
   return std::string(s.substr(a, b - a));
+}
+
+// The text with its comments (`%` up to the end of the line; `\%` is a percent sign) blanked
+// out, keeping every other byte where it was.
+std::string blank_comments(std::string_view s) {
+  std::string out(s);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\\') ++i;
+    else if (out[i] == '%')
+      for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
+  }
+  return out;
 }
 
 std::string collapse_spaces(std::string_view s) {
@@ -365,14 +433,26 @@ class Checker {
   void check_commands();
   void check_options();
   void check_option_list(std::string_view list, std::uint32_t base, char family);
+  void check_statement_options(std::size_t a, std::size_t stop);
+  void define_style(std::string_view key, std::string_view value, std::uint32_t value_pos, char family);
+  void use_style(const std::string& name);
+  void find_pictures();
+  bool in_picture(std::uint32_t pos) const {  // pictures_ is sorted and merged
+    auto it = std::upper_bound(pictures_.begin(), pictures_.end(), pos,
+                               [](std::uint32_t p, const std::pair<std::uint32_t, std::uint32_t>& r) { return p < r.first; });
+    return it != pictures_.begin() && pos < std::prev(it)->second;
+  }
   void check_key(std::string_view key, std::string_view value, Place at, char family);
   void check_arrow_spec(std::string_view spec, Place at);
   void check_shape(std::string_view name, Place at);
   void check_named(Kind kind, std::string_view name, Place at, const char* what, std::string_view tex_message);
   void check_coordinates();
-  void check_statement(std::size_t a, std::size_t b);
+  void check_statement(std::size_t a, std::size_t b, int nesting = 0);
   void check_math_expression(std::string_view expr, Place at);
   void check_characters();
+  // Whether the stub's library is missing; reports it (error, or indeterminate when the file
+  // loads what the catalog does not know).
+  bool stub_missing(const LibraryStub& stub, Place at, const std::string& what);
 
   std::string fix_for_unit(UnitId u) const;
   std::string unit_label(UnitId u) const;
@@ -400,6 +480,15 @@ class Checker {
     skips_ = std::move(out);
   }
   bool known_color(std::string_view c) const;
+  // TikZ's own keys (tikz.code.tex) are no styles that set a shape (`above`, `draw`, `midway`):
+  // there, a shape is set by `shape=` or by a shape's name
+  bool core_tikz_key(const std::string& key) const {
+    static const std::optional<UnitId> tikz = Catalog::get().unit("package", "tikz");
+    if (!tikz) return false;
+    for (UnitId u : cat_.definers(Kind::key, key))
+      if (u == *tikz) return true;
+    return false;
+  }
 
   FileId file_;
   const std::string& text_;
@@ -433,6 +522,17 @@ class Checker {
   std::vector<Diagnostic> findings_;
   bool truncated_ = false;
   std::string indeterminate_;
+  std::set<std::string, std::less<>> stub_reported_;
+  std::set<std::uint32_t> checked_options_;
+  // The styles the file defines (`name/.style={...}`, \tikzstyle): their keys run where the style
+  // is used, so they are checked there, once. A style defined twice or appended to is not checked.
+  struct Style {
+    std::string_view body;  // a view into the file's text
+    char family = 't';
+    bool ambiguous = false, checked = false;
+  };
+  std::map<std::string, Style, std::less<>> styles_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pictures_;  // byte ranges of tikzpicture environments and \tikz commands  // option lists already checked (by their '[')  // path operations whose missing library was reported
 };
 
 bool Checker::file_exists_locally(const std::string& fname) const {
@@ -553,7 +653,18 @@ void Checker::collect() {
     if (name == "pgfdeclarearrow") user_arrows_.insert("*");  // its name is inside a key list
     if (name == "tikzstyle") {
       std::size_t m = j;
-      if (arg(m, a)) user_keys_.insert(collapse_spaces(a));
+      if (arg(m, a)) {
+        user_keys_.insert(collapse_spaces(a));
+        // \tikzstyle{name}=[keys]
+        std::size_t q = skip_space(m);
+        if (q < t_.size() && t_[q].type == T::other && t_[q].text == "=") {
+          q = skip_space(q + 1);
+          if (q < t_.size() && t_[q].type == T::other && t_[q].text == "[") {
+            std::size_t e = bracket_end(q);
+            if (e < t_.size()) define_style(collapse_spaces(a) + "/.style", src(t_[q].end, t_[e].pos), t_[q].end, 't');
+          }
+        }
+      }
       else {
         // \tikzstyle name=[...]
         std::string nm;
@@ -789,6 +900,30 @@ void Checker::check_structure() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Library stubs
+
+bool Checker::stub_missing(const LibraryStub& stub, Place at, const std::string& what) {
+  if (!document_) return false;  // a fragment: the document would load the library
+  for (std::string_view lib : stub.libs) {
+    if (lib.empty()) continue;
+    auto u = cat_.unit("tikzlib", lib);
+    if (!u) u = cat_.unit("pgflib", lib);
+    if (u && loaded_.has(*u)) return false;
+  }
+  std::string lib(stub.libs[0]);
+  if (!complete_) {
+    unsure(what + " needs \\usetikzlibrary{" + lib + "}, not loaded here, but " + incomplete_);
+    return true;
+  }
+  std::string fix = lib == "decorations" ? "add \\usetikzlibrary{decorations.pathmorphing} (or the decorations library that "
+                                           "defines the decoration used)"
+                                         : "add \\usetikzlibrary{" + lib + "}";
+  error(at, what + " needs the " + lib + " library, which is not loaded", std::string(stub.tex_message), fix,
+        {{"check", "library-stub"}, {"name", std::string(stub.name)}, {"defined_by", "tikzlib:" + lib}});
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // What the file loads
 
 std::string Checker::unit_label(UnitId u) const {
@@ -959,6 +1094,10 @@ void Checker::check_commands() {
       }
       continue;
     }
+    if (const LibraryStub* stub = library_stub(StubKind::command, name); stub && !defined_.count(name)) {
+      if (reported.insert(std::string(name)).second) stub_missing(*stub, at, "\\" + std::string(name));
+      continue;
+    }
     if (known(name)) continue;
     std::string n(name);
     if (reported.count(n)) continue;
@@ -1008,7 +1147,6 @@ void Checker::check_options() {
   static const std::unordered_set<std::string_view> kPathCommands = {
       "draw", "path", "fill", "filldraw", "node", "coordinate", "shade", "shadedraw", "clip", "matrix", "pic",
       "tikz", "useasboundingbox", "pattern"};
-  static const std::unordered_set<std::string_view> kPathWords = {"node", "edge", "coordinate", "pic", "child"};
   static const std::unordered_set<std::string_view> kTikzEnvs = {"tikzpicture", "scope"};
   static const std::unordered_set<std::string_view> kAxisEnvs = {"axis", "semilogxaxis", "semilogyaxis", "loglogaxis",
                                                                 "polaraxis", "groupplot"};
@@ -1029,8 +1167,11 @@ void Checker::check_options() {
       continue;
     }
     if (in_tikzcd > 0) continue;
-    if (tk.type == T::cs && kPathCommands.count(tk.text)) {
+    if (tk.type == T::cs && tk.text == "tikz") {
       if (opt(j, o, &w)) check_option_list(o, w.pos, 't');
+    } else if (tk.type == T::cs && kPathCommands.count(tk.text)) {
+      if (in_picture(tk.pos)) check_statement_options(i + 1, stop);
+      else if (opt(j, o, &w)) check_option_list(o, w.pos, 't');
     } else if (tk.type == T::cs && (tk.text == "addplot" || tk.text == "addplot3" || tk.text == "nextgroupplot")) {
       std::size_t k = skip_space(j);
       if (k < t_.size() && t_[k].type == T::other && t_[k].text == "+") j = k + 1;
@@ -1042,22 +1183,159 @@ void Checker::check_options() {
         std::size_t e = group_end(k);
         if (e < t_.size()) check_option_list(src(t_[k].end, t_[e].pos), t_[k].end, 't');
       }
-    } else if (tk.type == T::letters && kPathWords.count(tk.text)) {
-      // inside a statement: `node[...]`, `edge[...]`
-      bool statement = false;
-      for (std::size_t b = i; b-- > 0 && b + 200 > i;) {
-        if (t_[b].type == T::other && t_[b].text == ";") break;
-        if (t_[b].type == T::cs && kPathCommands.count(t_[b].text)) {
-          statement = true;
-          break;
-        }
-      }
-      if (statement && opt(j, o, &w)) check_option_list(o, w.pos, 't');
     }
   }
 }
 
+// Where the pictures are: tikzpicture environments (outermost) and \tikz commands (their braced
+// group, or up to their statement's ';').
+void Checker::find_pictures() {
+  int depth = 0;
+  std::uint32_t start = 0;
+  for (std::size_t i = 0; i < t_.size(); ++i) {
+    const Tok& tk = t_[i];
+    if (tk.type != T::cs) continue;
+    if (tk.text == "begin" || tk.text == "end") {
+      std::size_t j = i + 1;
+      std::string_view a;
+      if (!arg(j, a) || trim(a) != "tikzpicture") continue;
+      if (tk.text == "begin" && depth++ == 0) start = tk.pos;
+      if (tk.text == "end" && depth > 0 && --depth == 0) pictures_.push_back({start, tk.pos});
+    } else if (tk.text == "tikz" && depth == 0) {
+      std::size_t j = i + 1;
+      std::string_view o;
+      opt(j, o);
+      j = skip_space(j);
+      std::uint32_t end = static_cast<std::uint32_t>(text_.size());
+      if (j < t_.size() && t_[j].type == T::open) {
+        std::size_t e = group_end(j);
+        if (e < t_.size()) end = t_[e].end;
+      } else {
+        for (std::size_t k = j; k < t_.size(); ++k)
+          if (t_[k].type == T::other && t_[k].text == ";") {
+            end = t_[k].end;
+            break;
+          }
+      }
+      pictures_.push_back({tk.pos, end});
+    }
+  }
+  if (depth > 0) pictures_.push_back({start, static_cast<std::uint32_t>(text_.size())});
+  std::sort(pictures_.begin(), pictures_.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> merged;
+  for (const auto& r : pictures_) {
+    if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  pictures_ = std::move(merged);
+}
+
+void Checker::define_style(std::string_view key, std::string_view value, std::uint32_t value_pos, char family) {
+  std::string k = collapse_spaces(key);
+  auto slash = k.rfind("/.");
+  std::string handler = k.substr(slash + 2);
+  std::string name = trim(k.substr(0, slash));
+  for (std::string_view prefix : {"/tikz/", "/pgfplots/"})
+    if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  if (name.empty() || name[0] == '/') return;
+  auto it = styles_.find(name);
+  if (handler != "style" || it != styles_.end()) {  // a redefinition, an appended style, code...
+    if (it != styles_.end()) it->second.ambiguous = true;
+    else if (handler.find("style") != std::string::npos || handler.find("code") != std::string::npos)
+      styles_[name].ambiguous = true;
+    return;
+  }
+  // the body, read from the file (the value may be a copy with its comments blanked)
+  if (static_cast<std::size_t>(value_pos) + value.size() > text_.size()) return;
+  std::string_view body = std::string_view(text_).substr(value_pos, value.size());
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.front()))) body.remove_prefix(1);
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
+  if (body.size() >= 2 && body.front() == '{' && body.back() == '}') body = body.substr(1, body.size() - 2);
+  Style st;
+  st.body = body;
+  st.family = family;
+  // a style with parameters is not read (what #1 holds is known only at its use)
+  st.ambiguous = body.find('#') != std::string_view::npos || body.data() < text_.data() ||
+                 body.data() + body.size() > text_.data() + text_.size();
+  styles_[name] = st;
+  // `every node` and `every path` run for each node and path that follows
+  auto pos = static_cast<std::size_t>(body.data() - text_.data());
+  std::string_view after = std::string_view(text_).substr(std::min(pos, text_.size()));
+  if ((name == "every node" && after.find("node") != std::string_view::npos) ||
+      (name == "every path" && (after.find("\\draw") != std::string_view::npos || after.find("\\path") != std::string_view::npos ||
+                                after.find("\\fill") != std::string_view::npos || after.find("\\node") != std::string_view::npos)))
+    use_style(name);
+}
+
+void Checker::use_style(const std::string& name) {
+  auto it = styles_.find(name);
+  if (it == styles_.end() || it->second.ambiguous || it->second.checked) return;
+  it->second.checked = true;
+  bool last_shape = last_shape_item_;
+  const Style st = it->second;
+  check_option_list(st.body, static_cast<std::uint32_t>(st.body.data() - text_.data()), st.family);
+  last_shape_item_ = last_shape;
+}
+
+// The option lists of the statement that starts at token a (after its command), up to its ';':
+// every `[...]` at its own level (`\node at (0,0) [draw]`, `-- node[above] {}`, `circle [radius=1]`),
+// and those of `node`, `edge`, `child`... in its braced parts (`child {node[draw] {}}`). Not the
+// options of `foreach` (`[count=\i]`) nor of `graph`, whose keys live elsewhere.
+void Checker::check_statement_options(std::size_t a, std::size_t stop) {
+  static const std::unordered_set<std::string_view> kPathWords = {"node", "edge", "coordinate", "pic", "child"};
+  int depth = 0, parens = 0;
+  bool in_foreach = false, skip_next = false;
+  std::string_view last_word;  // the word just before (spaces aside)
+  for (std::size_t i = a; i < stop; ++i) {
+    const Tok& tk = t_[i];
+    if (tk.type == T::open) {
+      ++depth;
+      last_word = {};
+      continue;
+    }
+    if (tk.type == T::close) {
+      if (--depth < 0) return;
+      last_word = {};
+      continue;
+    }
+    if (tk.type == T::space) continue;
+    if (tk.type == T::other && tk.text == ";" && depth == 0) return;
+    // no ';': the statement cannot run past an environment or the next statement
+    if (tk.type == T::cs && depth == 0 && (tk.text == "begin" || tk.text == "end" || tk.text == "par" ||
+                                           tk.text == "draw" || tk.text == "node" || tk.text == "path" ||
+                                           tk.text == "fill" || tk.text == "filldraw" || tk.text == "coordinate"))
+      return;
+    if (tk.type == T::letters) {
+      last_word = tk.text;
+      if (depth == 0 && tk.text == "foreach") in_foreach = true;
+      if (depth == 0 && tk.text == "in") in_foreach = false;
+      if (depth == 0 && (tk.text == "graph" || tk.text == "svg" || tk.text == "system")) skip_next = true;
+      continue;
+    }
+    if (tk.type == T::other && depth == 0 && tk.text == "(") ++parens;
+    if (tk.type == T::other && depth == 0 && tk.text == ")" && parens > 0) --parens;
+    if (tk.type == T::other && tk.text == "[" && parens == 0) {
+      std::size_t e = bracket_end(i);
+      if (e >= stop) return;
+      bool take = depth == 0 ? !in_foreach && !skip_next : kPathWords.count(last_word) > 0;
+      skip_next = false;
+      if (take && checked_options_.insert(t_[i].pos).second)
+        check_option_list(src(t_[i].end, t_[e].pos), t_[i].end, 't');
+      i = e;
+      last_word = {};
+      continue;
+    }
+    if (depth == 0 && tk.type != T::other) skip_next = false;
+    last_word = {};
+  }
+}
+
 void Checker::check_option_list(std::string_view list, std::uint32_t base, char family) {
+  std::string blanked;
+  if (list.find('%') != std::string_view::npos) {  // TeX drops comments before pgfkeys sees the list
+    blanked = blank_comments(list);
+    list = blanked;
+  }
   // the last option that sets the shape wins (`shape=oval, circle` draws a circle)
   auto items = split_top(list, ',');
   std::size_t last_shape = items.size();
@@ -1073,9 +1351,8 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
         !cat_.defined(Kind::key, "/tikz/" + k, loaded_))
       last_shape = items.size();
     else if (kv.size() == 1 && cat_.defined(Kind::key, "/tikz/" + k, loaded_) && k.find("every") == std::string::npos &&
-             !(k == "draw" || k == "fill" || k == "thick" || k == "thin" || k == "dashed" || k == "very thick" ||
-               k == "ultra thick" || k == "dotted" || k == "semithick" || k == "midway" || k == "sloped"))
-      last_shape = items.size();  // a style of a library (`state`, `place`) may set the shape
+             (user_keys_.count(k) || !core_tikz_key("/tikz/" + k)))
+      last_shape = items.size();  // a style of a library (`state`, `place`) or of the file may set the shape
   }
   std::size_t index = 0;
   for (auto [item, off] : items) {
@@ -1088,8 +1365,9 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
     Place at{base + static_cast<std::uint32_t>(off + lead), base + static_cast<std::uint32_t>(off + eq[0].first.size())};
     if (key.empty()) continue;
     if (key.find("/.") != std::string::npos) {
-      // a definition: its value is code, not run here
+      // a definition: its value is code, not run here (a style's keys are checked where it is used)
       if (!value.empty()) add_skip(at.pos, base + static_cast<std::uint32_t>(off + item.size()));
+      if (eq.size() > 1) define_style(key, value, base + static_cast<std::uint32_t>(off + eq[1].second), family);
       continue;
     }
     check_key(key, value, at, family);
@@ -1097,7 +1375,13 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
 }
 
 void Checker::check_key(std::string_view key, std::string_view value, Place at, char family) {
+  if (key[0] == '"') {  // the quotes library's `"label text"'
+    if (stub_reported_.insert("\"").second)
+      stub_missing(*library_stub(StubKind::syntax, "\""), at, "the quoted option " + std::string(key));
+    return;
+  }
   if (key.find_first_of("\\#\"'$()") != std::string_view::npos || key[0] == '/') return;
+  if (value.empty() && styles_.count(key)) use_style(std::string(key));
   if (key.find_first_of("{}") != std::string_view::npos && key.find('-') == std::string_view::npos) return;
   std::string k(key);
   std::string v = trim(value);
@@ -1105,6 +1389,9 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   auto known_key = [&](const std::string& full) {
     return cat_.defined(Kind::key, full, loaded_) || cat_.key_pattern(full, loaded_);
   };
+  if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !user_keys_.count(k)) {
+    if (stub_missing(*stub, at, "the key '" + k + "'")) return;
+  }
   bool ok = user_keys_.count(k) || known_key(tikz) || known_key(pgf) || (family == 'p' && known_key(pgfplots));
   bool user_shape = user_shapes_.count(k) > 0;
   if (!ok && k.find('!') != std::string::npos) ok = true;  // a color expression (red!20!white)
@@ -1164,6 +1451,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   } else if (k == "decoration") {
     std::string body = v.front() == '{' && v.back() == '}' ? v.substr(1, v.size() - 2) : v;
     for (auto [item, off] : split_top(body, ',')) {
+      if (item.find('/') != std::string_view::npos) break;  // `text effects/.cd`: keys of another path follow
       auto kv = split_top(item, '=');
       std::string name = kv.size() == 1 ? collapse_spaces(item) : collapse_spaces(kv[0].first) == "name" ? collapse_spaces(kv[1].first) : "";
       if (!name.empty() && name.find_first_of("\\{}") == std::string::npos && !user_keys_.count(name) &&
@@ -1299,7 +1587,8 @@ void Checker::check_arrow_spec(std::string_view spec, Place at) {
 
 void Checker::check_coordinates() {
   static const std::unordered_set<std::string_view> kStatements = {
-      "draw", "path", "fill", "filldraw", "shade", "shadedraw", "clip", "coordinate", "node", "useasboundingbox", "pattern"};
+      "draw", "path", "fill", "filldraw", "shade", "shadedraw", "clip", "coordinate", "node", "useasboundingbox", "pattern",
+      "matrix"};
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   int in_picture = 0;
   std::uint32_t tikz_until = 0;  // a \tikz command's picture: its braced group or its one statement
@@ -1359,12 +1648,23 @@ void Checker::check_coordinates() {
 
 // A statement's coordinates: TikZ reads `(` up to the first `)` at brace depth 0, so an unbraced
 // parenthesis inside breaks it (`(cos(30),1)` is read as the coordinate `cos(30`).
-void Checker::check_statement(std::size_t a, std::size_t b) {
+void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
   int depth = 0;
-  bool after_let = false;
+  bool after_let = false, in_let = false;
+  std::string_view last_op;  // the last path operation word at depth 0
   for (std::size_t i = a; i < b; ++i) {
     const Tok& tk = t_[i];
     if (tk.type == T::open) {
+      // `plot coordinates {(0,0) (1,1)}`, `decorate [...] {(0,0) -- (1,0)}`: path content in braces
+      if (depth == 0 && (last_op == "coordinates" || last_op == "decorate") && nesting < 20) {
+        std::size_t e = group_end(i);
+        if (e < b) {
+          check_statement(i + 1, e, nesting + 1);
+          i = e;
+          last_op = {};
+          continue;
+        }
+      }
       ++depth;
       continue;
     }
@@ -1373,8 +1673,17 @@ void Checker::check_statement(std::size_t a, std::size_t b) {
       continue;
     }
     if (depth != 0) continue;
+    if (tk.type == T::letters && !after_let) {  // a path operation of a library
+      std::string_view op = tk.text;
+      if (op == "l" && i + 2 < b && t_[i + 1].text == "-" && t_[i + 2].text == "system") op = "l-system";
+      const LibraryStub* stub = library_stub(StubKind::operation, op);
+      if (stub && stub_reported_.insert(std::string(op)).second)
+        stub_missing(*stub, {tk.pos, tk.end}, "the path operation '" + std::string(op) + "'");
+    }
+    if (tk.type == T::letters) last_op = tk.text;
     if (tk.type == T::letters && (tk.text == "let" || tk.text == "foreach" || tk.text == "plot" || tk.text == "in")) {
       after_let = tk.text == "let" || tk.text == "foreach" || tk.text == "plot" ? true : (tk.text == "in" ? false : after_let);
+      in_let = tk.text == "let" ? true : tk.text == "in" ? false : in_let;
       continue;
     }
     if (tk.type == T::other && tk.text == "[") {
@@ -1382,7 +1691,12 @@ void Checker::check_statement(std::size_t a, std::size_t b) {
       if (e < b) i = e;
       continue;
     }
-    if (tk.type != T::other || tk.text != "(" || after_let) continue;
+    if (tk.type != T::other || tk.text != "(") continue;
+    if (after_let) {  // in `let \p1 = (1,0)`, a `(` after `=` is a coordinate, read as any other
+      std::size_t p = i;
+      while (p > a && t_[p - 1].type == T::space) --p;
+      if (!(in_let && p > a && t_[p - 1].type == T::other && t_[p - 1].text == "=")) continue;
+    }
     // the coordinate
     std::size_t k = skip_space(i + 1);
     if (k < b && t_[k].type == T::other && t_[k].text == "[") {  // ([shift={(1,0)}] a): options first
@@ -1391,6 +1705,8 @@ void Checker::check_statement(std::size_t a, std::size_t b) {
       k = skip_space(e + 1);
     }
     if (k < b && t_[k].type == T::math) {  // ($ ... $): calc syntax, read up to `$)`
+      if (stub_reported_.insert("$").second)
+        stub_missing(*library_stub(StubKind::operation, "$"), {t_[i].pos, t_[k].end}, "the coordinate calculation '($ ... $)'");
       std::size_t q = k + 1;
       while (q + 1 < b && !(t_[q].type == T::math && t_[q + 1].type == T::other && t_[q + 1].text == ")")) ++q;
       i = q + 1;
@@ -1521,6 +1837,7 @@ Outcome Checker::run() {
   if (scan_.catcodes_changed) {
     unsure("the file changes catcodes (\\catcode, \\ExplSyntaxOn)");
   } else {
+    find_pictures();
     check_options();
     check_commands();
     check_coordinates();

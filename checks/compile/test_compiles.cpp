@@ -90,3 +90,52 @@ TEST_CASE("compiles: what it cannot follow is indeterminate, never fail") {
                             "\\tikz\\node {\\mymacro};\n\\end{document}\n";
   CHECK(check(with_csname).verdict == checks::Verdict::indeterminate);
 }
+
+TEST_CASE("compiles: what tikz defines only as a 'You need to say \\usetikzlibrary' error needs the library") {
+  std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n";
+  auto doc = [&](const std::string& libs, const std::string& body) {
+    return check(head + libs + "\\begin{document}\n\\begin{tikzpicture}\n" + body + "\n\\end{tikzpicture}\n\\end{document}\n");
+  };
+  CHECK(has_check(doc("", "\\coordinate (a) at (1,0);\n\\draw (0,0) -- ($(a)+(1,1)$);"), "library-stub"));
+  CHECK(doc("\\usetikzlibrary{calc}\n", "\\coordinate (a) at (1,0);\n\\draw (0,0) -- ($(a)+(1,1)$);").verdict ==
+        checks::Verdict::pass);
+  CHECK(has_check(doc("", "\\path let \\p1 = (1,0) in (0,0) -- (\\p1);"), "library-stub"));
+  CHECK(has_check(doc("", "\\fill[pattern=north east lines] (0,0) rectangle (1,1);"), "library-stub"));
+  CHECK(doc("\\usetikzlibrary{patterns.meta}\n", "\\fill[pattern=north east lines] (0,0) rectangle (1,1);").verdict ==
+        checks::Verdict::pass);
+  CHECK(has_check(doc("", "\\draw[decorate] (0,0) -- (1,0);"), "library-stub"));
+  CHECK(doc("\\usetikzlibrary{decorations.pathmorphing}\n", "\\draw[decorate, decoration=zigzag] (0,0) -- (1,0);").verdict ==
+        checks::Verdict::pass);
+  CHECK(has_check(doc("", "\\graph { a -> b };"), "library-stub"));
+  CHECK(has_check(doc("", "\\node[\"label\" above] {A};"), "library-stub"));
+  CHECK(doc("\\usetikzlibrary{quotes}\n", "\\node[\"label\" above] {A};").verdict == checks::Verdict::pass);
+  // a fragment is judged inside a document that loads what it uses
+  CHECK(check("\\begin{tikzpicture}\\draw (0,0) -- ($(1,0)+(1,1)$);\\end{tikzpicture}\n").verdict != checks::Verdict::fail);
+}
+
+TEST_CASE("compiles: options anywhere in a statement, styles where they are used") {
+  std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n";
+  std::string tail = "\\end{document}\n";
+  auto pic = [&](const std::string& body) { return check(head + "\\begin{tikzpicture}\n" + body + "\n\\end{tikzpicture}\n" + tail); };
+  // options after `at (...)`
+  CHECK(has_check(pic("\\node at (0,0) [darw] {A};"), "unknown-key"));
+  CHECK(pic("\\node at (0,0) [draw] {A};").verdict == checks::Verdict::pass);
+  // a style's keys run where it is used
+  CHECK(has_check(pic("\\tikzset{box/.style={darw, thick}}\n\\node[box] {A};"), "unknown-key"));
+  CHECK(has_check(check(head + "\\tikzstyle{box}=[darw]\n\\begin{tikzpicture}\\node[box] {A};\\end{tikzpicture}\n" + tail),
+                  "unknown-key"));
+  // ... and not where it is only defined (TeX never runs it)
+  CHECK(pic("\\tikzset{box/.style={darw, thick}}\n\\node[draw] {A};").verdict == checks::Verdict::pass);
+  // a style with a parameter, or defined twice, is not read
+  CHECK(pic("\\tikzset{box/.style={#1, thick}}\n\\node[box=darw] {A};").verdict != checks::Verdict::fail);
+  // every node runs for each node
+  CHECK(has_check(pic("\\tikzset{every node/.style={darw}}\n\\node {A};"), "unknown-key"));
+  // comments inside an option list are not keys
+  CHECK(pic("\\node[draw, % the border\n  thick] {A};").verdict == checks::Verdict::pass);
+  CHECK(pic("\\tikzset{box/.style={% The shape, a rectangle\n draw}}\n\\node[box] {A};").verdict == checks::Verdict::pass);
+  // `shape=` then one of TikZ's own keys: the invented shape is still the node's shape
+  CHECK(has_check(pic("\\node[shape=oval, above] {A};"), "unknown-shape"));
+  // coordinates inside `plot coordinates {...}` and after `=` in a let
+  CHECK(has_check(pic("\\draw plot coordinates {(0,0) (\\sqrt(3),1)};"), "coordinate-parenthesis"));
+  CHECK(pic("\\draw plot coordinates {(0,0) ({sqrt(3)},1)};").verdict == checks::Verdict::pass);
+}
