@@ -209,35 +209,63 @@ void sort_diagnostics(FileReport& r) {
                    [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
 }
 
-bool same_range(const SourceRange& a, const SourceRange& b) {
-  return a.valid == b.valid && (!a.valid || (a.file == b.file && a.begin == b.begin && a.end == b.end));
+// "83,617": counts in messages, grouped by thousands.
+std::string with_thousands(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
-bool same_diagnostic(const Diagnostic& a, const Diagnostic& b) {
-  if (a.rule != b.rule || a.severity != b.severity || a.message != b.message || !same_range(a.range, b.range) ||
-      a.evidence != b.evidence || a.notes.size() != b.notes.size())
-    return false;
-  for (std::size_t i = 0; i < a.notes.size(); ++i)
-    if (a.notes[i].message != b.notes[i].message || !same_range(a.notes[i].range, b.notes[i].range)) return false;
-  return true;
+// A message with its numbers blanked: the iterations of a loop report the same problem with
+// their own values ("value 16384.0 exceeds ...", "value 16385.0 exceeds ...").
+std::string without_numbers(const std::string& message) {
+  std::string out;
+  out.reserve(message.size());
+  for (std::size_t i = 0; i < message.size();) {
+    if ((message[i] >= '0' && message[i] <= '9')) {
+      while (i < message.size() && ((message[i] >= '0' && message[i] <= '9') || message[i] == '.')) ++i;
+      out += '#';
+    } else {
+      out += message[i++];
+    }
+  }
+  return out;
 }
 
-// Front-end and lowering problems reported twice at one place say nothing new: an expression
-// read once per use (`circle (\r)` evaluates \r as x and y radius) or once per iteration of a
-// loop at the same call site. The first of each is kept. (Rule findings are left as they are.)
-void drop_repeats(std::vector<Diagnostic>& diags) {
+// One front-end or lowering diagnostic per cause: the same code and message (up to numbers) at
+// the same place, as when an expression is read once per use (`circle (\\r)` evaluates \\r for
+// both radii) or one statement runs in every iteration of a loop. The first is kept, with a note
+// "and N more like it" and the count as evidence `repeats`, instead of thousands of copies.
+// (Rule findings are left as they are: each names its own element.)
+void group_repeats(std::vector<Diagnostic>& diags) {
+  struct Cause {
+    std::size_t kept;   // index in `kept`
+    std::size_t count;  // occurrences after the first
+  };
   std::vector<Diagnostic> kept;
   kept.reserve(diags.size());
-  std::unordered_multimap<std::size_t, std::size_t> seen;  // hash of rule, message, place -> kept index
+  std::vector<std::size_t> repeats;
+  std::unordered_map<std::string, std::size_t> cause_of;  // code, severity, place -> kept index
   for (auto& d : diags) {
-    std::size_t h = std::hash<std::string>{}(d.rule) ^ (std::hash<std::string>{}(d.message) * 31) ^
-                    (static_cast<std::size_t>(d.range.begin) << 20) ^ d.range.end ^
-                    (static_cast<std::size_t>(d.range.file) << 40);
-    bool repeat = false;
-    for (auto [it, end] = seen.equal_range(h); it != end && !repeat; ++it) repeat = same_diagnostic(kept[it->second], d);
-    if (repeat) continue;
-    seen.emplace(h, kept.size());
+    std::string key = d.rule + '\x1f' + static_cast<char>('0' + static_cast<int>(d.severity)) + '\x1f';
+    if (d.range.valid)
+      key += std::to_string(d.range.file) + ':' + std::to_string(d.range.begin) + '-' + std::to_string(d.range.end);
+    key += '\x1f' + without_numbers(d.message);
+    auto [it, fresh] = cause_of.try_emplace(std::move(key), kept.size());
+    if (!fresh) {
+      ++repeats[it->second];
+      continue;
+    }
     kept.push_back(std::move(d));
+    repeats.push_back(0);
+  }
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (repeats[i] == 0) continue;
+    kept[i].evidence["repeats"] = repeats[i];
+    kept[i].notes.push_back({"and " + with_thousands(repeats[i]) + " more like it here (not shown)", {}});
   }
   diags = std::move(kept);
 }
@@ -357,7 +385,7 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
     r.verdicts[rules.size() + 1].second = compiled.verdict;
   }
 
-  drop_repeats(diags);
+  group_repeats(diags);
   for (auto& d : diags)
     if (!suppressions.suppresses(d)) r.diagnostics.push_back(std::move(d));
   for (auto& d : suppressions.report(opts.selection)) r.diagnostics.push_back(std::move(d));
