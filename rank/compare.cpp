@@ -21,9 +21,10 @@ const checks::RuleDoc& doc() {
       "compare",
       "how close a candidate diagram is to a reference (tikzlint compare, rank --reference)",
       "Compares two pictures on the IR, without rendering. Positions are first normalised: each "
-      "picture is shifted so that the centroid of its stroke samples is the origin and scaled so "
-      "that their root-mean-square distance from it is 1 (the picture's size), so a uniform "
-      "scale and shift changes nothing. Parts: labels (node texts matched by content after "
+      "picture is shifted so that the centre of the box around everything visible (its strokes "
+      "and the centres of its labelled nodes; not their boxes, as text keeps its size when a "
+      "picture is scaled) is the origin and scaled so that half that box's diagonal is 1 (the "
+      "picture's size), so a uniform scale and shift changes nothing. Parts: labels (node texts matched by content after "
       "normalising TeX, Dice coefficient), label_positions (matched labels' normalised centres), "
       "strokes (points sampled along every visible stroke, symmetric Chamfer distance), arrows "
       "(the arrow tips' points, the same distance) and structure (which labelled nodes a stroke "
@@ -142,7 +143,9 @@ std::vector<Point> sample(const std::vector<Polyline>& lines) {
   return out;
 }
 
-// Where a picture is and how large: its points are mapped by (p - origin) / size.
+// Where a picture is and how large: its points are mapped by (p - origin) / size, origin the
+// centre of the box around everything visible (stroke samples and labelled nodes' centres) and
+// size half that box's diagonal. A uniform scale and shift of the whole picture maps to the same points.
 struct Frame {
   Point origin;
   double size = 1;
@@ -152,11 +155,10 @@ struct Frame {
 Frame frame_of(const std::vector<Point>& pts) {
   Frame f;
   if (pts.empty()) return f;
-  for (const auto& p : pts) f.origin.x += p.x, f.origin.y += p.y;
-  f.origin.x /= pts.size(), f.origin.y /= pts.size();
-  double s = 0;
-  for (const auto& p : pts) s += (p.x - f.origin.x) * (p.x - f.origin.x) + (p.y - f.origin.y) * (p.y - f.origin.y);
-  s = std::sqrt(s / pts.size());
+  double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  for (const auto& p : pts) x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  f.origin = {(x0 + x1) / 2, (y0 + y1) / 2};
+  const double s = std::hypot(x1 - x0, y1 - y0) / 2;
   f.size = s > 1e-9 && std::isfinite(s) ? s : 1;
   return f;
 }
@@ -224,6 +226,7 @@ struct Picture {
   std::vector<Point> samples, tips;
   std::vector<Label> labels;
   std::vector<Edge> edges;
+  double size = 0;  // the frame's size in pt (0: nothing visible)
   bool empty = true;
 };
 
@@ -249,13 +252,16 @@ Picture read(const ir::Diagram* d, double gap) {
   }
   std::vector<Point> raw = sample(lines);
   std::vector<Point> basis = raw;
-  if (basis.empty())
-    for (const auto& n : d->nodes) basis.push_back(n.center);
+  for (const auto& n : d->nodes) {
+    if (spec::normalise_text(n.text).empty()) continue;
+    basis.push_back(n.center);  // not its box: text keeps its size when a picture is scaled
+  }
   const Frame f = frame_of(basis);
   for (const auto& q : raw) p.samples.push_back(f.map(q));
   for (const auto& q : raw_tips) p.tips.push_back(f.map(q));
   p.labels = labels_of(*d, f);
   p.empty = p.samples.empty() && p.labels.empty();
+  if (!basis.empty()) p.size = f.size;
   return p;
 }
 
@@ -378,7 +384,9 @@ Part structure_part(const Picture& a, const Picture& b) {
   }
   double reversed = 0;
   for (const auto& e : rest_a) {
-    const auto& [from, to, directed] = e;
+    // Named references, not a structured binding: clang before 16 cannot capture those.
+    const std::string &from = std::get<0>(e), &to = std::get<1>(e);
+    const bool directed = std::get<2>(e);
     // The same two nodes, joined the other way (or with the tip gone or added).
     auto it = std::find_if(rest_b.begin(), rest_b.end(), [&](const Edge& o) {
       return (std::get<0>(o) == to && std::get<1>(o) == from) || (std::get<0>(o) == from && std::get<1>(o) == to);
@@ -409,7 +417,7 @@ nlohmann::json Similarity::to_json() const {
   for (const auto& p : parts)
     parts_j.push_back({{"name", p.name}, {"score", p.score}, {"weight", p.weight}, {"applies", p.applies},
                        {"changes", p.changes}, {"evidence", p.evidence}});
-  return {{"score", score}, {"parts", parts_j}};
+  return {{"score", score}, {"size_ratio", size_ratio}, {"parts", parts_j}};
 }
 
 Similarity compare(const ir::Diagram& a, const ir::Diagram& b, const checks::Config& cfg) {
@@ -440,6 +448,7 @@ Similarity compare(const std::vector<ir::Diagram>& da, const std::vector<ir::Dia
     weights += p.weight;
   }
   s.score = weights > 0 ? std::clamp(sum / weights, 0.0, 1.0) : 1.0;
+  if (a.size > 0 && b.size > 0) s.size_ratio = b.size / a.size;
   return s;
 }
 
