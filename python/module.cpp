@@ -7,10 +7,12 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "checks/check.hpp"
 #include "cli/driver.hpp"
 #include "cli/output.hpp"
+#include "cli/rank_candidate.hpp"
 #include "rank/rank.hpp"
 #include "spec/spec.hpp"
 
@@ -242,6 +244,7 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<rank::Similarity>(m, "Similarity", "how close two diagrams are, by parts")
       .def_readonly("score", &rank::Similarity::score)
+      .def_readonly("size_ratio", &rank::Similarity::size_ratio)
       .def_readonly("parts", &rank::Similarity::parts)
       .def("__getitem__", [](const rank::Similarity& s, const std::string& name) {
         for (const auto& p : s.parts)
@@ -334,18 +337,13 @@ PYBIND11_MODULE(_core, m) {
         std::optional<cli::FileReport> ref;
         if (!reference.is_none()) ref = check_any(reference, opts, "reference");
         std::vector<rank::Candidate> cs;
-        for (const auto& r : reports) {
-          rank::Candidate c;
-          c.readable = r.status == cli::FileStatus::checked;
-          c.verdicts = r.verdicts;
-          c.diagnostics = r.diagnostics;
-          c.diagrams = &r.diagrams;
-          cs.push_back(std::move(c));
-        }
+        for (const auto& r : reports) cs.push_back(cli::rank_candidate(r));
+        std::optional<rank::Candidate> rc;
+        if (ref) rc = cli::rank_candidate(*ref);
         std::vector<rank::Ranked> ranked;
         {
           py::gil_scoped_release nogil;
-          ranked = rank::rank(cs, ref ? &ref->diagrams : nullptr, opts.config);
+          ranked = rank::rank(cs, rc ? &*rc : nullptr, opts.config);
         }
         std::vector<PyRanked> out;
         for (auto& k : ranked) out.push_back({k, Report::from(reports[k.index])});

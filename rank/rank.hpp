@@ -29,8 +29,12 @@ struct Part {
 
 struct Similarity {
   double score = 1;  // the weighted mean of the parts that apply, in [0, 1]
+  // B's size over A's (the normalising frames' sizes; 1 when either is empty). The score does
+  // not see a uniform scale; rank breaks a tie in score by it (a copy at the reference's size
+  // is closer than one drawn 1.4 times as large).
+  double size_ratio = 1;
   std::vector<Part> parts;
-  nlohmann::json to_json() const;  // {"score", "parts": [{"name", "score", "weight", "changes", "evidence"}]}
+  nlohmann::json to_json() const;  // {"score", "size_ratio", "parts": [{"name", "score", "weight", "changes", "evidence"}]}
 };
 
 // The thresholds of compare (`--set compare.NAME=V`, `tikzlint explain compare`).
@@ -62,7 +66,10 @@ struct Ranked {
 
 // Best first: compiles (the `compiles` verdict when the registry has one, else no error
 // diagnostic) > no rule fails > fewer and lighter findings > closer to the reference.
-std::vector<Ranked> rank(const std::vector<Candidate>& candidates, const std::vector<ir::Diagram>* reference,
+// With a reference, what the reference itself has is the intended figure, not a defect a
+// candidate brought: a rule that fails on the reference does not count against a candidate, and
+// of each rule's findings only those beyond the reference's count weigh (docs/rank.md).
+std::vector<Ranked> rank(const std::vector<Candidate>& candidates, const Candidate* reference,
                          const checks::Config& cfg = {});
 
 }  // namespace tikzlint::rank

@@ -124,7 +124,9 @@ TEST_CASE("rank: compiles > no rule fails > lighter findings > closer to the ref
   cs[4].diagrams = &same;                                        // clean, the reference itself
   for (auto& c : cs)
     if (!c.diagrams) c.diagrams = &same;
-  auto r = rank::rank(cs, &ref);
+  rank::Candidate reference;
+  reference.diagrams = &ref;
+  auto r = rank::rank(cs, &reference);
   REQUIRE(r.size() == 5);
   CHECK(r[0].index == 4);
   CHECK(r[1].index == 3);
@@ -139,4 +141,60 @@ TEST_CASE("rank: compiles > no rule fails > lighter findings > closer to the ref
   auto nr = rank::rank(cs, nullptr);
   CHECK(nr[0].index == 3);
   CHECK(nr[1].index == 4);
+}
+
+TEST_CASE("rank: with a reference, what the reference has does not count against a candidate") {
+  std::vector<ir::Diagram> ref{flow()}, moved{flow(1, 0, 0)};
+  std::get<ir::Polyline>(moved[0].elements[1].geom).points[1] = {120, 60};
+  auto diag = [](const char* rule, Severity s) {
+    Diagnostic d;
+    d.rule = rule;
+    d.severity = s;
+    return d;
+  };
+  // The reference fails in_frame with one warning: a faithful copy has the same.
+  rank::Candidate reference;
+  reference.diagrams = &ref;
+  reference.verdicts = {{"in_frame", checks::Verdict::fail}};
+  reference.diagnostics = {diag("in_frame", Severity::warning)};
+  std::vector<rank::Candidate> cs(3);
+  cs[0].diagrams = &moved;  // the finding gone, but the figure moved
+  cs[1] = reference;        // the unchanged copy
+  cs[2] = reference;        // the copy with a new finding of another rule
+  cs[2].diagnostics.push_back(diag("overlap", Severity::warning));
+  auto r = rank::rank(cs, &reference);
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].index == 1);
+  CHECK(r[1].index == 0);
+  CHECK(r[2].index == 2);
+  CHECK(r[0].rules_pass);
+  CHECK(r[0].finding_weight == 0);
+  CHECK(r[2].finding_weight == 1);
+  // A second in_frame finding is beyond the reference's count and weighs.
+  cs[2].diagnostics = {diag("in_frame", Severity::warning), diag("in_frame", Severity::warning)};
+  CHECK(rank::rank(cs, &reference)[2].finding_weight == 1);
+  // An error of the reference still stops a candidate from compiling.
+  reference.diagnostics = {diag("x", Severity::error)};
+  cs[1] = reference;
+  auto e = rank::rank(cs, &reference);
+  CHECK(e.back().index == 1);
+  CHECK_FALSE(e.back().compiles);
+  // Without a reference the copy's failing rule counts: the moved clean candidate is first.
+  cs[1].diagnostics.clear();
+  CHECK(rank::rank(cs, nullptr)[0].index == 0);
+}
+
+TEST_CASE("rank: between candidates equally close to the reference, the one at its size first") {
+  std::vector<ir::Diagram> ref{flow()}, same{flow()}, larger{flow(1.4, 50, 0)};
+  rank::Candidate reference;
+  reference.diagrams = &ref;
+  std::vector<rank::Candidate> cs(2);
+  cs[0].diagrams = &larger;  // first in the input: a tie would keep it first
+  cs[1].diagrams = &same;
+  auto s = rank::compare(ref, larger);
+  CHECK(s.size_ratio == doctest::Approx(1.4));
+  CHECK(rank::compare(ref, same).size_ratio == doctest::Approx(1.0));
+  auto r = rank::rank(cs, &reference);
+  CHECK(r[0].index == 1);
+  CHECK(r[1].index == 0);
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "ir/ir.hpp"
+#include "cli/rank_candidate.hpp"
 #include "rank/rank.hpp"
 
 #ifndef TIKZLINT_VERSION
@@ -181,15 +183,6 @@ std::shared_ptr<const FileReport> check_kept(const std::string& path, const Chec
   return std::make_shared<const FileReport>(check_file(path, opts));
 }
 
-rank::Candidate candidate_of(const FileReport& r) {
-  rank::Candidate c;
-  c.readable = r.status == FileStatus::checked;
-  c.verdicts = r.verdicts;
-  c.diagnostics = r.diagnostics;
-  c.diagrams = &r.diagrams;
-  return c;
-}
-
 int run_rank(const Invocation& inv) {
   std::vector<std::string> warnings;
   std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
@@ -208,8 +201,10 @@ int run_rank(const Invocation& inv) {
   std::vector<FileReport> reports;
   check_files(inputs, opts, 1, [&](FileReport&& r) { reports.push_back(std::move(r)); });
   std::vector<rank::Candidate> candidates;
-  for (const auto& r : reports) candidates.push_back(candidate_of(r));
-  auto ranked = rank::rank(candidates, reference ? &reference->diagrams : nullptr, opts.config);
+  for (const auto& r : reports) candidates.push_back(rank_candidate(r));
+  std::optional<rank::Candidate> ref;
+  if (reference) ref = rank_candidate(*reference);
+  auto ranked = rank::rank(candidates, ref ? &*ref : nullptr, opts.config);
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const auto& k = ranked[i];
     const FileReport& r = reports[k.index];

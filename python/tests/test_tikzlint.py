@@ -164,7 +164,8 @@ def test_compare_scale_and_shift_and_changes():
     assert reversed_.score < s.score
     assert any("reversed" in c for c in reversed_["structure"].changes), reversed_.to_dict()
     d = s.to_dict()
-    assert set(d) == {"score", "parts"} and [p["name"] for p in d["parts"]] == [p.name for p in s.parts]
+    assert s.size_ratio == pytest.approx(1.6, rel=0.05)
+    assert set(d) == {"score", "size_ratio", "parts"} and [p["name"] for p in d["parts"]] == [p.name for p in s.parts]
 
 
 def test_rank_orders_best_first_with_reasons(tmp_path):

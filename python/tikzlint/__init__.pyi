@@ -41,6 +41,7 @@ class Part:
 
 class Similarity:
     score: float
+    size_ratio: float
     parts: list[Part]
     def __getitem__(self, name: str) -> Part: ...
     def to_dict(self) -> dict[str, Any]: ...
