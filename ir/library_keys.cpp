@@ -1020,7 +1020,11 @@ std::optional<Point> library_coordinate(
 }
 
 Bezier curve_to_path(Point p0, Point p1, double out_deg, double in_deg, const Settings& s) {
-  const double dist = length(p1 - p0);
+  // The distance is measured in the local system, as are min/max distance, and the control
+  // shifts below are vectors of that system: under scale=2 a loop keeps its canvas size (the
+  // anchors' canvas distance halves when taken back to local units, the shift doubles it), and
+  // under xscale=2 a loop above a node comes out flatter (lualatex, tools/tex-diff).
+  const double dist = length(s.ctm.inverse().apply_linear(p1 - p0));
   auto clamp = [](double d, std::optional<double> lo, std::optional<double> hi) {
     if (lo && d < *lo) d = *lo;
     if (hi && d > *hi) d = *hi;

@@ -1459,7 +1459,13 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
     std::string anchor = ls.anchor;
     if (anchor.empty()) anchor = centered ? "center" : label_anchor_for_angle(canvas_angle);
     Point p = border;
-    if (!centered) p = p + Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)};
+    if (!centered) {
+      // With transform shape the label node's shift by the label (pin) distance is a vector of
+      // the picture's system: scaled with it (lualatex: label distance=4pt under scale=1.6 and
+      // transform shape puts the label 6.4pt from the border). Without it, canvas points.
+      if (ls.transform_shape) dist *= std::sqrt(std::abs(ps.s.ctm.a * ps.s.ctm.d - ps.s.ctm.b * ps.s.ctm.c));
+      p = p + Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)};
+    }
     p = p + ps.s.ctm.apply_linear(own.apply(Point{0, 0}));
     Transform shape_lin = own;
     shape_lin.e = shape_lin.f = 0;
