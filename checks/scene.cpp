@@ -407,6 +407,7 @@ std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
     if (is_vertex_dot(n)) add_vertex(n.center, 0, true, 0);
     if (has_text(n) && !n.role.empty()) {
       // a package's own text (an axis's tick labels): part of the picture's extent, names nothing
+      out->furniture.push_back(Label{ni, read_label(n.text), n.box, geo::glyph_box(n), n.center});
       extent_pts.push_back({n.box.xmin, n.box.ymin});
       extent_pts.push_back({n.box.xmax, n.box.ymax});
     } else if (has_text(n)) {

@@ -170,6 +170,9 @@ class Scene {
   const ir::Diagram& diagram() const { return *d_; }
   const std::vector<Stroke>& strokes() const { return s_->strokes; }
   const std::vector<Label>& labels() const { return s_->labels; }
+  // Text a package set as its own furniture (tick and axis labels, calendar days): not among
+  // labels(), since it names no geometry, but visible text all the same.
+  const std::vector<Label>& furniture() const { return s_->furniture; }
   const std::vector<Vertex>& vertices() const { return s_->vertices; }
   // Extent of everything visible (strokes and labels); nullopt when nothing is drawn.
   const std::optional<ir::Box>& extent() const { return s_->extent; }
@@ -226,6 +229,7 @@ class Scene {
   struct Build {
     std::vector<Stroke> strokes;
     std::vector<Label> labels;
+    std::vector<Label> furniture;  // a package's own text (ir::Node::role): seen, names nothing
     std::vector<Vertex> vertices;
     std::optional<ir::Box> extent;
     BoxIndex stroke_index;

@@ -245,6 +245,9 @@ void Scene::read() const {
   bool axis = d.uses_axis;
   for (const Diagnostic& diag : d.diagnostics) axis |= diag.rule == "approximate-axis";
   std::string axis_why = axis ? "a pgfplots axis" : "";
+  // A package's axis system (a data visualization) sets its tick labels as its own text.
+  if (!axis && std::any_of(d.nodes.begin(), d.nodes.end(), [](const ir::Node& n) { return n.role == "tick label"; }))
+    axis = true, axis_why = "an axis whose tick labels a package set";
   for (int ax = 0; ax < 2 && !axis; ++ax)
     for (const auto& run : runs[ax]) {
       const Label& first = labels[run.front()];
@@ -365,12 +368,19 @@ void Scene::read() const {
     if (a.best && a.best->kind == TargetKind::stroke) {
       const Stroke& s = strokes[a.best->index];
       const ir::Element& e = d.elements[s.element];
-      if (s.kind == StrokeKind::straight && s.arrow && a.best->gap <= kAttachPt) {
+      // A dimension line spans the length it states: tips (or bars) at both ends. A line with one
+      // tip is an axis or a pointer, and a number by it is a tick value or a name.
+      if (s.kind == StrokeKind::straight && s.arrow && e.style.arrow_start && e.style.arrow_end &&
+          a.best->gap <= kAttachPt) {
         r = {LabelRole::measurement, "on a dimension line"};
         side[i] = a.best->index;
         continue;
       }
-      if (n.on_path && e.path_id == *n.on_path && s.kind == StrokeKind::straight) {
+      // On its own path, by the middle of a side (midway, pos=.5 of a segment): a position along
+      // the path away from the middle (pos=0, pos=.9, the corner of -|) marks a point instead.
+      const double along = s.kind == StrokeKind::straight ? projection(l.center, s) : -1;
+      if (n.on_path && e.path_id == *n.on_path && s.kind == StrokeKind::straight && along >= kMiddleFrom &&
+          along <= kMiddleTo) {
         r = {LabelRole::measurement, "placed on a side (" + (n.placement.empty() ? std::string("on the path") : n.placement) + ")"};
         side[i] = a.best->index;
         continue;

@@ -29,7 +29,9 @@ const RuleDoc closed_shapes_doc = {
     "Only what a reader sees as a gap counts: a join covered by a node (pgf stops an edge at a\n"
     "node's border; a vertex dot covers the point) is closed; a gap in a dashed or dotted line no\n"
     "wider than twice its dashes' gaps is one of them; two collinear pieces with a gap read as a\n"
-    "broken line, not as a corner; dashed lines (construction lines) are no outlines.\n"
+    "broken line, not as a corner; dashed lines (construction lines) are no outlines. In a plot (the\n"
+    "scene's reading: axes with tick labels) the lines are axes, ticks and data curves, which end\n"
+    "where the range or the data end: a plot passes.\n"
     "\n"
     "Never n/a (no outline passes). Indeterminate when the geometry is incomplete and no gap was\n"
     "found.",
@@ -83,6 +85,10 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
   const double near = cfg.get(doc, "near_gap_ratio");
   Scene scene(d);
   RuleResult r;
+  // A plot's lines are axes, ticks and data curves: they end where the axis range or the data
+  // end, and none is an outline (the scene's reading).
+  if (scene.picture().kind == PictureKind::plot)
+    return make_result(Verdict::pass, "a plot: its axes and data curves are not outlines");
 
   // 1. Paths that come back near their start without closing.
   for (const ir::Element& e : d.elements) {

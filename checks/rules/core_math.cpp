@@ -16,7 +16,8 @@ const RuleDoc core_math_doc = {
     "a shape is degenerate, or its marks (right angle, equal sides, tick marks) contradict it",
     "Core mathematical properties of the drawn shapes must hold:\n"
     "- no closed shape is degenerate: its thickness (twice its area over its perimeter) is not a\n"
-    "  negligible fraction of its size (a zero-area triangle reads as a line);\n"
+    "  negligible fraction of its size (a zero-area triangle reads as a line); in a picture projected\n"
+    "  from 3D (xyz coordinates, 3D faces) a flat shape is a face seen edge-on and is not judged;\n"
     "- a right-angle mark sits in an angle of 90° (within the tolerance);\n"
     "- sides labelled with the same length are drawn with equal lengths;\n"
     "- sides carrying the same number of tick marks (equal-length markers) are drawn equal.\n"
@@ -54,9 +55,10 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   Scene scene(d);
   RuleResult r;
 
-  // 1. Degenerate closed shapes (3D faces seen edge-on are legitimate and skipped).
+  // 1. Degenerate closed shapes. In a picture projected from 3D (3D faces, xyz coordinates) a flat
+  // shape is a face seen edge-on, not a degenerate one: legitimate and skipped.
   for (const ir::Element& e : d.elements) {
-    if (!visible(e) || std::holds_alternative<ir::Face3D>(e.geom)) continue;
+    if (!visible(e) || std::holds_alternative<ir::Face3D>(e.geom) || d.is_3d) continue;
     const auto& region = scene.region(static_cast<std::size_t>(&e - d.elements.data()));
     if (!region) continue;
     ir::Box b = geo::bounds_of(*region);

@@ -1,6 +1,7 @@
 // in_frame: every painted element and every text box lies inside the canvas.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "checks/geometry.hpp"
 #include "checks/rule_support.hpp"
@@ -24,11 +25,16 @@ const RuleDoc in_frame_doc = {
     "rather than cut, and a text box crossing a bounding box's edge is judged by readers by the\n"
     "figure it labels: both are reported as notes with their overhang, and do not fail the diagram.\n"
     "A clip is drawn on purpose: an open line it trims (a grid, an axis, a function graph: its end\n"
-    "beyond the clip is free, not a corner where other lines end or a vertex dot sits, and it has\n"
-    "no arrow tip) or a\n"
-    "fill it shapes (filled, not drawn) is a note too, unless a text label is placed on that line;\n"
-    "a drawn closed shape it cuts fails. Text a clip cuts stays a note (see above): the dev set's\n"
-    "raters judged pictures whose clip cut a side's label as in frame.\n"
+    "beyond the clip is free, not a corner where other lines end or a vertex dot sits, and no\n"
+    "arrow tip of it lies beyond the clip: an axis cut at its tail is trimmed, one whose tip is\n"
+    "cut fails) or a fill it shapes (filled, not drawn) is a note too, unless a text label is\n"
+    "placed on that line; a drawn closed shape it cuts fails. A clip is a viewport onto a larger\n"
+    "drawing when a grid or an open line with no text on it and free ends (no corner, no vertex\n"
+    "dot) runs on past two opposite edges of the clip's bounds: the author drew the plane beyond the window (a zoom on part of a\n"
+    "construction), and every line or shape without text on it that the viewport cuts (arrowed\n"
+    "axes included) is a note too. Text a clip cuts stays a note (see above): the dev set's raters\n"
+    "judged pictures whose clip cut a side's label as in frame. A line that crosses the canvas\n"
+    "with both ends outside is cut, not invisible.\n"
     "\n"
     "Without a canvas (a standalone page grows to the picture's bounding box) nothing can be cut\n"
     "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
@@ -168,6 +174,45 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   nlohmann::json canvas_json = {{"canvas", canvas_name},
                                 {"canvas_box", {canvas.box.xmin, canvas.box.ymin, canvas.box.xmax, canvas.box.ymax}}};
 
+  // A clip is a viewport onto a larger drawing when a grid or an open line, with no text on it,
+  // runs on past two opposite edges of it: the author drew the plane beyond the window and
+  // looks at part of it (the PGF tutorial's zoom on the unit circle). A canvas the figure
+  // outgrew is overrun on one side, by the figure's own shapes.
+  bool viewport = false;
+  if (clip_frame)
+    for (std::size_t ei = 0; ei < d.elements.size() && !viewport; ++ei) {
+      const ir::Element& e = d.elements[ei];
+      if (!visible(e) || !e.style.draw) continue;
+      const bool spanning_kind = std::holds_alternative<ir::Grid>(e.geom) || std::holds_alternative<ir::Segment>(e.geom) ||
+                                 (std::holds_alternative<ir::Polyline>(e.geom) && !std::get<ir::Polyline>(e.geom).closed);
+      if (!spanning_kind) continue;
+      if (std::any_of(d.nodes.begin(), d.nodes.end(),
+                      [&](const ir::Node& n) { return has_text(n) && n.on_path && *n.on_path == e.path_id; }))
+        continue;
+      std::vector<geo::Point> pts;
+      for (const auto& outline : outlines[ei])
+        for (const geo::Point& p : outline)
+          if (geo::finite(p)) pts.push_back(p);
+      if (pts.empty()) continue;
+      const ir::Box b = geo::bounds_of(pts);
+      const bool across_x = b.xmin < canvas.box.xmin - tol && b.xmax > canvas.box.xmax + tol;
+      const bool across_y = b.ymin < canvas.box.ymin - tol && b.ymax > canvas.box.ymax + tol;
+      // it must pass through the window, not beside it
+      const bool through =
+          b.xmax >= canvas.box.xmin && b.xmin <= canvas.box.xmax && b.ymax >= canvas.box.ymin && b.ymin <= canvas.box.ymax;
+      // A line's ends out there must be free: one that ends at a corner of the figure (other
+      // lines end there, or a vertex dot marks it) joins points the clip cuts off.
+      bool free_ends = true;
+      if (!std::holds_alternative<ir::Grid>(e.geom))
+        for (const geo::Point& q : {pts.front(), pts.back()})
+          for (std::size_t v : scene.vertices_near({q.x, q.y, q.x, q.y}, 1.0))
+            if (scene.vertices()[v].degree >= 2 || scene.vertices()[v].dot) free_ends = false;
+      if ((across_x || across_y) && through && free_ends) {
+        viewport = true;
+        canvas_json["viewport"] = true;
+      }
+    }
+
   // With an approximate axis, the largest signed overhang of any element (for the undecided band).
   double worst_signed = -INFINITY;
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
@@ -184,6 +229,18 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
         if (o > worst) worst = o, worst_p = p;
         if (approximate_axis) worst_signed = std::max(worst_signed, canvas.signed_overhang(p));
       }
+    // A straight piece may cross the canvas with both of its ends outside (an axis through a
+    // small clip): it is partly inside, seen and cut, not invisible.
+    if (worst > tol + uncertainty && !partly_inside) {
+      const geo::Shape box_area = geo::Shape::box(canvas.box);
+      const geo::Shape& area = canvas.is_box ? box_area : canvas.polygon;
+      for (const auto& outline : outlines[ei])
+        if (outline.size() >= 2 && std::all_of(outline.begin(), outline.end(), geo::finite) &&
+            geo::Shape::line(outline).intersects(area)) {
+          partly_inside = true;
+          break;
+        }
+    }
     if (worst > tol + uncertainty) {
       // A picture-level clip is drawn on purpose: lines and fills it trims (a grid, a function
       // graph, a fill shaped by the clip) are meant to run off; only a labelled element cut by
@@ -209,8 +266,25 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
         return false;
       };
       const bool shaped_fill = e.style.fill && !e.style.draw;
-      const bool arrowed = e.style.arrow_start || e.style.arrow_end;  // a tip is meant to be seen
-      const bool trimmed = clip_frame && partly_inside && ((open_line && !arrowed && !corner_outside()) || shaped_fill) &&
+      // A tip is meant to be seen: a line whose tip lies beyond the clip loses it. A line cut at
+      // its tail only (an axis whose arrow is inside the picture) is trimmed like any other.
+      auto tip_outside = [&]() {
+        std::optional<std::pair<geo::Point, geo::Point>> ends;  // first, last point
+        if (const auto* sg = std::get_if<ir::Segment>(&e.geom)) ends = {{sg->a, sg->b}};
+        else if (const auto* pl = std::get_if<ir::Polyline>(&e.geom); pl && !pl->points.empty())
+          ends = {{pl->points.front(), pl->points.back()}};
+        else if (const auto* bz = std::get_if<ir::Bezier>(&e.geom)) ends = {{bz->p0, bz->p1}};
+        else if (const auto* ar = std::get_if<ir::Arc>(&e.geom)) ends = {{ar->from, ar->to}};
+        if (!ends) return true;  // where the tip is is not known: it may be the part cut
+        return (e.style.arrow_start && canvas.overhang(ends->first) > tol) ||
+               (e.style.arrow_end && canvas.overhang(ends->second) > tol);
+      };
+      const bool arrowed = (e.style.arrow_start || e.style.arrow_end) && tip_outside();
+      // Through a viewport every line and shape without text on it is cropped on purpose, an
+      // axis running out of the view with its tip included.
+      const bool viewed = viewport;
+      const bool trimmed = clip_frame && partly_inside &&
+                           ((open_line && !arrowed && !corner_outside()) || shaped_fill || viewed) &&
                            std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& n) {
                              return has_text(n) && n.on_path && *n.on_path == e.path_id;
                            });

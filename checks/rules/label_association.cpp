@@ -43,8 +43,12 @@ const RuleDoc label_association_doc = {
     "figures only (the scene's reading): a short edge of a graph or a step of a plotted curve is\n"
     "no mark.\n"
     "\n"
-    "Numbers the scene reads as tick labels, indices or edge weights (see `tikzlint ir`'s reading),\n"
-    "and the drawn nodes of a graph, flowchart or table, are placed by convention and not checked.\n"
+    "Numbers the scene reads as tick labels, indices or edge weights (see `tikzlint ir`'s reading)\n"
+    "are placed by convention and not checked. A node with a border or a fill of its own (a vertex,\n"
+    "a state, a box of a flowchart, a shape) is an element that carries its text, not a label of\n"
+    "another element, and a picture with nothing drawn but text (no line, outline or vertex dot)\n"
+    "has nothing its text could name: neither is checked. Text a package typesets as its own\n"
+    "furniture (axis tick and axis labels, calendar days) names no geometry either.\n"
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
@@ -251,6 +255,10 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   };
   std::vector<Claim> claims;
 
+  // Something a label could name: a stroke (lines, arcs, outlines) or a vertex dot.
+  const bool drawn_elements =
+      std::any_of(scene.strokes().begin(), scene.strokes().end(), [](const Stroke& s) { return s.kind != StrokeKind::grid; }) ||
+      std::any_of(scene.vertices().begin(), scene.vertices().end(), [](const Vertex& v) { return v.dot; });
   std::size_t checked = 0;
   for (std::size_t li = 0; li < scene.labels().size() && !r.full(); ++li) {
     const Label& l = scene.labels()[li];
@@ -261,9 +269,11 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // an element itself, not a label of one.
     const LabelRole role = scene.reading(l).role;
     if (role == LabelRole::tick || role == LabelRole::index || role == LabelRole::weight) continue;
-    const PictureKind kind = scene.picture().kind;
-    if (n.drawn && !n.label_of && (kind == PictureKind::graph || kind == PictureKind::flowchart || kind == PictureKind::table))
-      continue;
+    // A node with a border or background of its own is an element that carries its text (a
+    // vertex, a state, a box, a shape example), not a label placed beside another element.
+    if ((n.drawn || n.filled) && !n.label_of) continue;
+    // With nothing drawn but text, the text is the picture: there is nothing for it to name.
+    if (!drawn_elements) continue;
     ++checked;
     Association a = scene.associate(l, orphan);
     if (a.caption) continue;  // an area stated outside every shape captions the figure

@@ -30,7 +30,8 @@ const RuleDoc overlap_doc = {
     "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
     "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
-    "unplaced (incomplete) node is not judged.\n"
+    "unplaced (incomplete) node is not judged. Text a package sets as its own (an axis's tick\n"
+    "labels, a calendar's days) is text like any other here: a curve through a tick label hides it.\n"
     "\n"
     "Never n/a. Indeterminate when the geometry is incomplete and nothing complete overlaps.",
     "\\draw (0,0) -- (4,0);\n"
@@ -200,7 +201,13 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   Scene scene(d);
   RuleResult r;
   r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
-  const auto& labels = scene.labels();
+  // Every visible text: the labels, and a package's own text (a tick label a curve runs through
+  // is as hard to read as any other).
+  const std::vector<Label> labels = [&] {
+    std::vector<Label> all = scene.labels();
+    all.insert(all.end(), scene.furniture().begin(), scene.furniture().end());
+    return all;
+  }();
 
   // 1. Text over text (STRtree over glyph boxes).
   geo::SpatialIndex glyph_index;

@@ -486,7 +486,9 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
         Point s;
         const std::string node = month_node(label, j, s);
         host.emit("\\begin{scope}[shift={(" + pt(acc.x + s.x) + "," + pt(acc.y + s.y) + ")}]", opt_b, opt_e);
+        const std::size_t month_node_index = host.node_count();
         host.emit(node, opt_b, opt_e);
+        host.set_node_role(month_node_index, "calendar month label");
         host.emit("\\end{scope}", opt_b, opt_e);
       }
     }
@@ -534,9 +536,12 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
         reported = true;
       }
     } else {
+      // the day's number, set in its cell by the calendar: furniture, it names no geometry
+      const std::size_t day_node = host.node_count();
       host.emit("\\node[" + day_name + (day_name.empty() ? "" : ", ") + day_keys + "] {" +
                     substitute_shorthands(day_text, j) + "};",
                 opt_b, opt_e);
+      host.set_node_role(day_node, "calendar day");
     }
     host.emit("\\end{scope}", opt_b, opt_e);
     // execute after day scope

@@ -244,7 +244,7 @@ class DataViz {
   void labels();
   void emit(const std::string& s) { host_.emit(s, 0, static_cast<std::uint32_t>(st_.text.size())); }
   void grow(Point p);
-  void node(const std::string& opts, const std::string& text, Point p, double outer_sep);
+  void node(const std::string& opts, const std::string& text, Point p, double outer_sep, const char* role);
 
   const tex::Statement& st_;
   LibraryHost& host_;
@@ -335,7 +335,7 @@ void DataViz::grow(Point p) {
   bbox_.ymax = std::max(bbox_.ymax, p.y);
 }
 
-void DataViz::node(const std::string& opts, const std::string& text, Point p, double outer_sep) {
+void DataViz::node(const std::string& opts, const std::string& text, Point p, double outer_sep, const char* role) {
   // pgf's local bounding box takes the node's border, without the outer sep (checked with lualatex)
   (void)outer_sep;
   if (auto ext = host_.measure_node(opts, text)) {
@@ -344,7 +344,10 @@ void DataViz::node(const std::string& opts, const std::string& text, Point p, do
   } else {
     grow(p);
   }
+  const std::size_t first = host_.node_count();
   emit("\\node[" + opts + "] at " + pt(p) + " {" + text + "};");
+  // the axis system's own text (ir::Node::role): placed at the tick or axis it names
+  host_.set_node_role(first, role);
 }
 
 // ---------------------------------------------------------------- parsing the statement
@@ -1820,7 +1823,7 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
       const Point p{o.x + (l + pad) * dv.x, o.y + (l + pad) * dv.y};
       std::string opts = "anchor=" + std::string(zero && !x_like ? "north east" : min_anchor()) + ", " + kTickNodeStyle;
       opts += ts.node_style;
-      node(opts, body, p, outer_sep);
+      node(opts, body, p, outer_sep, "tick label");
     }
   };
   draw_set(minor, false);
@@ -1943,7 +1946,7 @@ void DataViz::labels() {
         opts = (placement_ == LabelPlacement::upright ? std::string("anchor=east, ") : "rotate=90, anchor=south, ") + opts;
       }
     }
-    node(opts, text, p, 0);
+    node(opts, text, p, 0, "axis label");
   }
 }
 
