@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 #include <toml++/toml.h>
 
@@ -237,16 +238,31 @@ bool glob_match(std::string_view pattern, std::string_view path) {
 
 namespace {
 
+// The most problems listed for one config file; the others are counted.
+constexpr std::size_t kMaxConfigErrors = 20;
+
 struct Parser {
   std::string path;
   fs::path dir;
-  std::vector<std::string>& errors;
+  struct Problem {
+    toml::source_index line, column;
+    std::string message;
+  };
+  std::vector<Problem> problems;  // in the order found (toml++ tables iterate keys sorted)
 
-  std::string where(const toml::source_region& r) const {
-    return path + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + ": ";
-  }
   void error(const toml::source_region& r, const std::string& message) {
-    if (errors.size() < 50) errors.push_back(where(r) + message);
+    problems.push_back({r.begin.line, r.begin.column, message});
+  }
+  // "path:line:col: message", in the file's order, at most kMaxConfigErrors.
+  void report(std::vector<std::string>& errors) {
+    std::stable_sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
+      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    for (std::size_t i = 0; i < problems.size() && i < kMaxConfigErrors; ++i)
+      errors.push_back(path + ":" + std::to_string(problems[i].line) + ":" + std::to_string(problems[i].column) +
+                       ": " + problems[i].message);
+    if (problems.size() > kMaxConfigErrors)
+      errors.push_back(path + ": and " + std::to_string(problems.size() - kMaxConfigErrors) + " more problems");
   }
 
   std::optional<std::vector<std::string>> strings(const toml::node& n, const std::string& key) {
@@ -451,10 +467,10 @@ std::shared_ptr<const ConfigFile> parse_config(std::string_view text, const std:
       return nullptr;
     }
   }
-  std::size_t before = errors.size();
-  Parser p{path, fs::path(file->dir), errors};
+  Parser p{path, fs::path(file->dir), {}};
   p.settings(*t, file->base, file.get(), nullptr);
-  return errors.size() == before ? file : nullptr;
+  p.report(errors);
+  return p.problems.empty() ? file : nullptr;
 }
 
 std::shared_ptr<const ConfigFile> load_config(const std::string& path, std::vector<std::string>& errors) {

@@ -37,7 +37,7 @@ const std::vector<CodeDoc>& frontend_codes() {
       {"unsupported-path-operation", "a path operation the lowering does not model"},
       {"unsupported-coordinate", "a coordinate form the lowering does not model"},
       {"unsupported-construct", "a TeX or TikZ construct the front end does not model"},
-      {"expansion-limit", "a named budget of the macro expander was exceeded (recursion, loops, size)"},
+      {"expansion-limit", "a named budget was exceeded (recursion, loops, size, elements and path points drawn)"},
       {"unterminated", "an environment, group, brace or option list is not closed"},
       {"resource-limit", "a library construct past one of its bounds (a calendar's days, a tree's depth, data points)"},
       {"approximate-axis", "a pgfplots axis with keys or text that are not modelled, so its frame is known only roughly"},

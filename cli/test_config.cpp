@@ -281,3 +281,15 @@ TEST_CASE("config: a file over the size limit is refused without parsing it") {
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].find("larger than 1 MiB") != std::string::npos);
 }
+
+TEST_CASE("config: problems are listed in the file's order, at most 20, the rest counted") {
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "k" + std::to_string(i) + " = 1\n";
+  std::vector<std::string> errors;
+  CHECK_FALSE(parse(text, errors));
+  REQUIRE(errors.size() == 21);
+  CHECK(errors[0].find(":1:1: unknown key 'k0'") != std::string::npos);
+  CHECK(errors[1].find(":2:1: unknown key 'k1'") != std::string::npos);  // not k10: the file's order
+  CHECK(errors[19].find(":20:1: unknown key 'k19'") != std::string::npos);
+  CHECK(errors[20] == "/nowhere/tikzlint.toml: and 10 more problems");
+}

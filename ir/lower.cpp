@@ -165,6 +165,12 @@ class PictureLowerer {
   void set_base_dir(std::string dir) { base_dir_ = std::move(dir); }
   // The document's read policy (support/read_policy.hpp); a data file outside it is not read.
   void set_read_gate(std::shared_ptr<const ReadGate> gate) { gate_ = std::move(gate); }
+  // The file's drawing budget (tex::Limits::max_drawing_work), shared by its pictures.
+  struct DrawingBudget {
+    std::size_t used = 0;  // elements plus path points made so far in the file
+    bool refused = false;  // a statement was refused: the rest of the file's drawing is skipped
+  };
+  void set_drawing_budget(DrawingBudget* b) { budget_ = b; }
 
  private:
   // --- per-path state
@@ -301,6 +307,18 @@ class PictureLowerer {
   const tex::Picture& pic_;
   const PackageRegistry& packages_;
   std::vector<std::unique_ptr<PackagePicture>> handlers_;  // the packages' handlers of this picture
+  // Elements plus path points made so far in the file (Limits::max_drawing_work); once a
+  // statement is refused the rest of the drawing is skipped, with one error in the file.
+  DrawingBudget own_budget_;
+  DrawingBudget* budget_ = &own_budget_;
+  bool refusal_noted_ = false;  // this picture carries the budget's error or note
+  bool fits(std::size_t units) const {
+    return !budget_->refused && budget_->used + units <= doc_.max_drawing_work;
+  }
+  // Spends `units` if they fit; if not, reports the one error (at the current statement) and
+  // refuses everything after it.
+  bool afford(std::size_t units);
+  void refuse_statement();  // after the budget ran out: the statement is left out of the picture
   tex::StyleTable styles_;
   KeyApplier keys_;
   Diagram d_;
@@ -824,7 +842,51 @@ std::optional<Point> PictureLowerer::resolve_calc(PathState* ps, const std::stri
 
 // ---------------------------------------------------------------- elements
 
+std::size_t points_of(const Geometry& g) {
+  if (auto* p = std::get_if<Polyline>(&g)) return p->points.size();
+  if (auto* p = std::get_if<Plot>(&g)) return p->points.size();
+  if (auto* f = std::get_if<Face3D>(&g)) return f->points.size();
+  return 4;  // a segment, rectangle, arc, curve, grid...: a few points each
+}
+
+bool PictureLowerer::afford(std::size_t units) {
+  if (fits(units)) {
+    budget_->used += units;
+    return true;
+  }
+  if (!budget_->refused) {
+    budget_->refused = true;
+    refusal_noted_ = true;
+    Diagnostic dg;
+    dg.rule = "expansion-limit";
+    dg.severity = Severity::error;
+    dg.message = "the drawing would exceed " + std::to_string(doc_.max_drawing_work) +
+                 " elements and path points in the file; this statement and the rest are not lowered";
+    dg.range = stmt_ ? stmt_->prov.range : pic_.range;
+    dg.evidence = {{"work", budget_->used + units}, {"limit", doc_.max_drawing_work}, {"name", "max_drawing_work"}};
+    d_.diagnostics.push_back(dg);
+    d_.unsupported.push_back({dg.message, dg.range});
+  }
+  return false;
+}
+
+void PictureLowerer::refuse_statement() {
+  if (refusal_noted_) return;  // this picture has the error or the note already
+  refusal_noted_ = true;
+  Diagnostic dg;  // a later picture of the file: a note, the error was given once
+  dg.rule = "expansion-limit";
+  dg.severity = Severity::note;
+  dg.message = "not lowered: the file's drawing budget (max_drawing_work) ran out in an earlier picture";
+  dg.range = pic_.range;
+  d_.diagnostics.push_back(dg);
+  d_.unsupported.push_back({dg.message, dg.range});
+}
+
 std::size_t PictureLowerer::add_element(PathState& ps, Geometry g, const Style& style) {
+  if (!afford(1 + points_of(g))) {
+    ps.incomplete = true;
+    return static_cast<std::size_t>(-1);
+  }
   Element el;
   el.geom = std::move(g);
   el.style = style;
@@ -2221,6 +2283,11 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
             xs.push_back(os.domain_min + (os.domain_max - os.domain_min) * i / std::max(1, os.samples - 1));
         }
         const std::string var = os.ops->variable.empty() ? "\\x" : os.ops->variable;
+        if (!fits(pts.size() + xs.size() + 1)) {  // refused before its samples are computed
+          afford(pts.size() + xs.size() + 1);
+          ps.incomplete = true;
+          return;
+        }
         for (double x : xs) {
           std::string raw = op.coords[0].raw;
           std::string sub;
@@ -2603,6 +2670,10 @@ bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
 
 void PictureLowerer::lower_statement(const tex::Statement& st) {
   stmt_ = &st;
+  if (budget_->refused) {
+    refuse_statement();
+    return;
+  }
   if (st.cut) {
     // Cut short by an expansion limit (the front end reported the error): what it would draw
     // is missing, so the geometry is incomplete (a note, not a second error).
@@ -3538,11 +3609,13 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
   // A document expanded without a policy (a test's hand-made one) gets the strictest: its folder.
   std::shared_ptr<const ReadGate> gate =
       doc.read_gate ? doc.read_gate : std::make_shared<const ReadGate>(base_dir, std::vector<std::string>{});
+  PictureLowerer::DrawingBudget budget;  // Limits::max_drawing_work, for the whole file
   for (const auto& pic : doc.pictures) {
     PictureLowerer pl(doc, pic, styles, colors, packages);
     pl.set_base_dir(base_dir);
     pl.set_read_gate(gate);
     pl.set_document_definitions(&document_definitions);
+    pl.set_drawing_budget(&budget);
     out.push_back(pl.run());
   }
   return out;

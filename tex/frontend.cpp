@@ -587,6 +587,7 @@ void PictureReader::collect(Token first, StatementKind kind) {
 ExpandedDocument expand_file(SourceManager& sm, FileId file, const FrontendOptions& opts) {
   ExpandedDocument doc;
   doc.file = file;
+  doc.max_drawing_work = opts.limits.max_drawing_work;
   const SourceFile& src = sm.get(file);
   if (src.text().size() > opts.limits.max_input_bytes) {
     Diagnostic d;

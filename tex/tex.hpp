@@ -30,6 +30,13 @@ struct Limits {
                                                  // as the statement parser's kMaxGroupNesting, so
                                                  // that deep nesting gives one error, not two
   std::size_t max_statement_bytes = 1u << 20;    // one expanded statement
+  // The drawing one file may make (ir::lower): elements plus the points of their paths, summed
+  // over its pictures, packages' constructs included (they are lowered as statements). 500,000
+  // is five times the ~100,000 plot points at which pgfplots' manual says TeX runs out of memory
+  // (pgfplots manual, "Memory limits"); 2,000 plots of 10,000 samples took 48 s and 1 GB. A
+  // statement that would pass it is refused before its points are computed, and the rest of the
+  // file's drawing is skipped.
+  std::size_t max_drawing_work = 500'000;
 };
 
 // Definitions read from a class (and the packages it loads) for one set of class options,
@@ -108,6 +115,7 @@ struct ExpandedDocument {
   std::shared_ptr<const ReadGate> read_gate;
   std::size_t unexpanded_user_macros = 0;  // user-defined macros left in statements (should be 0)
   std::vector<std::string> unexpanded_macro_names;  // their names ("\\foo"), each once
+  std::size_t max_drawing_work = Limits{}.max_drawing_work;  // for ir::lower (Limits::max_drawing_work)
 };
 
 // A class or package (as "name.cls" / "name.sty") that tikzlint models or knows to be
