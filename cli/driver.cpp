@@ -397,6 +397,17 @@ void run_pipeline(FileReport& r, SourceManager& sm, const CheckOptions& opts, co
 
 }  // namespace
 
+std::optional<std::string> apply_config(CheckOptions& opts, const std::vector<const Settings*>& layers) {
+  std::optional<std::string> spec_path;
+  for (const Settings* s : layers) {
+    opts.selection.add(s->selection);
+    for (const auto& [key, value] : s->thresholds) opts.config.set(key, value);
+    opts.frontend.include_dirs.insert(opts.frontend.include_dirs.end(), s->include_dirs.begin(), s->include_dirs.end());
+    if (s->spec) spec_path = s->spec;
+  }
+  return spec_path;
+}
+
 bool FileReport::fails() const {
   if (status != FileStatus::checked) return true;
   for (const auto& [name, v] : verdicts)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,11 @@ struct FileReport {
 
   bool fails() const;  // a fail verdict or an error-severity diagnostic
 };
+
+// Apply the settings layers of a config file (cli/config.hpp: settings_for) to `opts`: their
+// selection, thresholds and include dirs, in order. Returns the spec file the last layer that
+// names one names (the caller loads it, unless a spec was given explicitly).
+std::optional<std::string> apply_config(CheckOptions& opts, const std::vector<const Settings*>& layers);
 
 // Check one file. Never throws: every problem becomes a diagnostic of this file. The path "-"
 // is opts.standard_input when set.

@@ -132,12 +132,28 @@ const checks::RuleDoc* doc_of(const std::string& rule) {
   return nullptr;
 }
 
+// `config`: a tikzlint.toml or pyproject.toml (docs/configuration.md) whose settings for the file
+// `input` apply first; the keyword arguments take precedence, as the command line does.
 cli::CheckOptions make_options(const std::vector<std::string>& include_dirs, const py::object& settings,
-                               const py::object& spec_obj, bool keep_ir) {
+                               const py::object& spec_obj, bool keep_ir, const py::object& config = py::none(),
+                               const std::string& input = "") {
   cli::CheckOptions o;
   o.frontend.include_dirs = include_dirs;
-  o.frontend.cache = cache_for(include_dirs);
   o.keep_ir = keep_ir;
+  std::optional<std::string> config_spec;
+  if (!config.is_none()) {
+    std::vector<std::string> errors;
+    std::string path = fspath(config, "config");
+    auto file = cli::load_config(path, errors);
+    if (!file && errors.empty()) errors.push_back(path + ": has no [tool.tikzlint] table");
+    if (!file) {
+      std::string msg = "invalid config:";
+      for (const auto& e : errors) msg += "\n  " + e;
+      throw py::value_error(msg);
+    }
+    config_spec = cli::apply_config(o, cli::settings_for(file.get(), input));
+  }
+  o.frontend.cache = cache_for(o.frontend.include_dirs);
   if (!settings.is_none()) {
     if (!py::isinstance<py::dict>(settings)) throw py::type_error("settings must be a dict {'rule.threshold': number}");
     for (auto [k, v] : settings.cast<py::dict>()) {
@@ -165,6 +181,15 @@ cli::CheckOptions make_options(const std::vector<std::string>& include_dirs, con
     }
     if (!s) {
       std::string msg = "invalid spec:";
+      for (const auto& e : errors) msg += "\n  " + e;
+      throw py::value_error(msg);
+    }
+    o.spec = std::make_shared<const spec::Spec>(std::move(*s));
+  } else if (config_spec) {
+    std::vector<std::string> errors;
+    auto s = spec::load(*config_spec, errors);
+    if (!s) {
+      std::string msg = "invalid spec named by the config:";
       for (const auto& e : errors) msg += "\n  " + e;
       throw py::value_error(msg);
     }
@@ -274,10 +299,10 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "check",
       [](const py::str& source, const std::optional<std::string>& filename, const std::vector<std::string>& include_dirs,
-         const py::object& settings, const py::object& spec) {
-        cli::CheckOptions opts = make_options(include_dirs, settings, spec, false);
-        std::string text = source.cast<std::string>();
+         const py::object& settings, const py::object& spec, const py::object& config) {
         std::string name = filename.value_or("<string>");
+        cli::CheckOptions opts = make_options(include_dirs, settings, spec, false, config, name);
+        std::string text = source.cast<std::string>();
         cli::FileReport r;
         {
           py::gil_scoped_release nogil;
@@ -286,14 +311,14 @@ PYBIND11_MODULE(_core, m) {
         return Report::from(r);
       },
       py::arg("source"), py::kw_only(), py::arg("filename") = py::none(), py::arg("include_dirs") = std::vector<std::string>{},
-      py::arg("settings") = py::none(), py::arg("spec") = py::none());
+      py::arg("settings") = py::none(), py::arg("spec") = py::none(), py::arg("config") = py::none());
 
   m.def(
       "check_file",
       [](const py::object& path, const std::vector<std::string>& include_dirs, const py::object& settings,
-         const py::object& spec) {
-        cli::CheckOptions opts = make_options(include_dirs, settings, spec, false);
+         const py::object& spec, const py::object& config) {
         std::string p = fspath(path, "path");
+        cli::CheckOptions opts = make_options(include_dirs, settings, spec, false, config, p);
         cli::FileReport r;
         {
           py::gil_scoped_release nogil;
@@ -302,7 +327,7 @@ PYBIND11_MODULE(_core, m) {
         return Report::from(r);
       },
       py::arg("path"), py::kw_only(), py::arg("include_dirs") = std::vector<std::string>{},
-      py::arg("settings") = py::none(), py::arg("spec") = py::none());
+      py::arg("settings") = py::none(), py::arg("spec") = py::none(), py::arg("config") = py::none());
 
   m.def(
       "ir",

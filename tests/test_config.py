@@ -176,6 +176,22 @@ class Config(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("unknown rule or code 'bogus'", err)
 
+    def test_rank_and_compare_use_the_first_files_configuration(self):
+        self.write("a.tex", BAD)
+        self.write("b.tex", BAD.replace("(6,3.5)", "(3,3.5)"))  # in_frame passes
+        code, out, err = run("rank", "--format", "jsonl", "a.tex", "b.tex", cwd=self.tmp)
+        self.assertEqual(code, 0, err)
+        ranked = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual(ranked[0]["verdicts"]["in_frame"], "pass")
+        self.write("tikzlint.toml", 'ignore = ["in_frame"]\n')
+        code, out, err = run("rank", "--format", "jsonl", "a.tex", "b.tex", cwd=self.tmp)
+        self.assertEqual(code, 0, err)
+        self.assertEqual({json.loads(l)["verdicts"]["in_frame"] for l in out.splitlines()}, {"n/a"})
+        self.write("tikzlint.toml", 'ignore = ["in_fram"]\n')
+        code, _, err = run("compare", "a.tex", "b.tex", cwd=self.tmp)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown rule or code 'in_fram'", err)
+
     def test_config_contents_are_never_echoed(self):
         # Every value of a config, even a wrong one, stays out of the output.
         self.write("a.tex", BAD)

@@ -86,12 +86,8 @@ std::optional<std::vector<std::shared_ptr<const CheckOptions>>> per_file_options
     if (!opts) {
       auto o = std::make_shared<CheckOptions>(base);
       o->selection = Selection{};  // the config's layers first, then the command line's again
-      for (const Settings* s : layers) {
-        o->selection.add(s->selection);
-        for (const auto& [key, value] : s->thresholds) o->config.set(key, value);
-        o->frontend.include_dirs.insert(o->frontend.include_dirs.end(), s->include_dirs.begin(), s->include_dirs.end());
-        if (s->spec && !cli_spec) o->spec = spec_at(*s->spec, config->path + ": spec");
-      }
+      if (auto spec_path = apply_config(*o, layers); spec_path && !cli_spec)
+        o->spec = spec_at(*spec_path, config->path + ": spec");
       o->selection.add({inv.select, inv.ignore});
       for (const auto& [key, value] : inv.thresholds) o->config.set(key, value);  // --set wins
       if (cli_spec) o->spec = cli_spec;
@@ -188,8 +184,12 @@ int run_rank(const Invocation& inv) {
   std::vector<std::string> inputs = collect_inputs(inv.operands, warnings);
   for (const auto& w : warnings) std::cerr << "tikzlint: warning: " << w << "\n";
   if (inputs.empty()) return usage_error("no input files");
-  CheckOptions opts = options_from(inv);
-  opts.keep_ir = true;
+  CheckOptions base = options_from(inv);
+  base.keep_ir = true;
+  // One configuration for every candidate, so that they are judged alike: the first file's.
+  auto configured = per_file_options(inv, {inputs.front()}, base);
+  if (!configured) return 2;
+  const CheckOptions& opts = *configured->front();
   std::shared_ptr<const FileReport> reference;
   if (!inv.reference.empty()) {
     reference = check_kept(inv.reference, opts);
@@ -229,8 +229,11 @@ int run_rank(const Invocation& inv) {
 }
 
 int run_compare(const Invocation& inv) {
-  CheckOptions opts = options_from(inv);
-  opts.keep_ir = true;
+  CheckOptions base = options_from(inv);
+  base.keep_ir = true;
+  auto configured = per_file_options(inv, {inv.operands[0]}, base);  // A's configuration for both
+  if (!configured) return 2;
+  const CheckOptions& opts = *configured->front();
   auto a = check_kept(inv.operands[0], opts);
   auto b = check_kept(inv.operands[1], opts);
   for (const auto& r : {a, b})

@@ -115,6 +115,24 @@ def test_settings_change_a_threshold():
     assert loose.verdicts["in_frame"] == "pass"
 
 
+def test_config_keyword(tmp_path):
+    cfg = tmp_path / "tikzlint.toml"
+    cfg.write_text('[rules.in_frame]\ntolerance_pt = 1000\n[[overrides]]\nfiles = ["gen/*.tex"]\nignore = ["in_frame"]\n')
+    assert tikzlint.check(BAD, config=cfg).verdicts["in_frame"] == "pass"
+    # the keyword arguments win over the file, as the command line does
+    assert tikzlint.check(BAD, config=cfg, settings={"in_frame.tolerance_pt": 2}).verdicts["in_frame"] == "fail"
+    # overrides match the filename relative to the config's folder
+    gen = tikzlint.check(BAD, config=cfg, filename=str(tmp_path / "gen" / "a.tex"))
+    assert gen.verdicts["in_frame"] == "n/a"
+    f = tmp_path / "gen" / "b.tex"
+    f.parent.mkdir()
+    f.write_text(BAD)
+    assert tikzlint.check_file(f, config=str(cfg)).verdicts["in_frame"] == "n/a"
+    cfg.write_text('ignore = ["in_fram"]\n')
+    with pytest.raises(ValueError, match=r"tikzlint.toml:1:11: ignore: unknown rule or code 'in_fram'"):
+        tikzlint.check(BAD, config=cfg)
+
+
 def test_spec_keyword():
     spec = {"required_labels": ["ATP", "NADH"]}
     r = tikzlint.check(FLOW % "", spec=spec)

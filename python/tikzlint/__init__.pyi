@@ -70,6 +70,7 @@ def check(
     include_dirs: Sequence[str] = (),
     settings: Optional[Mapping[str, float]] = None,
     spec: Union[None, str, os.PathLike[str], Mapping[str, Any]] = None,
+    config: Union[None, str, os.PathLike[str]] = None,
 ) -> Report: ...
 def check_file(
     path: Union[str, os.PathLike[str]],
@@ -77,6 +78,7 @@ def check_file(
     include_dirs: Sequence[str] = (),
     settings: Optional[Mapping[str, float]] = None,
     spec: Union[None, str, os.PathLike[str], Mapping[str, Any]] = None,
+    config: Union[None, str, os.PathLike[str]] = None,
 ) -> Report: ...
 def ir(
     source: str, *, filename: Optional[str] = None, include_dirs: Sequence[str] = (), picture: int = 1
