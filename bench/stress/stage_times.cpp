@@ -3,14 +3,16 @@
 // Prints one JSON line per file: read, expand, lower, each rule (summed over the file's pictures),
 // all in microseconds of this thread's CPU time (robust on a loaded machine), best of REPEAT
 // runs, plus element counts. The files of one run share the class cache, like a CLI batch.
-// "total_us" is the whole check (read to the last rule) timed as one interval, in REPEAT runs of
-// their own: the thread CPU clock is a system call (~0.5 us), and the thirteen intervals of a
+// "total_us" is the whole check (read, compile readiness, expand, lower, every rule: what the CLI
+// does) timed as one interval, in REPEAT runs of their own, and "total_without_compile_us" the
+// same without the compile-readiness rule (issue 19: what that rule costs), in REPEAT more: the thread CPU clock is a system call (~0.5 us), and the thirteen intervals of a
 // staged run count about that much each, which the time to check a diagram does not include.
 //   usage: stage_times FILE... [--include-dir DIR]... [--repeat N]
 #include <time.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/check.hpp"
+#include "checks/compile/compiles.hpp"
 #include "checks/scene.hpp"
 #include "ir/ir.hpp"
 #include "packages/registry.hpp"
@@ -42,6 +45,16 @@ struct Clock {
 };
 
 double us_since(Clock::time_point t) { return Clock::now() - t; }
+
+// The folders the compile-readiness rule looks in for the file's own packages, as the CLI's
+// (cli/driver.cpp): the file's folder, then the include dirs.
+std::vector<std::string> package_dirs(const std::string& path, const tex::FrontendOptions& opts) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  std::vector<std::string> dirs;
+  dirs.push_back(folder.empty() ? std::string(".") : folder);
+  dirs.insert(dirs.end(), opts.include_dirs.begin(), opts.include_dirs.end());
+  return dirs;
+}
 
 // The file into `sm`, as the CLI reads it (support/read_file, with the same limit).
 FileId read_into(SourceManager& sm, const std::string& path, std::size_t limit) {
@@ -69,8 +82,10 @@ int main(int argc, char** argv) {
   std::vector<nlohmann::ordered_json> counts_of(paths.size());
   std::vector<std::map<std::string, std::size_t>> findings_of(paths.size());
   std::vector<double> best_total(paths.size(), std::numeric_limits<double>::infinity());
-  for (int run = 0; run < 2 * repeat; ++run) {
-    const bool staged = run % 2 == 0;  // staged and whole-check runs alternate
+  std::vector<double> best_without_compile(paths.size(), std::numeric_limits<double>::infinity());
+  for (int run = 0; run < 3 * repeat; ++run) {
+    // staged runs, whole-check runs and whole-check runs without compile readiness alternate
+    const bool staged = run % 3 == 0, with_compile = run % 3 == 1;
     opts.cache = tex::make_expansion_cache();  // shared by this run's files, like one CLI batch
     for (std::size_t fi = 0; fi < paths.size(); ++fi) {
       if (!staged) {  // the same work as below, one interval
@@ -78,6 +93,8 @@ int main(int argc, char** argv) {
         auto t = Clock::now();
         SourceManager sm;
         FileId id = read_into(sm, path, opts.limits.max_input_bytes);
+        std::size_t compile_findings = 0;
+        if (with_compile) compile_findings = compile::evaluate(sm, id, package_dirs(path, opts), checks::Config{}).findings.size();
         tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
         std::vector<ir::Diagram> diagrams = ir::lower(doc, sm, packages::all());
         checks::Config config;
@@ -89,9 +106,11 @@ int main(int argc, char** argv) {
         std::size_t sink = 0;
         for (const auto& rule : checks::registry())
           for (const auto& d : diagrams) sink += rule.run(d, config).findings.size();
-        best_total[fi] = std::min(best_total[fi], us_since(t));
+        double us = us_since(t);
+        auto& best = with_compile ? best_total[fi] : best_without_compile[fi];
+        best = std::min(best, us);
         while (!caches.empty()) caches.pop_back();
-        if (sink == static_cast<std::size_t>(-1)) std::printf("\n");  // keeps the rules' results used
+        if (sink + compile_findings == static_cast<std::size_t>(-1)) std::printf("\n");  // keeps the results used
         continue;
       }
       const std::string& path = paths[fi];
@@ -106,6 +125,11 @@ int main(int argc, char** argv) {
       SourceManager sm;
       FileId id = read_into(sm, path, opts.limits.max_input_bytes);
       keep("read", us_since(t));
+
+      t = Clock::now();
+      std::size_t compile_findings = compile::evaluate(sm, id, package_dirs(path, opts), checks::Config{}).findings.size();
+      keep("compile", us_since(t));
+      if (run == 0) findings["compiles"] += compile_findings;
 
       t = Clock::now();
       tex::ExpandedDocument doc = tex::expand_file(sm, id, opts);
@@ -167,6 +191,7 @@ int main(int argc, char** argv) {
     out["findings"] = findings_of[fi];
     for (const auto& [k, v] : best_of[fi]) out["us"][k] = v;
     out["total_us"] = best_total[fi];
+    out["total_without_compile_us"] = best_without_compile[fi];
     std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
   return 0;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
+#include <unordered_map>
 
 namespace tikzlint::compile {
 
@@ -65,13 +67,6 @@ std::span<const std::string_view> existing(std::string_view kind) {
   return {};
 }
 
-std::span<const CatalogEntry> equal(std::span<const CatalogEntry> t, std::string_view name) {
-  auto lo = std::lower_bound(t.begin(), t.end(), name, [](const CatalogEntry& e, std::string_view n) { return e.name < n; });
-  auto hi = lo;
-  while (hi != t.end() && hi->name == name) ++hi;
-  return {lo, hi};
-}
-
 // '*' matches any run of characters (including none).
 bool glob(std::string_view pat, std::string_view s) {
   std::size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
@@ -93,10 +88,56 @@ bool glob(std::string_view pat, std::string_view s) {
   return p == pat.size();
 }
 
+// A hash index over a sorted table: each distinct name -> its first entry (open addressing). A
+// binary search over the 64,000 commands touches some thirty cold cache lines when the expander
+// has just run; this touches about three (issue 19: the rule's share of a diagram's check).
+class HashIndex {
+ public:
+  explicit HashIndex(std::span<const CatalogEntry> t) : t_(t) {
+    std::size_t n = 1;
+    while (n < 2 * t.size() + 2) n <<= 1;
+    slots_.assign(n, 0);
+    mask_ = n - 1;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (i > 0 && t[i].name == t[i - 1].name) continue;
+      std::size_t h = hash(t[i].name) & mask_;
+      while (slots_[h]) h = (h + 1) & mask_;
+      slots_[h] = static_cast<std::uint32_t>(i + 1);
+    }
+  }
+  std::span<const CatalogEntry> find(std::string_view name) const {
+    for (std::size_t h = hash(name) & mask_; slots_[h]; h = (h + 1) & mask_) {
+      std::size_t first = slots_[h] - 1;
+      if (t_[first].name != name) continue;
+      std::size_t last = first + 1;
+      while (last < t_.size() && t_[last].name == name) ++last;
+      return t_.subspan(first, last - first);
+    }
+    return {};
+  }
+
+ private:
+  static std::size_t hash(std::string_view s) {  // FNV-1a
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+  std::span<const CatalogEntry> t_;
+  std::vector<std::uint32_t> slots_;
+  std::size_t mask_ = 0;
+};
+
+constexpr Kind kKinds[] = {Kind::command, Kind::math_command, Kind::key, Kind::shape, Kind::arrow,
+                           Kind::decoration, Kind::pattern, Kind::coordinate_system, Kind::math_function, Kind::color};
+
 struct Index {
   std::vector<std::vector<UnitId>> requires_;   // unit -> units it loads
   std::vector<const CatalogEntry*> key_patterns;  // keys with '*'
+  std::unordered_map<std::string_view, UnitId> unit_by_id;  // "package:tikz" -> its index
+  std::vector<HashIndex> by_name;  // per Kind (kKinds order)
   Index() {
+    for (Kind k : kKinds) by_name.emplace_back(table(k));
+    for (std::size_t i = 0; i < std::size(kUnits); ++i) unit_by_id.emplace(kUnits[i].id, static_cast<UnitId>(i));
     requires_.resize(std::size(kUnits));
     for (const auto& r : kRequires) requires_[r[0]].push_back(r[1]);
     for (const auto& e : kKeys)
@@ -107,6 +148,10 @@ struct Index {
 const Index& index() {
   static const Index idx;
   return idx;
+}
+
+std::span<const CatalogEntry> named(Kind kind, std::string_view name) {
+  return index().by_name[static_cast<std::size_t>(kind)].find(name);
 }
 
 }  // namespace
@@ -138,12 +183,11 @@ std::string_view Catalog::source() const { return kCatalogSource; }
 std::size_t Catalog::unit_count() const { return std::size(kUnits); }
 
 std::optional<UnitId> Catalog::unit(std::string_view kind, std::string_view name) const {
-  for (std::size_t i = 0; i < std::size(kUnits); ++i) {
-    std::string_view id = kUnits[i].id;
-    if (id.size() == kind.size() + 1 + name.size() && id.substr(0, kind.size()) == kind && id[kind.size()] == ':' &&
-        id.substr(kind.size() + 1) == name)
-      return static_cast<UnitId>(i);
-  }
+  std::string id;
+  id.reserve(kind.size() + 1 + name.size());
+  id.append(kind).append(":").append(name);
+  const auto& units = index().unit_by_id;
+  if (auto it = units.find(id); it != units.end()) return it->second;
   return std::nullopt;
 }
 
@@ -187,16 +231,18 @@ std::string Catalog::nearest_existing(std::string_view kind, std::string_view na
 }
 
 bool Catalog::defined(Kind kind, std::string_view name, const UnitSet& loaded) const {
-  for (const auto& e : equal(table(kind), name))
+  for (const auto& e : named(kind, name))
     if (loaded.has(e.unit)) return true;
   return false;
 }
 
 std::vector<UnitId> Catalog::definers(Kind kind, std::string_view name) const {
   std::vector<UnitId> out;
-  for (const auto& e : equal(table(kind), name)) out.push_back(e.unit);
+  for (const auto& e : named(kind, name)) out.push_back(e.unit);
   return out;
 }
+
+bool Catalog::defined_anywhere(Kind kind, std::string_view name) const { return !named(kind, name).empty(); }
 
 bool Catalog::key_pattern(std::string_view key, const UnitSet& loaded) const {
   for (const CatalogEntry* e : index().key_patterns)

@@ -49,6 +49,8 @@ class Catalog {
   bool defined(Kind kind, std::string_view name, const UnitSet& loaded) const;
   // The units that define `name`, in catalog order (empty: defined nowhere).
   std::vector<UnitId> definers(Kind kind, std::string_view name) const;
+  // Whether some unit defines `name` (definers() not empty, without building the list).
+  bool defined_anywhere(Kind kind, std::string_view name) const;
   // A key matches a pattern key ('*' stands for a part spelled with a macro) of a loaded unit.
   bool key_pattern(std::string_view key, const UnitSet& loaded) const;
   bool key_pattern_anywhere(std::string_view key) const;

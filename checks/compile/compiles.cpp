@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "checks/compile/catalog.hpp"
@@ -42,7 +43,8 @@ const checks::RuleDoc& doc() {
       "request for its library (`pattern=`, `decorate`, `\\calendar`, `\\datavisualization`, the `graph`, `let` and "
       "`decorate` path operations, `($ ... $)` coordinate calculations, `\"text\"` options of the quotes library); the keys "
       "of a style the file defines (`box/.style={...}`, \\tikzstyle), where the style is used (a style defined and never "
-      "used is never run; `every node` and `every path` run for each node and path that follows); a coordinate whose expression holds "
+      "used is never run; `every node` and `every path` run for each node and path that follows); a color named by one "
+      "word that no package defines (`fill=gren`: xcolor's `Undefined color`); a coordinate whose expression holds "
       "an unbraced parenthesis (`(cos(30),1)`: TikZ reads up to the first `)`), a math-mode command in a "
       "coordinate or a pgfmath function that does not exist; a non-ASCII character with no definition under "
       "pdfLaTeX (files that load fontspec, unicode-math or luacode are taken to be compiled with LuaLaTeX, "
@@ -110,6 +112,7 @@ const std::set<std::string_view, std::less<>> kVerbatimEnvs = {"verbatim", "verb
 Scan tokenize(std::string_view s) {
   Scan out;
   auto& v = out.toks;
+  v.reserve(s.size() / 3 + 16);
   bool at_letter = false;
   std::size_t i = 0, n = s.size();
   while (i < n) {
@@ -480,6 +483,7 @@ class Checker {
     skips_ = std::move(out);
   }
   bool known_color(std::string_view c) const;
+  void check_color(std::string_view name, Place at);
   // TikZ's own keys (tikz.code.tex) are no styles that set a shape (`above`, `draw`, `midway`):
   // there, a shape is set by `shape=` or by a shape's name
   bool core_tikz_key(const std::string& key) const {
@@ -524,6 +528,7 @@ class Checker {
   std::string indeterminate_;
   std::set<std::string, std::less<>> stub_reported_;
   std::set<std::uint32_t> checked_options_;
+  std::unordered_map<std::string, int> known_keys_;  // check_key: family + key -> what it is
   // The styles the file defines (`name/.style={...}`, \tikzstyle): their keys run where the style
   // is used, so they are checked there, once. A style defined twice or appended to is not checked.
   struct Style {
@@ -549,10 +554,35 @@ void Checker::collect() {
   auto add_skip = [&](Place p) {
     if (p.end > p.pos) skips_.push_back({p.pos, p.end});
   };
+  // The names this pass reads (the ladder below): one hash per control sequence finds whether
+  // it is one of them, a definer or a body taker; the others (\draw, \node, ...) are passed over.
+  enum : std::uint8_t { kRead = 1, kDefiner = 2, kBodyTaker = 4 };
+  static const std::unordered_map<std::string_view, std::uint8_t> kNames = [] {
+    std::unordered_map<std::string_view, std::uint8_t> m;
+    for (std::string_view n :
+         {"@namedef", "AtBeginDocument", "DeclareDocumentEnvironment", "DeclareUnicodeCharacter", "InputIfFileExists",
+          "NewDocumentEnvironment", "RequirePackage", "XeTeXinputencoding", "author", "begin", "colorlet", "csdef",
+          "csname", "ctikzset", "date", "def", "definecolor", "directlua", "documentclass", "edef", "end", "expandafter",
+          "foreach", "gdef", "hypersetup", "import", "include", "includestandalone", "input", "lstnewenvironment",
+          "luaexec", "newcounter", "newenvironment", "newfloat", "newif", "newmdenv", "newtcolorbox", "newtheorem",
+          "newunicodechar", "pgfarrowsdeclare", "pgfarrowsdeclarealias", "pgfdeclarearrow", "pgfdeclaredecoration",
+          "pgfdeclareshape", "pgfgetlastxy", "pgfkeys", "pgfmathdeclarefunction", "pgfplotsforeachungrouped",
+          "pgfplotsset", "pgfplotstablegetelem", "pgfplotstableset", "providecolor", "renewenvironment", "sisetup",
+          "subfile", "tikzcdset", "tikzmath", "tikzset", "tikzstyle", "title", "usepackage", "usepgflibrary",
+          "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
+      m[n] |= kRead;
+    for (std::string_view n : kDefiners) m[n] |= kDefiner;
+    for (std::string_view n : kBodyTakers) m[n] |= kBodyTaker;
+    return m;
+  }();
   for (std::size_t i = 0; i < t_.size(); ++i) {
     const Tok& tk = t_[i];
     if (tk.type != T::cs) continue;
     std::string_view name = tk.text;
+    std::uint8_t what = 0;
+    if (auto it = kNames.find(name); it != kNames.end()) what = it->second;
+    // \pgfmathdectobase{\binary}{..}: pgf's and TikZ's commands may store into the macro they are given
+    if (what == 0 && name.rfind("pgf", 0) != 0 && name.rfind("tikz", 0) != 0) continue;
     std::size_t j = i + 1;
     std::string_view a, o;
     Place where;
@@ -595,7 +625,7 @@ void Checker::collect() {
         defined_.insert(std::string(t_[k + 1].text));
     }
     // definitions
-    if (kDefiners.count(name)) {
+    if (what & kDefiner) {
       std::size_t k = skip_space(j);
       while (k < t_.size() && (t_[k].type == T::open || (t_[k].type == T::other && t_[k].text == "*"))) k = skip_space(k + 1);
       if (k < t_.size() && t_[k].type == T::cs) {
@@ -679,7 +709,7 @@ void Checker::collect() {
       }
     }
     // bodies that define rather than run
-    if (kBodyTakers.count(name)) {
+    if (what & kBodyTaker) {
       std::size_t m = j;
       // skip up to the body: the defined name, [args], delimiters, up to 3 groups
       int groups = 0;
@@ -985,11 +1015,6 @@ void Checker::resolve_loads() {
       if (incomplete_.empty()) incomplete_ = l.kind + " '" + l.name + "' is named through a macro";
       continue;
     }
-    if (file_exists_locally(fname)) {
-      complete_ = false;
-      if (incomplete_.empty()) incomplete_ = "the file's own " + fname + " is not catalogued";
-      continue;
-    }
     if (l.kind == "package" && l.name == "fontenc")  // the encodings it loads bring their Unicode definitions
       for (auto [item, off] : split_top(l.options, ','))
         if (auto e = cat_.unit("encoding", trim(item))) roots.push_back(*e);
@@ -1001,6 +1026,14 @@ void Checker::resolve_loads() {
         for (auto [item, off] : split_top(l.options, ','))
           if (auto pkg = cat_.class_option_package(l.name, trim(item)); !pkg.empty())
             if (auto pu = cat_.unit("package", pkg)) roots.push_back(*pu);
+      continue;
+    }
+    // A file of the document's own folders: probed only for names the catalog does not describe
+    // (a stat per load and folder is most of this rule's time on a small file; a local copy of
+    // a catalogued package is taken to be that package)
+    if (file_exists_locally(fname)) {
+      complete_ = false;
+      if (incomplete_.empty()) incomplete_ = "the file's own " + fname + " is not catalogued";
       continue;
     }
     bool exists = cat_.exists(l.kind, l.name) || (l.kind == "tikzlib" && cat_.exists("pgflib", l.name));
@@ -1050,6 +1083,7 @@ void Checker::check_commands() {
   std::size_t start = 0;
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   std::set<std::string, std::less<>> reported;
+  std::unordered_set<std::string_view> seen;
   auto known = [&](std::string_view n) {
     if (n.empty() || defined_.count(n) || cat_.primitive(n)) return true;
     if (n.rfind("pdf", 0) == 0 || n.rfind("Xe", 0) == 0) return true;  // pdfTeX/XeTeX primitives: not in LuaTeX's list
@@ -1061,6 +1095,7 @@ void Checker::check_commands() {
     std::string_view name = tk.text;
     if (name.empty() || !is_letter(name[0])) continue;  // control symbols (\\, \,, \{ ...)
     if (name.find('@') != std::string_view::npos) continue;
+    if (name != "begin" && !seen.insert(name).second) continue;  // a name is looked up once
     Place at{tk.pos, tk.end};
     if (name == "begin") {
       std::size_t j = i + 1;
@@ -1140,7 +1175,7 @@ void Checker::check_commands() {
 
 bool Checker::known_color(std::string_view c) const {
   return user_colors_.count(c) || cat_.defined(Kind::color, c, loaded_) ||
-         (!document_ && !cat_.definers(Kind::color, c).empty());
+         (!document_ && cat_.defined_anywhere(Kind::color, c));
 }
 
 void Checker::check_options() {
@@ -1154,7 +1189,7 @@ void Checker::check_options() {
   int in_tikzcd = 0;
   for (std::size_t i = 0; i < stop; ++i) {
     const Tok& tk = t_[i];
-    if (in_skip(tk.pos)) continue;
+    if (tk.type != T::cs || in_skip(tk.pos)) continue;
     std::size_t j = i + 1;
     std::string_view o, a;
     Place w;
@@ -1341,7 +1376,7 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
   std::size_t last_shape = items.size();
   for (std::size_t n = 0; n < items.size(); ++n) {
     std::string k = collapse_spaces(split_top(items[n].first, '=')[0].first);
-    if (k == "shape" || cat_.definers(Kind::shape, k).size() || user_shapes_.count(k)) last_shape = n;
+    if (k == "shape" || cat_.defined_anywhere(Kind::shape, k) || user_shapes_.count(k)) last_shape = n;
   }
   // a later option without a value may be a style that sets the shape (`state`): then say nothing
   for (std::size_t n = last_shape + 1; n < items.size(); ++n) {
@@ -1349,6 +1384,8 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
     std::string k = collapse_spaces(kv[0].first);
     if (kv.size() == 1 && !k.empty() && !known_color(k) && k.find('-') == std::string::npos &&
         !cat_.defined(Kind::key, "/tikz/" + k, loaded_))
+      last_shape = items.size();
+    else if (user_keys_.count(k))  // a style of the file, with or without a value (`my node=red`), may set the shape
       last_shape = items.size();
     else if (kv.size() == 1 && cat_.defined(Kind::key, "/tikz/" + k, loaded_) && k.find("every") == std::string::npos &&
              (user_keys_.count(k) || !core_tikz_key("/tikz/" + k)))
@@ -1389,18 +1426,29 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   auto known_key = [&](const std::string& full) {
     return cat_.defined(Kind::key, full, loaded_) || cat_.key_pattern(full, loaded_);
   };
-  if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !user_keys_.count(k)) {
-    if (stub_missing(*stub, at, "the key '" + k + "'")) return;
+  // A key is resolved once per family (a file repeats `draw`, `thick`, `->` ...): 1 defined (a
+  // key, a color, a shape), 2 read already (an arrow specification, a library stub), 0 unknown.
+  std::string memo_key = family + k;
+  auto memo = known_keys_.find(memo_key);
+  int state = memo != known_keys_.end() ? memo->second : -1;
+  if (state < 0) {
+    state = 1;
+    bool ok = user_keys_.count(k) > 0;
+    if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !ok && stub_missing(*stub, at, "the key '" + k + "'"))
+      state = 2;
+    else if (!ok && !known_key(tikz) && !known_key(pgf) && !(family == 'p' && known_key(pgfplots)) &&
+             k.find('!') == std::string::npos && !known_color(k)) {  // not a key, a color expression (red!20!white), a color
+      if (k.find('-') != std::string::npos) {  // an arrow specification
+        check_arrow_spec(k, at);
+        state = 2;
+      } else if (!cat_.defined(Kind::shape, k, loaded_) && !user_shapes_.count(k)) {
+        state = 0;
+      }
+    }
+    known_keys_[memo_key] = state;
   }
-  bool ok = user_keys_.count(k) || known_key(tikz) || known_key(pgf) || (family == 'p' && known_key(pgfplots));
-  bool user_shape = user_shapes_.count(k) > 0;
-  if (!ok && k.find('!') != std::string::npos) ok = true;  // a color expression (red!20!white)
-  if (!ok && known_color(k)) ok = true;
-  if (!ok && k.find('-') != std::string::npos) {  // an arrow specification
-    check_arrow_spec(k, at);
-    return;
-  }
-  if (!ok && (cat_.defined(Kind::shape, k, loaded_) || user_shape)) ok = true;
+  if (state == 2) return;
+  bool ok = state == 1;
   if (!ok && k.find('/') != std::string::npos) return;  // a path (colormap/viridis): families we do not model
   if (!ok) {
     // where is it defined?
@@ -1408,7 +1456,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     std::optional<UnitId> def = best_definer(Kind::shape, k);
     for (const std::string& full : {tikz, pgf, family == 'p' ? pgfplots : tikz})
       if (!def) def = best_definer(Kind::key, full);
-    if (!def && !cat_.definers(Kind::color, k).empty()) return;  // a color of a package option (dvipsnames...)
+    if (!def && cat_.defined_anywhere(Kind::color, k)) return;  // a color of a package option (dvipsnames...)
     if (!document_ && (def || cat_.key_pattern_anywhere(tikz))) return;
     std::string family_path = family == 'p' ? "/pgfplots/" : "/tikz/";
     if (def && (!complete_ || keys_untrackable_)) {
@@ -1448,6 +1496,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     } else {
       check_arrow_spec(v.front() == '{' ? v.substr(1, v.size() - 2) : v, at);
     }
+  } else if (k == "fill" || k == "draw" || k == "color" || k == "text") {
+    check_color(v, at);
   } else if (k == "decoration") {
     std::string body = v.front() == '{' && v.back() == '}' ? v.substr(1, v.size() - 2) : v;
     for (auto [item, off] : split_top(body, ',')) {
@@ -1467,6 +1517,24 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
       error(at, "'" + k + "=" + v + "' needs the positioning library", "Package PGF Math Error: Unknown function `of'",
             "add \\usetikzlibrary{positioning}", {{"check", "key-of-unloaded-library"}, {"key", k}, {"defined_by", "tikzlib:positioning"}});
   }
+}
+
+// A color named by a single word (`fill=gren`): xcolor stops on a name nothing defines. Mixes
+// (`red!20`), `none`, expressions and names with spaces or macros are not read.
+void Checker::check_color(std::string_view name, Place at) {
+  if (name.empty() || name == "none" || !document_ || !complete_ || !untrackable_.empty()) return;
+  for (char c : name)
+    if (!is_letter(c)) return;
+  if (known_color(name)) return;
+  if (cat_.defined_anywhere(Kind::color, name)) {  // of a package option (dvipsnames) or an unloaded package
+    unsure("color '" + std::string(name) + "' is defined by a package or package option this reading does not see loaded");
+    return;
+  }
+  std::string near = cat_.nearest(Kind::color, name, loaded_, name.size() <= 4 ? 1 : suggest_);
+  error(at, "no package defines the color '" + std::string(name) + "'",
+        "Package xcolor Error: Undefined color `" + std::string(name) + "'",
+        near.empty() ? "use a color that exists (red, blue!50, ...) or define it with \\definecolor" : "write '" + near + "'",
+        {{"check", "unknown-color"}, {"name", std::string(name)}});
 }
 
 void Checker::check_named(Kind kind, std::string_view name, Place at, const char* what, std::string_view tex_message) {

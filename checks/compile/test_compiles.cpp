@@ -139,3 +139,23 @@ TEST_CASE("compiles: options anywhere in a statement, styles where they are used
   CHECK(has_check(pic("\\draw plot coordinates {(0,0) (\\sqrt(3),1)};"), "coordinate-parenthesis"));
   CHECK(pic("\\draw plot coordinates {(0,0) ({sqrt(3)},1)};").verdict == checks::Verdict::pass);
 }
+
+TEST_CASE("compiles: a color nothing defines stops xcolor") {
+  std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n";
+  auto node = [&](const std::string& opts, const std::string& pre = "") {
+    return check("\\documentclass{article}\n\\usepackage{tikz}\n" + pre + "\\begin{document}\n\\tikz\\node[" + opts +
+                 "] {A};\n\\end{document}\n");
+  };
+  CHECK(has_check(node("fill=gren"), "unknown-color"));
+  CHECK(has_check(node("draw, text=blu"), "unknown-color"));
+  CHECK(node("fill=green, draw=none, text=transparent").verdict == checks::Verdict::pass);
+  CHECK(node("fill=red!20!white, draw=.").verdict == checks::Verdict::pass);
+  CHECK(node("fill=gren", "\\definecolor{gren}{RGB}{0,128,0}\n").verdict == checks::Verdict::pass);
+}
+
+TEST_CASE("compiles: a later style of the file may set the shape") {
+  std::string text = "\\documentclass{article}\n\\usepackage{tikz}\n\\usetikzlibrary{shapes.geometric}\n\\begin{document}\n"
+                     "\\tikzset{my node/.style={trapezium, fill=#1!20}}\n"
+                     "\\tikz\\node[shape=box, my node=red] {A};\n\\end{document}\n";
+  CHECK(check(text).verdict == checks::Verdict::pass);
+}
