@@ -23,6 +23,7 @@
 #include "ir/textmetrics.hpp"
 #include "support/ascii.hpp"
 #include "support/read_policy.hpp"
+#include "tex/pgfmath.hpp"
 #include "tex/styles.hpp"
 
 namespace tikzlint::ir {
@@ -353,8 +354,14 @@ void PictureLowerer::problem(const std::string& code, const std::string& msg, st
                              PathState* ps, bool incomplete) {
   Diagnostic dg;
   dg.rule = code;
-  dg.severity = starts_with(code, "unsupported") ? Severity::warning : Severity::error;
-  if (code == "math-error" || code == "syntax-error") dg.severity = Severity::error;
+  // An expression stopped by a macro tikzlint did not expand is not known to be wrong: TeX may
+  // know the macro (promise 2); what it draws is unknown, so the path is incomplete.
+  if (code == "math-error" && tex::pgfmath::names_unexpanded_macro(msg)) {
+    dg.rule = "unsupported-construct";
+    incomplete = true;
+  }
+  dg.severity = starts_with(dg.rule, "unsupported") ? Severity::warning : Severity::error;
+  if (dg.rule == "math-error" || dg.rule == "syntax-error") dg.severity = Severity::error;
   if (code == "missing-file") dg.severity = Severity::warning;  // TeX goes on without it (a plot file)
   // a data file outside the read policy: TeX would read it, tikzlint does not know what it draws
   const bool refused = code == "refused-read";

@@ -397,6 +397,10 @@ TEST_CASE("errors: syntax errors and math errors are located diagnostics") {
   CHECK(has_rule(m, "math-error"));
   auto u = one("\\draw (0,0) -- (nowhere);");
   CHECK(has_rule(u, "unsupported-coordinate"));
+  // A macro tikzlint did not expand may be one TeX knows: unsupported, never an error.
+  auto x = one("\\draw (0,0) -- (\\pgfinternalthing,0);");
+  CHECK_FALSE(has_rule(x, "math-error"));
+  CHECK(has_rule(x, "unsupported-construct"));
 }
 
 TEST_CASE("provenance and path ids") {

@@ -1114,7 +1114,10 @@ std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at,
   auto r = pgfmath::evaluate(text, ctx);
   if (!r) {
     std::string msg = r.error ? r.error->message : "cannot evaluate";
-    diagnose("math-error", Severity::error, msg + " in '" + text + "'", at, {{"expression", text}});
+    if (pgfmath::names_unexpanded_macro(msg))  // TeX may know the macro (see names_unexpanded_macro)
+      diagnose("unsupported-construct", Severity::warning, msg + " in '" + text + "'", at, {{"expression", text}});
+    else
+      diagnose("math-error", Severity::error, msg + " in '" + text + "'", at, {{"expression", text}});
     return std::nullopt;
   }
   is_length = r.value->is_length;

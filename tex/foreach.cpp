@@ -138,7 +138,11 @@ void Expander::p_foreach(const Token& t) {
     if (m && m->kind == Meaning::Kind::macro && m->arity == 0 && m->params.empty()) {
       list = strip_braces(instantiate(x, *m, {}, true));
     } else {
-      diagnose("syntax-error", Severity::error, "\\foreach list \\" + x.text + " is not a defined list", x);
+      // Not defined by anything tikzlint expands; TeX may know it (\pgfmathtodigitlist{\l}{..},
+      // \pgfkeysgetvalue, a package's list): what the loop draws is unknown, not wrong. Whether
+      // the name is defined at all is the compiles rule's question (the TeX Live catalog).
+      diagnose("unsupported-construct", Severity::warning,
+               "\\foreach list \\" + x.text + " is not a list tikzlint could expand; the loop is skipped", x);
       return;
     }
   } else {

@@ -946,7 +946,7 @@ constexpr auto conditional = [](auto& ctx) {
 constexpr auto unknown_control_sequence = [](auto& ctx) {
   State& s = state_of(ctx);
   std::string_view cs = x3::_attr(ctx);
-  fail_static(s, ErrorKind::unknown_name, "unknown name '" + std::string(cs) + "' (macro not expanded)",
+  fail_static(s, ErrorKind::unknown_name, "unknown name '" + std::string(cs) + "'" + std::string(kUnexpandedMacroSuffix),
               where(ctx));
 };
 

@@ -21,6 +21,15 @@ enum class ErrorKind { syntax, unknown_function, unknown_name, unknown_unit, div
 // "syntax", "unknown-function", ...: a stable name for messages and JSON output.
 std::string_view to_string(ErrorKind kind);
 
+// The suffix of the message of an unknown control sequence in an expression ("unknown name '\\x'
+// (macro not expanded)"): a macro tikzlint did not expand, which TeX may well know (a package's
+// macro, or one an unmodelled command defined). Not an error of the file: whether the name is
+// defined is the compiles rule's question, answered from the TeX Live catalog.
+inline constexpr std::string_view kUnexpandedMacroSuffix = " (macro not expanded)";
+inline bool names_unexpanded_macro(std::string_view message) {
+  return message.find(kUnexpandedMacroSuffix) != std::string_view::npos;
+}
+
 struct Error {
   ErrorKind kind = ErrorKind::syntax;
   std::string message;       // lowercase, e.g. "unknown function 'foo'"

@@ -126,6 +126,15 @@ TEST_CASE("\\pgfmathsetmacro, \\pgfmathtruncatemacro, \\pgfmathsetlengthmacro, \
   CHECK(r.texts()[0] == "\\draw(1.5,3) -- (2.0pt,6.0);");
 }
 
+TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupported, not an error") {
+  auto r = picture("\\pgfmathsetmacro\\h{\\somepackagemacro+1}\n\\foreach \\d in \\digitlist {\\draw (\\d,0);}");
+  CHECK(r.find("math-error") == nullptr);
+  CHECK(r.find("syntax-error") == nullptr);
+  const Diagnostic* d = r.find("unsupported-construct");
+  REQUIRE(d != nullptr);
+  CHECK(d->severity == Severity::warning);
+}
+
 TEST_CASE("a pgfmath error is located and the macro stays undefined") {
   auto r = picture("\\pgfmathsetmacro\\h{1/0}\n\\draw (\\h,0);");
   const Diagnostic* d = r.find("math-error");
