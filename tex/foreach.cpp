@@ -362,7 +362,14 @@ void Expander::p_foreach(const Token& t) {
       auto va = num(a), ve = num(end);
       auto vp = has_prev ? num(p) : std::nullopt;
       if (!va || !ve || (has_prev && !vp)) {
-        diagnose("syntax-error", Severity::error, "cannot read the range '" + a + ",...," + end + "'", at);
+        // A macro parameter or control sequence left in the range is something tikzlint did not
+        // expand (a key's code run later by TeX, a package macro): unknown, not wrong.
+        const std::string all = a + end + (has_prev ? p : std::string());
+        if (all.find('#') != std::string::npos || all.find('\\') != std::string::npos)
+          diagnose("unsupported-construct", Severity::warning,
+                   "cannot expand the range '" + a + ",...," + end + "'; the loop is skipped", at);
+        else
+          diagnose("syntax-error", Severity::error, "cannot read the range '" + a + ",...," + end + "'", at);
         return;
       }
       double step = vp ? *va - *vp : (*ve >= *va ? 1.0 : -1.0);

@@ -135,6 +135,16 @@ TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupport
   CHECK(d->severity == Severity::warning);
 }
 
+TEST_CASE("a macro handed on as a token and a range holding a parameter are unsupported, not errors") {
+  auto r = picture("\\def\\f#1{\\draw (#1,0);}\n\\draw [x={\\f}] (0,0);\n"
+                   "\\tikzset{n/.code=\\def\\n{#1}}\\foreach \\i in {1,...,\\n} {\\draw (\\i,0);}");
+  CHECK(r.find("syntax-error") == nullptr);
+  CHECK(r.find("unsupported-construct") != nullptr);
+  // A range of plain junk is TeX's error too.
+  auto j = picture("\\foreach \\i in {1,...,zz} {\\draw (\\i,0);}");
+  CHECK(j.find("syntax-error") != nullptr);
+}
+
 TEST_CASE("a pgfmath error is located and the macro stays undefined") {
   auto r = picture("\\pgfmathsetmacro\\h{1/0}\n\\draw (\\h,0);");
   const Diagnostic* d = r.find("math-error");
