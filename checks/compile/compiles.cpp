@@ -1422,7 +1422,6 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   if (key.find_first_of("{}") != std::string_view::npos && key.find('-') == std::string_view::npos) return;
   std::string k(key);
   std::string v = trim(value);
-  auto tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
   auto known_key = [&](const std::string& full) {
     return cat_.defined(Kind::key, full, loaded_) || cat_.key_pattern(full, loaded_);
   };
@@ -1431,6 +1430,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   std::string memo_key = family + k;
   auto memo = known_keys_.find(memo_key);
   int state = memo != known_keys_.end() ? memo->second : -1;
+  std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet
+  if (state != 1) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
   if (state < 0) {
     state = 1;
     bool ok = user_keys_.count(k) > 0;
@@ -1496,7 +1497,9 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     } else {
       check_arrow_spec(v.front() == '{' ? v.substr(1, v.size() - 2) : v, at);
     }
-  } else if (k == "fill" || k == "draw" || k == "color" || k == "text") {
+  } else if (k == "fill" || k == "draw" || k == "color" || k == "text" || k == "left color" || k == "right color" ||
+             k == "top color" || k == "bottom color" || k == "middle color" || k == "inner color" || k == "outer color" ||
+             k == "ball color") {  // a color (pgfmanual 15.7: the shadings' colors)
     check_color(v, at);
   } else if (k == "decoration") {
     std::string body = v.front() == '{' && v.back() == '}' ? v.substr(1, v.size() - 2) : v;

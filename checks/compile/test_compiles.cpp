@@ -148,6 +148,7 @@ TEST_CASE("compiles: a color nothing defines stops xcolor") {
   };
   CHECK(has_check(node("fill=gren"), "unknown-color"));
   CHECK(has_check(node("draw, text=blu"), "unknown-color"));
+  CHECK(has_check(node("left color=red, right color=bue"), "unknown-color"));
   CHECK(node("fill=green, draw=none, text=transparent").verdict == checks::Verdict::pass);
   CHECK(node("fill=red!20!white, draw=.").verdict == checks::Verdict::pass);
   CHECK(node("fill=gren", "\\definecolor{gren}{RGB}{0,128,0}\n").verdict == checks::Verdict::pass);
