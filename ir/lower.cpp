@@ -2588,6 +2588,10 @@ void PictureLowerer::decorate_elements(PathState& ps, const std::string& spec, c
       }
       auto pieces = fractal_pieces(pts, fx.name);
       for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (!afford(1 + pieces[k].size())) {  // the decorated points count in the drawing budget
+          ps.incomplete = true;
+          break;
+        }
         for (Point p : pieces[k]) add_bbox(ps, p);
         if (k == 0 && replaces) {
           d_.elements[idx].geom = Plot{pieces[k]};
@@ -2613,6 +2617,10 @@ void PictureLowerer::decorate_elements(PathState& ps, const std::string& spec, c
       continue;
     }
     Plot brace{brace_polyline(ends->first, ends->second, fx)};
+    if (!afford(1 + brace.points.size())) {
+      ps.incomplete = true;
+      break;
+    }
     for (Point p : brace.points) add_bbox(ps, p);
     if (replaces) {
       el.geom = brace;
@@ -3300,6 +3308,10 @@ void PictureLowerer::lower_drawn_decoration(PathState& ps, const DecorationEffec
     for (std::size_t idx : which) d_.elements[idx].style.invisible = true;
   for (Point p : drawn->control_points) add_bbox(ps, p);
   for (auto& piece : drawn->path) {
+    if (!afford(1 + piece.size())) {  // a decoration's own path counts in the drawing budget
+      ps.incomplete = true;
+      break;
+    }
     for (Point p : piece) add_bbox(ps, p);
     made.geom = Plot{piece};
     ps.elements.push_back(d_.elements.size());

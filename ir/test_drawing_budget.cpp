@@ -65,3 +65,23 @@ TEST_CASE("max_drawing_work: a drawing within the budget is untouched") {
   CHECK(out[0].elements.size() == 10);
   CHECK_FALSE(lowertest::has_rule(out[0], "expansion-limit"));
 }
+
+TEST_CASE("max_drawing_work: the points of a decoration's path count too") {
+  // The straight line costs 5 (an element, a few points); the Koch curve's path 7 more.
+  tex::ExpandedDocument doc;
+  doc.max_drawing_work = 8;
+  Pic a;
+  a.path("\\draw[decorate,decoration={Koch curve type 1}] (0,0) -- (10,0);");
+  doc.pictures = {picture(a, 0)};
+  SourceManager sm;
+  auto out = ir::lower(doc, sm, lowertest::packages());
+  REQUIRE(out.size() == 1);
+  const Diagnostic* err = find(out[0], "expansion-limit", Severity::error);
+  REQUIRE(err != nullptr);
+  CHECK(err->evidence["name"] == "max_drawing_work");
+  CHECK(err->evidence["work"] == 12);
+  doc.max_drawing_work = 12;  // the same drawing within the budget
+  out = ir::lower(doc, sm, lowertest::packages());
+  CHECK_FALSE(lowertest::has_rule(out[0], "expansion-limit"));
+  CHECK(out[0].elements.size() == 1);
+}
