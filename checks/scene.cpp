@@ -401,6 +401,12 @@ std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
       add_vertex(s.pts.front(), 1, false, s.length);
       add_vertex(s.pts.back(), 1, false, s.length);
     }
+  // A small filled circle (`\fill (A) circle (2pt)`) marks a point as a vertex dot node does: the
+  // same size limit (12pt across).
+  for (const ir::Element& e : d.elements)
+    if (const auto* c = std::get_if<ir::Circle>(&e.geom);
+        c && visible(e) && e.style.fill && c->radius > 0 && 2 * c->radius <= 12 && geo::finite(c->center))
+      add_vertex(c->center, 0, true, 0);
   for (std::size_t ni = 0; ni < d.nodes.size(); ++ni) {
     const ir::Node& n = d.nodes[ni];
     if (!geo::finite(n.center)) continue;
@@ -554,7 +560,10 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
   // label= / pin=: attached to its owner by construction.
   if (node.label_of && *node.label_of < d_->nodes.size()) {
     const ir::Node& owner = d_->nodes[*node.label_of];
-    out.best = Target{TargetKind::owner, *node.label_of, box_point_gap(l.box, owner.center), geo::dist(l.center, owner.center)};
+    // pgf places it `label distance` from the owner's border: the gap is to the owner's box (a
+    // point-like owner, a coordinate or an empty node, is its centre).
+    const double to_owner = std::min(box_point_gap(l.box, owner.center), geo::norm(box_separation(l.box, owner.box)));
+    out.best = Target{TargetKind::owner, *node.label_of, to_owner, geo::dist(l.center, owner.center)};
     return out;
   }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -215,6 +216,9 @@ class Scene {
 
   // What the picture is (read once per build).
   const PictureReading& picture() const;
+  // Node `ni` is joined by an edge: a line ends at its border (pgf stops edges there), so it is a
+  // vertex of a graph, tree or figure that carries its own text, not a label beside one.
+  bool joined(std::size_t ni) const;
   // What label `l` (one of labels()) states; role none for a label that is not one of them.
   const LabelReading& reading(const Label& l) const;
   // The label states a measurement in a geometric figure: what the measurement rules compare.
@@ -243,6 +247,7 @@ class Scene {
     bool read = false;
     PictureReading picture;
     std::vector<LabelReading> label_readings;  // parallel to labels
+    std::set<std::size_t> joined_nodes;        // nodes an edge ends at (see joined())
   };
 
  private:

@@ -163,6 +163,11 @@ const PictureReading& Scene::picture() const {
   return s_->picture;
 }
 
+bool Scene::joined(std::size_t ni) const {
+  read();
+  return s_->joined_nodes.count(ni) > 0;
+}
+
 const LabelReading& Scene::reading(const Label& l) const {
   static const LabelReading kNone;
   read();
@@ -290,6 +295,7 @@ void Scene::read() const {
     return static_cast<double>(in) / static_cast<double>(labels.size());
   };
 
+  s_->joined_nodes = joined;
   PictureReading& pic = s_->picture;
   const bool has_strokes = std::any_of(strokes.begin(), strokes.end(), [](const Stroke& s) { return s.kind != StrokeKind::grid; });
   if (axis) {

@@ -248,6 +248,7 @@ class PictureLowerer {
   void add_labels(PathState& ps, std::size_t node_index, const Settings& ns, const NodeRecord& rec,
                   std::uint32_t b, std::uint32_t e);
   void lower_pic(PathState& ps, const PathOp& op);
+  bool skipped_edge_pic(PathState& ps, const grammar::Node& n);
   bool lower_custom_to_path(PathState& ps, const PathOp& op, const Settings& es, const Resolved& target);
   bool lower_user_pic(PathState& ps, const PathOp& op, const std::string& type, const std::string& arg);
   // circuits library: the symbols of a `to`, nodes on its straight line that interrupt it
@@ -1565,6 +1566,15 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
 }
 
 // angles library: pic {angle=A--B--C} and pic {right angle=A--B--C} (pgfmanual 42)
+// A pic written among a to/edge operation's nodes (`to pic {seagull} (B)`) is drawn by its code,
+// not typeset: it is no node with the pic's name as text. Not lowered: reported, and skipped.
+bool PictureLowerer::skipped_edge_pic(PathState& ps, const grammar::Node& n) {
+  if (!n.is_pic) return false;
+  problem("unsupported-construct", "a pic placed on a to or edge operation is not lowered", n.span.begin, n.span.end,
+          &ps);
+  return true;
+}
+
 void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
   if (!op.node) return;
   const grammar::Node& gn = *op.node;
@@ -1714,6 +1724,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   }
   auto place_mid_nodes = [&](const SegmentRef& seg, const Settings& base) {
     for (const auto& n : op.edge_nodes) {
+      if (skipped_edge_pic(ps, n)) continue;
       NodePlacement w;
       w.local_point = ps.cur_local;
       lower_node(ps, n, w, true, &seg, n.is_coordinate, &base);
@@ -2221,6 +2232,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       Settings nb = is_edge ? es : os;
       nb.style.draw = s.style.draw;
       for (const auto& n : op.edge_nodes) {
+        if (skipped_edge_pic(ps, n)) continue;
         NodePlacement w;
         w.local_point = E;
         lower_node(ps, n, w, true, &seg, n.is_coordinate, &nb);
@@ -3452,6 +3464,7 @@ bool PictureLowerer::lower_custom_to_path(PathState& ps, const PathOp& op, const
   // \tikztonodes: the to's own nodes, on the last segment the path added (implicit pos: midway)
   Settings nb = es;
   for (const auto& n : op.edge_nodes) {
+    if (skipped_edge_pic(ps, n)) continue;
     NodePlacement w;
     w.local_point = ps.cur_local;
     lower_node(ps, n, w, true, &ps.last, n.is_coordinate, &nb);

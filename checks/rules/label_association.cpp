@@ -39,16 +39,21 @@ const RuleDoc label_association_doc = {
     "no arrow tip) marks the side or arc it crosses. One that lies beside an element (within the\n"
     "orphan distance) but crosses and touches nothing (no stroke within `mark_touch_pt`) marks\n"
     "nothing: it is reported as an orphaned mark. Short strokes continuing one another along one\n"
-    "line are the dashes of a line drawn piece by piece, not marks. Marks are read in geometric\n"
-    "figures only (the scene's reading): a short edge of a graph or a step of a plotted curve is\n"
-    "no mark.\n"
+    "line are the dashes of a line drawn piece by piece, not marks, and a short stroke from a node's\n"
+    "border (a text node, a drawn symbol) is an edge or a wire to that node (a tree's child edge,\n"
+    "a gate's input). Marks are read in geometric figures only (the scene's reading): a short edge\n"
+    "of a graph or a step of a plotted curve is no mark.\n"
     "\n"
     "Numbers the scene reads as tick labels, indices or edge weights (see `tikzlint ir`'s reading)\n"
     "are placed by convention and not checked. A node with a border or a fill of its own (a vertex,\n"
     "a state, a box of a flowchart, a shape) is an element that carries its text, not a label of\n"
     "another element, and a picture with nothing drawn but text (no line, outline or vertex dot)\n"
     "has nothing its text could name: neither is checked. Text a package typesets as its own\n"
-    "furniture (axis tick and axis labels, calendar days) names no geometry either.\n"
+    "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
+    "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
+    "vertex carrying its own name; a name within the orphan distance of a node drawn with a shape\n"
+    "of its own names that node, and a label= is measured from its owner's border. A number the\n"
+    "scene does not read as a measurement names a point or an element and is checked as a name.\n"
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
@@ -272,12 +277,23 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // A node with a border or background of its own is an element that carries its text (a
     // vertex, a state, a box, a shape example), not a label placed beside another element.
     if ((n.drawn || n.filled) && !n.label_of) continue;
+    // So is a node an edge ends at: a vertex of a graph, a tree or a figure, named by its text,
+    // and any text node of a graph or flowchart (a vertex with no edge yet).
+    if (!n.label_of && scene.joined(l.node)) continue;
+    const PictureKind kind = scene.picture().kind;
+    if (!n.label_of && l.text.kind == LabelKind::name && (kind == PictureKind::graph || kind == PictureKind::flowchart))
+      continue;
     // With nothing drawn but text, the text is the picture: there is nothing for it to name.
     if (!drawn_elements) continue;
     ++checked;
-    Association a = scene.associate(l, orphan);
+    // A number the scene does not read as a measurement (no unit, no dimension line, not by the
+    // middle of a side) names a point or an element: it is associated as a name.
+    Label read_as = l;
+    if (l.text.kind == LabelKind::length && (role == LabelRole::number || role == LabelRole::equation))
+      read_as.text.kind = LabelKind::name;
+    Association a = read_as.text.kind == l.text.kind ? scene.associate(l, orphan) : scene.associate(read_as, orphan);
     if (a.caption) continue;  // an area stated outside every shape captions the figure
-    if (l.text.kind == LabelKind::length && a.rival && a.best && a.best->kind == TargetKind::stroke &&
+    if (read_as.text.kind == LabelKind::length && a.rival && a.best && a.best->kind == TargetKind::stroke &&
         scene.strokes()[a.best->index].kind == StrokeKind::straight)
       a.rival = length_rival(scene, l, *a.best, orphan, margin);
     // Inside an approximate axis, only a label attached by construction is free of the scale.
@@ -287,7 +303,15 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       undecided = "label " + quoted(l.text.plain) + " is read against the approximately lowered axis's own box";
       continue;
     }
-    std::string what = to_string(l.text.kind);
+    std::string what = to_string(read_as.text.kind);
+    // A name beside a node drawn with a shape of its own (a place, a state, a circle) names it.
+    if (read_as.text.kind == LabelKind::name && (!a.best || a.best->gap > orphan) &&
+        std::any_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& o) {
+          const double dx = std::max({o.box.xmin - l.box.xmax, l.box.xmin - o.box.xmax, 0.0});
+          const double dy = std::max({o.box.ymin - l.box.ymax, l.box.ymin - o.box.ymax, 0.0});
+          return &o != &n && (o.drawn || o.filled) && std::hypot(dx, dy) <= orphan;
+        }))
+      continue;
     if (!a.best || a.best->gap > orphan) {
       if (incomplete || n.incomplete) continue;  // the element it names may be the missing one
       if (a.best && a.best->gap * (1 - eps) <= orphan) {
@@ -297,9 +321,9 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       if (!r.room()) continue;
       double measured = a.best ? a.best->gap : 3 * orphan;
       std::string dist = a.best ? num(measured) + "pt" : "more than " + num(measured) + "pt";
-      std::string target = l.text.kind == LabelKind::angle    ? "arc, right-angle mark or corner"
-                           : l.text.kind == LabelKind::length ? "segment"
-                           : l.text.kind == LabelKind::area   ? "enclosing shape"
+      std::string target = read_as.text.kind == LabelKind::angle    ? "arc, right-angle mark or corner"
+                           : read_as.text.kind == LabelKind::length ? "segment"
+                           : read_as.text.kind == LabelKind::area   ? "enclosing shape"
                                                               : "element";
       r.findings.push_back(finding(doc, n.prov.range,
                                    what + " label " + quoted(l.text.plain) + " is " + dist + " from the nearest " +
@@ -344,9 +368,11 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
         continue;
       }
     }
-    // An unambiguous length label on a side: remembered for the conflict check.
-    if (l.text.kind == LabelKind::length && !a.enclosed && l.text.value && a.best->kind == TargetKind::stroke &&
-        scene.strokes()[a.best->index].kind == StrokeKind::straight) {
+    // An unambiguous length label on a side (a measurement, by the scene's reading): remembered
+    // for the conflict check.
+    if (read_as.text.kind == LabelKind::length && role == LabelRole::measurement && !a.enclosed && l.text.value &&
+        a.best->kind == TargetKind::stroke && scene.strokes()[a.best->index].kind == StrokeKind::straight &&
+        scene.strokes()[a.best->index].length > 0) {
       Measure m{*l.text.value, false};
       if (l.text.unit_in_m > 0) m = {*l.text.value * l.text.unit_in_m, true};
       claims.push_back({li, a.best->index, m});
@@ -405,6 +431,15 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
                   (std::holds_alternative<ir::Polyline>(e.geom) && std::get<ir::Polyline>(e.geom).points.size() == 2 &&
                    !std::get<ir::Polyline>(e.geom).closed);
       if (!lone) continue;
+      // A short stroke from a node's border is an edge to it (a tree's child edge), not a mark.
+      auto at_node = [&](const Point& p) {
+        return std::any_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& n) {
+          const double s = n.outer_sep + touch;
+          return (has_text(n) || n.drawn || n.filled) && p.x >= n.box.xmin - s && p.x <= n.box.xmax + s && p.y >= n.box.ymin - s &&
+                 p.y <= n.box.ymax + s;
+        });
+      };
+      if (at_node(t.pts.front()) || at_node(t.pts.back())) continue;
       geo::Shape mark = geo::Shape::line(t.pts);
       double nearest = INFINITY;
       bool dash = false;  // one of the dashes of a line drawn piece by piece

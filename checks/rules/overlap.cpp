@@ -16,7 +16,7 @@ const RuleDoc overlap_doc = {
     "text boxes overlap, a line runs through text, a fill hides text, or 3D faces are painted out of order",
     "Elements must not overlap in a way that hinders reading. The rule reports:\n"
     "- two text labels whose glyph boxes (border box minus inner sep) overlap by more than a\n"
-    "  fraction of the smaller one;\n"
+    "  fraction of the smaller one (a turned text, sloped or set along a curve, by its turned box);\n"
     "- a drawn line (segment, edge, arc, curve) that runs through a label's glyphs: its length\n"
     "  inside the glyph box (shrunk by a small inset, without the descender depth below the\n"
     "  baseline) exceeds a minimum. A label with an opaque\n"
@@ -56,6 +56,24 @@ const RuleDoc overlap_doc = {
 };
 
 namespace {
+
+// The glyph area of a node as it is drawn: its border box's corners (turned with the node), less
+// the inner sep and the measurement's uncertainty. A turned text (sloped, a letter set along a
+// curve) covers this quadrilateral, not the upright box around it.
+std::vector<geo::Point> glyph_quad(const ir::Node& n) {
+  const auto& c = n.corners;
+  const double w = geo::dist(c[0], c[1]), h = geo::dist(c[1], c[2]);
+  if (!(w > 0) || !(h > 0)) return {};
+  const geo::Point u = (c[1] - c[0]) * (1 / w), v = (c[2] - c[1]) * (1 / h);
+  const geo::Point m = (c[0] + c[2]) * 0.5;
+  // The inner sep is in the node's own units: a slanted or squashed canvas (transform shape)
+  // scales it with the box.
+  const double tw = n.text_width + 2 * n.inner_sep, th = n.text_height + n.text_depth + 2 * n.inner_sep;
+  const double ku = tw > 0 ? std::min(1.0, w / tw) : 1.0, kv = th > 0 ? std::min(1.0, h / th) : 1.0;
+  const double hw = std::max(0.25, w / 2 - ku * n.inner_sep - n.uncertainty_pt);
+  const double hh = std::max(0.25, h / 2 - kv * n.inner_sep - n.uncertainty_pt);
+  return {m - u * hw - v * hh, m + u * hw - v * hh, m + u * hw + v * hh, m - u * hw + v * hh};
+}
 
 // Two crossing lengths closer than this are a tie (the clip length and GEOS's overlay of the same
 // crossing differ in the last bits): the first stroke in drawing order is the one reported.
@@ -233,9 +251,21 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (smaller <= 0) continue;
       double ratio = w * h / smaller;
       if (ratio <= text_ratio) continue;
-      if (!r.room()) break;
       const ir::Node& na = d.nodes[labels[i].node];
       const ir::Node& nb = d.nodes[labels[j].node];
+      // Turned text: the upright boxes around two letters along a curve overlap where the letters
+      // do not; measure the turned glyph areas themselves.
+      if (std::abs(na.rotation_deg) > 0.5 || std::abs(nb.rotation_deg) > 0.5) {
+        const auto qa = glyph_quad(na), qb = glyph_quad(nb);
+        if (qa.size() == 4 && qb.size() == 4) {
+          const geo::Shape pa = geo::Shape::polygon(qa), pb = geo::Shape::polygon(qb);
+          const double small = std::min(pa.area(), pb.area());
+          if (small <= 0) continue;
+          ratio = pa.intersection_area(pb) / small;
+          if (ratio <= text_ratio) continue;
+        }
+      }
+      if (!r.room()) break;
       Diagnostic f = finding(doc, nb.prov.range,
                              "text " + quoted(labels[j].text.plain) + " overlaps text " + quoted(labels[i].text.plain) +
                                  " by " + num(ratio * 100) + "% of the smaller box; limit " + num(text_ratio * 100) + "%",
