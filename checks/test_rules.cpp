@@ -189,7 +189,9 @@ TEST_CASE("label_association: labels beside their sides and vertices pass, no la
 TEST_CASE("label_association: a length label equidistant from two sides of different lengths is ambiguous") {
   ir::Diagram d;
   d.elements.push_back(polygon({{0, 0}, {200, 0}, {0, 100}}));
-  d.nodes.push_back(text_node("7", -9, -9));  // at the right-angle corner, both legs equally near
+  // at the right-angle corner, both legs equally near; its unit makes it a length (a bare "7"
+  // there, by no side's middle, is read as a name of the corner: the scene's reading)
+  d.nodes.push_back(text_node("7 cm", -9, -9));
   RuleResult r = run("label_association", d);
   CHECK(r.verdict == Verdict::fail);
   REQUIRE(!r.findings.empty());
