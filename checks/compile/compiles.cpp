@@ -569,7 +569,7 @@ void Checker::collect() {
           "pgfdeclareshape", "pgfgetlastxy", "pgfkeys", "pgfmathdeclarefunction", "pgfplotsforeachungrouped",
           "pgfplotsset", "pgfplotstablegetelem", "pgfplotstableset", "providecolor", "renewenvironment", "sisetup",
           "subfile", "tikzcdset", "tikzmath", "tikzset", "tikzstyle", "title", "usepackage", "usepgflibrary",
-          "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
+          "usegdlibrary", "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
       m[n] |= kRead;
     for (std::string_view n : kDefiners) m[n] |= kDefiner;
     for (std::string_view n : kBodyTakers) m[n] |= kBodyTaker;
@@ -596,6 +596,8 @@ void Checker::collect() {
       if (arg(j, a, &where))
         for (auto [item, off] : split_top(a, ','))
           if (!trim(item).empty()) loads_.push_back({"package", trim(item), std::string(o), where});
+    } else if (name == "usegdlibrary") {
+      keys_untrackable_ = true;  // graph drawing libraries declare their keys in Lua: no catalog sees them
     } else if (name == "usetikzlibrary" || name == "usepgfplotslibrary" || name == "usepgflibrary") {
       opt(j, o);
       const char* kind = name == "usetikzlibrary" ? "tikzlib" : name == "usepgflibrary" ? "pgflib" : "pgfplotslib";
@@ -618,11 +620,20 @@ void Checker::collect() {
     } else if (name == "directlua" || name == "luaexec" || name == "XeTeXinputencoding") {
       unicode_engine_ = true;
     }
-    // \pgfmathdectobase{\binary}{..}, \pgfextractx{\x}: pgf commands store results in the macro they are given
+    // \pgfmathdectobase{\binary}{..}, \pgfextractx{\x}, \pgfkeysgetvalue{/key}{\v}: pgf commands
+    // store results in the macro they are given, in any of their first arguments
     if (name.rfind("pgf", 0) == 0 || name.rfind("tikz", 0) == 0) {
       std::size_t k = skip_space(j);
-      if (k + 2 < t_.size() && t_[k].type == T::open && t_[k + 1].type == T::cs && t_[k + 2].type == T::close)
-        defined_.insert(std::string(t_[k + 1].text));
+      for (int group = 0; group < 3 && k < t_.size() && t_[k].type == T::open; ++group) {
+        if (k + 2 < t_.size() && t_[k + 1].type == T::cs && t_[k + 2].type == T::close)
+          defined_.insert(std::string(t_[k + 1].text));
+        int depth = 0;  // on to the next argument group
+        for (; k < t_.size(); ++k) {
+          if (t_[k].type == T::open) ++depth;
+          else if (t_[k].type == T::close && --depth == 0) break;
+        }
+        k = skip_space(k + 1);
+      }
     }
     // definitions
     if (what & kDefiner) {

@@ -91,6 +91,19 @@ TEST_CASE("compiles: what it cannot follow is indeterminate, never fail") {
   CHECK(check(with_csname).verdict == checks::Verdict::indeterminate);
 }
 
+TEST_CASE("compiles: macros pgf commands define, and graph drawing keys, are not errors") {
+  std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n";
+  // \pgfkeysgetvalue stores in its second argument (the PGF manual's graphs examples)
+  CHECK(check(head + "\\begin{document}\n\\pgfkeysgetvalue{/tikz/x}{\\mynum}\\tikz\\node {\\mynum};\n\\end{document}\n")
+            .verdict == checks::Verdict::pass);
+  // ... but a macro nothing defines is still TeX's error
+  CHECK(has_check(check(head + "\\begin{document}\n\\tikz\\node {\\mynum};\n\\end{document}\n"), "undefined-command"));
+  // graph drawing libraries declare their keys in Lua: not an unknown key
+  Outcome gd = check(head + "\\usetikzlibrary{graphs,graphdrawing}\n\\usegdlibrary{trees}\n\\begin{document}\n"
+                            "\\tikz [tree layout] \\graph {1 -> {b,c}};\n\\end{document}\n");
+  CHECK(gd.verdict != checks::Verdict::fail);
+}
+
 TEST_CASE("compiles: what tikz defines only as a 'You need to say \\usetikzlibrary' error needs the library") {
   std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n";
   auto doc = [&](const std::string& libs, const std::string& body) {
