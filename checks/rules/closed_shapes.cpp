@@ -19,7 +19,8 @@ const RuleDoc closed_shapes_doc = {
     "An outline is meant to be closed when it returns near its start, or when the line ends of\n"
     "two strokes nearly meet. The rule reports:\n"
     "- a path of three or more points whose last point stops short of its first by a visible gap\n"
-    "  that is still small beside the outline (so the author meant to return);\n"
+    "  that is still small beside the outline and beside its first and last lines, which would meet\n"
+    "  there (so the author meant to return);\n"
     "- a line end that stops short of another line's end by such a gap, with nothing else drawn\n"
     "  at that end (a corner of a shape drawn as separate segments that do not meet).\n"
     "A gap is visible when it is wider than the lines' width and the minimum gap; it is 'meant to\n"
@@ -98,7 +99,11 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
     double g = geo::dist(p->points.front(), p->points.back());
     double perimeter = geo::polyline_length(p->points) + g;
     double visible_gap = std::max({min_gap, e.style.line_width, 2 * dash_gap(e.style.dash)});
-    if (g > visible_gap && g <= near * perimeter && !covered_by_node(d, p->points.front(), visible_gap) &&
+    // The gap is the corner where the first and the last line would meet: small beside the shorter
+    // of the two, as for separate lines (a chevron's opening is a side of its own, not a gap).
+    const double first_line = geo::dist(p->points[0], p->points[1]);
+    const double last_line = geo::dist(p->points[p->points.size() - 2], p->points.back());
+    if (g > visible_gap && g <= near * perimeter && g <= near * std::min(first_line, last_line) && !covered_by_node(d, p->points.front(), visible_gap) &&
         !covered_by_node(d, p->points.back(), visible_gap)) {
       r.findings.push_back(finding(doc, e.prov.range,
                                    "outline ends " + num(g) + "pt from its start; a gap wider than " + num(visible_gap) +
