@@ -458,6 +458,24 @@ class Checker {
   bool stub_missing(const LibraryStub& stub, Place at, const std::string& what);
 
   std::string fix_for_unit(UnitId u) const;
+  // A loaded unit defines things of this kind through macros the catalog's scanner cannot read.
+  // For keys, pgf's and TikZ's own core is left out: the generator reads their key-making macros
+  // (\tikzoption, \pgfkeys handlers), and its tests check their keys; pgfplots, tkz-euclide,
+  // circuitikz, forest... make keys with macros of their own (\pgfplots@cmdkey@alias).
+  bool loaded_defines_through_macros(Kind kind) const {
+    for (std::size_t u = 0; u < cat_.unit_count(); ++u) {
+      const auto id = static_cast<UnitId>(u);
+      if (!loaded_.has(id) || !cat_.dynamic(id, kind)) continue;
+      if (kind == Kind::key) {
+        const std::string_view name = cat_.unit_id(id);
+        if (name == "package:tikz" || name == "package:pgfcore" || name == "package:pgfkeys" || name == "package:pgfsys" ||
+            name == "package:pgffor" || name == "package:pgfmath" || name == "package:pgf")
+          continue;
+      }
+      return true;
+    }
+    return false;
+  }
   std::string unit_label(UnitId u) const;
   std::optional<UnitId> best_definer(Kind k, std::string_view name) const;
   bool file_exists_locally(const std::string& fname) const;
@@ -1020,7 +1038,7 @@ void Checker::resolve_loads() {
     std::string fname = l.kind == "class" ? l.name + ".cls" : l.kind == "package" ? l.name + ".sty"
                       : l.kind == "tikzlib" ? "tikzlibrary" + l.name + ".code.tex"
                       : l.kind == "pgflib" ? "pgflibrary" + l.name + ".code.tex"
-                                           : "pgfplotslibrary" + l.name + ".code.tex";
+                                           : "tikzlibrarypgfplots." + l.name + ".code.tex";
     if (l.name.find('\\') != std::string::npos || l.name.find('#') != std::string::npos) {
       complete_ = false;
       if (incomplete_.empty()) incomplete_ = l.kind + " '" + l.name + "' is named through a macro";
@@ -1471,9 +1489,11 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     if (!def && cat_.defined_anywhere(Kind::color, k)) return;  // a color of a package option (dvipsnames...)
     if (!document_ && (def || cat_.key_pattern_anywhere(tikz))) return;
     std::string family_path = family == 'p' ? "/pgfplots/" : "/tikz/";
-    if (def && (!complete_ || keys_untrackable_)) {
+    if (def && (!complete_ || keys_untrackable_ || loaded_defines_through_macros(Kind::key))) {
       unsure("key '" + k + "' is defined by " + unit_label(*def) + ", not loaded here, but " +
-             (!complete_ ? incomplete_ : std::string("the file defines keys through macros or handlers")));
+             (!complete_ ? incomplete_
+              : keys_untrackable_ ? std::string("the file defines keys through macros or handlers")
+                                  : std::string("a loaded package defines keys through macros")));
       return;
     }
     if (def) {
@@ -1483,6 +1503,10 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     } else if (!complete_ || keys_untrackable_ || !document_) {
       unsure("key '" + k + "' is defined by nothing the catalog knows, but " +
              (!complete_ ? incomplete_ : !document_ ? std::string("this is a fragment") : std::string("the file defines keys through macros or handlers")));
+    } else if (loaded_defines_through_macros(Kind::key)) {
+      // pgfplots makes keys with its own macros (\pgfplots@cmdkey@alias xticklabel style=...,
+      // error bars/.cd families): the catalog's list of its keys is not complete
+      unsure("key '" + k + "' is defined by nothing the catalog knows, but a loaded package defines keys through macros");
     } else {
       std::string near = cat_.nearest(Kind::key, tikz, loaded_, suggest_, "/tikz/");
       if (near.empty() && family == 'p') near = cat_.nearest(Kind::key, pgfplots, loaded_, suggest_, "/pgfplots/");
@@ -1565,9 +1589,7 @@ void Checker::check_named(Kind kind, std::string_view name, Place at, const char
           {{"check", std::string(what) + "-of-unloaded-library"}, {"name", std::string(name)}, {"defined_by", std::string(cat_.unit_id(*def))}});
     return;
   }
-  bool dyn = false;
-  for (std::size_t u = 0; u < cat_.unit_count(); ++u)
-    if (loaded_.has(static_cast<UnitId>(u)) && cat_.dynamic(static_cast<UnitId>(u), kind)) dyn = true;
+  const bool dyn = loaded_defines_through_macros(kind);
   if (!complete_ || !document_ || dyn) {
     unsure(std::string(what) + " '" + std::string(name) + "' is defined by nothing the catalog knows, but " +
            (!complete_ ? incomplete_ : !document_ ? std::string("this is a fragment") : std::string("a loaded package defines ") + what + "s through macros"));

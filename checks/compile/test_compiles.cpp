@@ -104,6 +104,19 @@ TEST_CASE("compiles: macros pgf commands define, and graph drawing keys, are not
   CHECK(gd.verdict != checks::Verdict::fail);
 }
 
+TEST_CASE("compiles: pgfplots libraries load as pgfplots does, and its macro-made keys are not errors") {
+  std::string head = "\\documentclass{article}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.18}\n";
+  // \usepgfplotslibrary{X} inputs tikzlibrarypgfplots.X.code.tex: X exists, and defines its environments
+  Outcome polar = check(head + "\\usepgfplotslibrary{polar}\n\\begin{document}\n\\begin{tikzpicture}\\begin{polaraxis}"
+                               "\\addplot coordinates {(0,1) (90,1)};\\end{polaraxis}\\end{tikzpicture}\n\\end{document}\n");
+  CHECK(polar.verdict != checks::Verdict::fail);
+  CHECK(has_check(check(head + "\\usepgfplotslibrary{polarr}\n\\begin{document}\nx\n\\end{document}\n"), "unknown-pgfplotslib"));
+  // keys pgfplots makes with its own macros (ylabel style, nodes near coords)
+  Outcome keys = check(head + "\\begin{document}\n\\begin{tikzpicture}\\begin{axis}[ylabel style={red}]"
+                              "\\addplot+[nodes near coords] coordinates {(0,1)};\\end{axis}\\end{tikzpicture}\n\\end{document}\n");
+  CHECK(keys.verdict != checks::Verdict::fail);
+}
+
 TEST_CASE("compiles: what tikz defines only as a 'You need to say \\usetikzlibrary' error needs the library") {
   std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n";
   auto doc = [&](const std::string& libs, const std::string& body) {
