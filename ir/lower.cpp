@@ -2555,7 +2555,7 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
   if (!s.overlay && !s.size_frozen && extent.any) bbox_.add(extent.box);
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
-  if (ps.incomplete) {
+  if (ps.incomplete || s.placed_by_layout) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
     for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;
   }

@@ -129,6 +129,9 @@ struct Settings {
   // (tikz.code.tex: \aftergroup\pgf@relevantforpicturesizefalse): nothing after it in the same
   // TeX group (scope) grows the picture's bounding box.
   bool size_frozen = false;
+  // A graph drawing layout key (`tree layout`, `spring layout`, ... of \usegdlibrary) is in force:
+  // Lua places every node and edge under it, so nothing lowered here has a known position.
+  bool placed_by_layout = false;
 
   // nodes (pgfmanual 17)
   NodeShape shape = NodeShape::rectangle;

@@ -563,3 +563,15 @@ TEST_CASE("circle [at=(c)] is centred at c, let registers hold inside an operati
   CHECK_PT(c.center, kCm, 2 * kCm);
   CHECK(c.radius == doctest::Approx(3));
 }
+
+TEST_CASE("a graph drawing layout key places everything under it: nothing there has a known position") {
+  Pic p;
+  p.scope("spring layout").path("\\node (a) at (0,0) {a};").path("\\draw (a) -- (1,1);").end();
+  p.path("\\node (c) at (3,0) {c};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 2);
+  CHECK(d.nodes[0].incomplete);
+  CHECK_FALSE(d.nodes[1].incomplete);
+  REQUIRE_FALSE(d.elements.empty());
+  CHECK(d.elements[0].incomplete);
+}
