@@ -45,19 +45,6 @@ std::string_view braced(std::string_view s, std::size_t& i) {
   return inner;
 }
 
-std::string collapse_spaces(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    bool space = is_ascii_space(c) != 0;
-    if (space) {
-      if (!out.empty() && out.back() != ' ') out.push_back(' ');
-    } else {
-      out.push_back(c);
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
 
 struct Unit {
   std::string_view name;

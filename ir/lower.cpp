@@ -41,20 +41,6 @@ std::string_view trim(std::string_view s) {
 }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-std::string collapse_spaces(std::string_view s) {
-  std::string out;
-  bool sp = false;
-  for (char c : trim(s)) {
-    if (is_ascii_space(c)) {
-      sp = true;
-      continue;
-    }
-    if (sp) out += ' ';
-    sp = false;
-    out += c;
-  }
-  return out;
-}
 
 // "(c)" -> "c": a coordinate written in a key value, for grammar::parse_coordinate.
 std::string strip_parens(const std::string& t_in) {
@@ -1533,7 +1519,7 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
       // With transform shape the label node's shift by the label (pin) distance is a vector of
       // the picture's system: scaled with it (lualatex: label distance=4pt under scale=1.6 and
       // transform shape puts the label 6.4pt from the border). Without it, canvas points.
-      if (ls.transform_shape) dist *= std::sqrt(std::abs(ps.s.ctm.a * ps.s.ctm.d - ps.s.ctm.b * ps.s.ctm.c));
+      if (ls.transform_shape) dist *= std::sqrt(std::abs(ps.s.ctm.determinant()));
       p = p + Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)};
     }
     p = p + ps.s.ctm.apply_linear(own.apply(Point{0, 0}));

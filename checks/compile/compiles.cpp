@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "checks/compile/catalog.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::compile {
 
@@ -308,20 +309,6 @@ std::string blank_comments(std::string_view s) {
   return out;
 }
 
-std::string collapse_spaces(std::string_view s) {
-  std::string out;
-  bool sp = false;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      sp = true;
-      continue;
-    }
-    if (sp && !out.empty()) out += ' ';
-    sp = false;
-    out += c;
-  }
-  return out;
-}
 
 // Items of a comma list at brace depth 0, with their offsets in `s`.
 std::vector<std::pair<std::string_view, std::size_t>> split_top(std::string_view s, char sep) {

@@ -71,20 +71,6 @@ std::string trim(const std::string& s) {
   return s.substr(a, b - a);
 }
 
-std::string collapse(const std::string& s) {
-  std::string out;
-  bool sp = false;
-  for (char c : trim(s)) {
-    if (is_ascii_space(c)) {
-      sp = true;
-      continue;
-    }
-    if (sp && !out.empty()) out += ' ';
-    sp = false;
-    out += c;
-  }
-  return out;
-}
 
 std::string fmt(double v) {
   char buf[64];
@@ -297,7 +283,7 @@ std::optional<double> DataViz::number(const std::string& expr0, Span sp) {
   auto v = host_.eval(expr, &err);
   if (!v) {
     if (use_site_) sp = *use_site_;
-    host_.problem("math-error", "cannot evaluate '" + collapse(expr) + "' in \\datavisualization" +
+    host_.problem("math-error", "cannot evaluate '" + collapse_spaces(expr) + "' in \\datavisualization" +
                                     (err.empty() ? "" : ": " + err),
                   sp.b, std::max(sp.e, sp.b + 1));
     return std::nullopt;
@@ -765,7 +751,7 @@ void DataViz::axis_options(Axis& ax, const std::string& text, Span sp) {
         };
         ax.unit = {scale(parts[0], *x), scale(parts[1], *y)};
       } else {
-        unsupported("unsupported-key", "axis unit vector '" + collapse(v) + "' is not lowered", ks);
+        unsupported("unsupported-key", "axis unit vector '" + collapse_spaces(v) + "' is not lowered", ks);
       }
     } else if (k == "style" || k == "node style") {
       continue;  // colours and line styles of the axis
@@ -989,7 +975,7 @@ void DataViz::read_function(const std::string& body, const DataPoint& base, int 
   std::vector<Var> vars;
   std::vector<Func> funcs;
   for (const auto& raw_stmt : split_list(body, ';')) {
-    const std::string s = collapse(raw_stmt);
+    const std::string s = collapse_spaces(raw_stmt);
     if (s.empty()) continue;
     if (s.rfind("var ", 0) == 0) {
       const std::size_t colon = s.find(':');
@@ -1393,7 +1379,7 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
             if (auto y = number(parts[1], ks)) p = Point{*x, *y};
       }
       if (!p) {
-        unsupported("unsupported-key", "legend position '" + collapse(v) + "' is not lowered", ks);
+        unsupported("unsupported-key", "legend position '" + collapse_spaces(v) + "' is not lowered", ks);
         continue;
       }
       lg.at_point = p;
@@ -1418,7 +1404,7 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
         if (k == name) {
           auto p = visualization_point(v, ks);
           if (!p) {
-            unsupported("unsupported-key", "legend position '" + collapse(v) + "' is not lowered", ks);
+            unsupported("unsupported-key", "legend position '" + collapse_spaces(v) + "' is not lowered", ks);
             done = true;
             break;
           }
