@@ -94,7 +94,83 @@ std::size_t balanced_group_length(std::string_view s, std::size_t at, std::vecto
   return 0;
 }
 
+std::pair<std::size_t, std::size_t> spec_text_key_value(std::string_view o) {
+  constexpr std::size_t npos = std::string_view::npos;
+  std::size_t i = 0;
+  while (i <= o.size()) {
+    // one top-level `key[=value]` entry: [i, end)
+    std::size_t end = i;
+    int depth = 0;
+    while (end < o.size() && !(depth == 0 && o[end] == ',')) {
+      if (o[end] == '\\' && end + 1 < o.size()) ++end;
+      else if (o[end] == '{') ++depth;
+      else if (o[end] == '}') --depth;
+      ++end;
+    }
+    std::string_view entry = o.substr(i, end - i);
+    std::size_t eq = entry.find('=');
+    if (eq != npos) {
+      // the key with its spaces collapsed (pgfkeys normalises runs of spaces in key names)
+      std::string_view key = entry.substr(0, eq);
+      std::string norm;
+      for (char c : key) {
+        if (is_blank(static_cast<unsigned char>(c))) {
+          if (!norm.empty() && norm.back() != ' ') norm += ' ';
+        } else {
+          norm += c;
+        }
+      }
+      while (!norm.empty() && norm.back() == ' ') norm.pop_back();
+      if (norm == "node contents" || norm == "pic type") {
+        std::size_t b = i + eq + 1, e = end;
+        while (b < e && is_blank(static_cast<unsigned char>(o[b]))) ++b;
+        while (e > b && is_blank(static_cast<unsigned char>(o[e - 1]))) --e;
+        if (e - b >= 2 && o[b] == '{' && o[e - 1] == '}') {
+          ++b;
+          --e;
+        }
+        return {b, e};
+      }
+    }
+    i = end + 1;
+  }
+  return {npos, npos};
+}
+
 std::size_t ByteLexer::next_token(std::size_t& start, std::size_t& stop) {
+  if (pending_text_) {
+    pending_text_ = false;
+    in_spec_ = false;
+    start = pos_;
+    stop = pos_ - 1;  // empty, as ANTLR's tokens with stop < start
+    return TikZLexer::BRACED;
+  }
+  std::size_t type = scan(start, stop);
+  switch (type) {
+    case TikZLexer::NODE:
+    case TikZLexer::PIC:
+    case TikZLexer::NODE_CMD:
+    case TikZLexer::PIC_CMD:
+      in_spec_ = true;
+      break;
+    case TikZLexer::OPTIONS:
+      if (in_spec_ && stop > start &&
+          spec_text_key_value(text_.substr(start + 1, stop - start - 1)).first != std::string_view::npos)
+        pending_text_ = true;
+      break;
+    case TikZLexer::PAREN:
+    case TikZLexer::AT:
+    case TikZLexer::PLUS:
+    case TikZLexer::PLUSPLUS:
+      break;
+    default:
+      in_spec_ = false;
+      break;
+  }
+  return type;
+}
+
+std::size_t ByteLexer::scan(std::size_t& start, std::size_t& stop) {
   const std::string_view s = text_;
   for (;;) {
     if (pos_ >= s.size()) {

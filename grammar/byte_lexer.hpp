@@ -13,6 +13,13 @@ namespace tikzlint::grammar {
 // Length of the balanced {..}, [..] or (..) group token starting at `at`, 0 if it never closes.
 std::size_t balanced_group_length(std::string_view s, std::size_t at, std::vector<char>& stack);
 
+// In the text of an option list (between the brackets), the value of a top-level
+// `node contents=` or `pic type=` key as [begin, end) offsets into `options` (outer braces
+// removed), or {npos, npos} when neither key is set. tikz.code.tex: with either key set the node
+// or pic is complete after that option list (\tikz@fig@scan... tests \tikz@node@content /
+// \tikz@pic@type), so no `{text}` follows.
+std::pair<std::size_t, std::size_t> spec_text_key_value(std::string_view options);
+
 class ByteLexer : public antlr4::TokenSource {
  public:
   // `input` is the same bytes as a CharStream (tokens fetch their text from it on demand).
@@ -20,10 +27,15 @@ class ByteLexer : public antlr4::TokenSource {
     input_ = input;
     text_ = text;
     pos_ = 0;
+    in_spec_ = false;
+    pending_text_ = false;
     source_ = {this, input};
   }
 
   // The next token's type and [start, stop] byte offsets (stop inclusive, as ANTLR's).
+  // After an option list of a node or pic that sets `node contents` or `pic type`, it yields an
+  // empty BRACED token (start = the offset after `]`, stop = start - 1): TikZ ends the node
+  // there, and the grammar's nodeSpec ends with its text.
   std::size_t next_token(std::size_t& start, std::size_t& stop);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
@@ -41,6 +53,9 @@ class ByteLexer : public antlr4::TokenSource {
   std::size_t pos_ = 0;
   std::pair<antlr4::TokenSource*, antlr4::CharStream*> source_{nullptr, nullptr};
   std::vector<char> stack_;
+  bool in_spec_ = false;       // the tokens since `node`/`pic` are still its spec
+  bool pending_text_ = false;  // the next token is the empty text of a node/pic
+  std::size_t scan(std::size_t& start, std::size_t& stop);
 };
 
 }  // namespace tikzlint::grammar

@@ -409,6 +409,7 @@ class TreeReader {
   // A PAREN after AT is the position, any other PAREN the name.
   void node_attributes(Node& n, Ctx* ctx) const {
     bool after_at = false;
+    Tok* last_options = nullptr;
     Tok* rel = nullptr;
     for (const auto& kid : Tree::kids(ctx)) {
       Tok* t = token(kid);
@@ -435,14 +436,26 @@ class TreeReader {
           break;
         case TikZLexer::BRACED: {
           Span ts = span(t, t);
+          n.has_text = true;
+          if (ts.begin == ts.end && last_options != nullptr) {
+            // the empty text ByteLexer yields after `node contents=..` / `pic type=..`: the text
+            // is that key's value
+            Span os = span(last_options, last_options);
+            auto [b, e] = spec_text_key_value(inner(os));
+            if (b != std::string_view::npos) {
+              n.text = std::string(text_.substr(os.begin + 1 + b, e - b));
+              n.text_span = {static_cast<std::uint32_t>(os.begin + 1 + b), static_cast<std::uint32_t>(os.begin + 1 + e)};
+            }
+            break;
+          }
           n.text = std::string(inner(ts));
           n.text_span = {ts.begin + 1, ts.end - 1};
-          n.has_text = true;
           break;
         }
         default:
           break;
       }
+      if (Tree::type(t) == TikZLexer::OPTIONS) last_options = t;
     }
   }
 

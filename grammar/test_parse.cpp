@@ -438,3 +438,34 @@ TEST_CASE("circle with options takes no (radius) after them: the parenthesis is 
   CHECK(s.ops[2].coords.at(0).parts == std::vector<std::string>{"1", "1"});
   CHECK(s.ops[3].argument == "3pt");
 }
+
+// tikz.code.tex: `node contents=` and `pic type=` complete the node or pic at the end of their
+// option list, so no `{text}` follows (checked against lualatex: these compile; `\node[node
+// contents=x] at (0,0);` does not, TikZ reads `at` as the start of `arc`).
+TEST_CASE("node contents and pic type end the node or pic without a text group") {
+  for (ParserChoice choice : {ParserChoice::fast_then_antlr, ParserChoice::antlr}) {
+    ParseResult r = parse("\\path (0,3) node[draw, node contents = {a, b}] -- (1,1);", choice);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.statements.size() == 1);
+    const Statement& st = r.statements[0];
+    REQUIRE(st.ops.size() == 3);
+    REQUIRE(st.ops[1].node.has_value());
+    CHECK(st.ops[1].node->has_text);
+    CHECK(st.ops[1].node->text == "a, b");
+    CHECK(st.ops[2].kind == OpKind::Line);
+
+    r = parse("\\pic at (2,0) [pic type=box];", choice);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.statements.size() == 1);
+    REQUIRE(!r.statements[0].ops.empty());
+    REQUIRE(r.statements[0].ops[0].node.has_value());
+    CHECK(r.statements[0].ops[0].node->text == "box");
+    CHECK(r.statements[0].ops[0].node->at.has_value());
+
+    r = parse("\\node[node contents=x] at (0,0);", choice);
+    CHECK(r.errors.size() == 1);
+    r = parse("\\node[draw] at (0,0);", choice);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].message == "expected the node text in braces before ';'");
+  }
+}
