@@ -63,6 +63,10 @@ double min_center_gap(Point c, const std::vector<Point>& pts) {
   return best;
 }
 
+// A line's end within this of a border reads as touching it: pgf ends a pin edge at the borders
+// of both nodes, `outer sep` (0.5\pgflinewidth) and a `shorten` of a point or so apart (pt).
+constexpr double kLeaderTouchPt = 2.0;
+
 double box_point_gap(const ir::Box& b, Point p) {
   double dx = std::max({b.xmin - p.x, 0.0, p.x - b.xmax});
   double dy = std::max({b.ymin - p.y, 0.0, p.y - b.ymax});
@@ -562,7 +566,18 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
     const ir::Node& owner = d_->nodes[*node.label_of];
     // pgf places it `label distance` from the owner's border: the gap is to the owner's box (a
     // point-like owner, a coordinate or an empty node, is its centre).
-    const double to_owner = std::min(box_point_gap(l.box, owner.center), geo::norm(box_separation(l.box, owner.box)));
+    double to_owner = std::min(box_point_gap(l.box, owner.center), geo::norm(box_separation(l.box, owner.box)));
+    // A drawn line from the owner's border to the label (a pin edge) joins them whatever the pin
+    // distance: the label is as close as that line's end.
+    if (to_owner > kLeaderTouchPt)
+      for (std::size_t i : strokes_near(l.box, kLeaderTouchPt)) {
+        const Stroke& s = s_->strokes[i];
+        if (!s.drawn || s.kind == StrokeKind::grid || s.pts.size() < 2) continue;
+        const double g = gap(l, s);
+        if (g > kLeaderTouchPt) continue;
+        auto near_owner = [&](Point p) { return box_point_gap(owner.box, p) <= kLeaderTouchPt; };
+        if (near_owner(s.pts.front()) || near_owner(s.pts.back())) to_owner = std::min(to_owner, g);
+      }
     out.best = Target{TargetKind::owner, *node.label_of, to_owner, geo::dist(l.center, owner.center)};
     return out;
   }

@@ -100,6 +100,9 @@ struct Element {
   Provenance prov;
   std::uint32_t path_id = 0;  // elements of one path statement share it
   bool incomplete = false;    // something in its statement was unsupported
+  // "data" for a mark a plot handler draws from its data points (a bar, a comb's tooth): its size
+  // is a value of the data, not a shape the author constructed; "" otherwise.
+  std::string role;
 };
 
 enum class NodeShape { rectangle, circle, ellipse, coordinate, other };

@@ -180,6 +180,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
     ej["style"] = style_json(e.style);
     ej["path_id"] = e.path_id;
     ej["incomplete"] = e.incomplete;
+    ej["role"] = e.role;
     ej["source"] = provenance(e.prov, sm);
     elements.push_back(std::move(ej));
   }

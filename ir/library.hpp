@@ -96,6 +96,12 @@ class LibraryHost {
   // "use an axis that is not lowered" (ir::Diagram::uses_axis) after all.
   virtual void set_uses_axis(bool uses) {}
   virtual void set_node_role(std::size_t first, const std::string& role) {}
+  // The same for elements (ir::Element::role): the bars a plot handler draws from its data.
+  virtual std::size_t element_count() const { return 0; }
+  virtual void set_element_role(std::size_t first, const std::string& role) {}
+  // The package placed a point with a z component (\pgfpointxyz, \pgfpointspherical...): the
+  // picture is projected from 3D (ir::Diagram::is_3d), as a TikZ (x,y,z) coordinate makes it.
+  virtual void mark_3d() {}
 };
 
 // Reading a construct's text (library_text.cpp): the same brace rules for every library.

@@ -1264,7 +1264,9 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     std::vector<tex::FlatKey> keys = quoted ? *list : std::vector<tex::FlatKey>{};
     // quotes library: "text" [options] on a node is a label
     for (auto it = keys.begin(); it != keys.end();) {
-      auto q = parse_quote_key(it->key);
+      // pgfkeys hands a first-char syntax handler the whole item, `"2" label position=left`
+      // included (pgfkeys.code.tex \pgfkeys@use@handler): a value belongs to the last option
+      auto q = parse_quote_key(it->has_value ? it->key + "=" + it->value : it->key);
       if (q) {
         // quotes mean label: label={[direction shorthands,every label quotes,options]text}, where the
         // direction shorthands turn `above`, `left`... into `label position=` (tikzlibraryquotes)
@@ -3171,6 +3173,17 @@ class PictureLowerer::Host final : public LibraryHost {
   void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
   void set_node_role(std::size_t first, const std::string& role) override {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].role = role;
+  }
+  std::size_t element_count() const override { return L_.d_.elements.size(); }
+  void set_element_role(std::size_t first, const std::string& role) override {
+    for (std::size_t i = first; i < L_.d_.elements.size(); ++i) L_.d_.elements[i].role = role;
+  }
+  void mark_3d() override {
+    L_.d_.is_3d = true;
+    const Settings& s = settings();
+    if (!L_.d_.xyz_vectors)
+      L_.d_.xyz_vectors = std::array<Point, 3>{s.ctm.apply_linear(s.xvec), s.ctm.apply_linear(s.yvec),
+                                               s.ctm.apply_linear(s.zvec)};
   }
 
  private:

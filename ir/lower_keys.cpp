@@ -400,7 +400,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   // --- quotes library on a to/edge: "text"options is `edge node={node[every edge quotes,options]{text}}`
   // (tikzlibraryquotes.code.tex; every edge quotes is `auto` unless restyled)
   if (target == KeyTarget::op && !k.key.empty() && k.key.front() == '"') {
-    if (auto q = parse_quote_key(k.key)) {
+    if (auto q = parse_quote_key(k.has_value ? k.key + "=" + k.value : k.key)) {
       s.lib.mut().to_nodes.push_back("node[auto,every edge quotes" + (q->options.empty() ? "" : "," + q->options) + "]{" +
                                q->text + "}");
       return true;

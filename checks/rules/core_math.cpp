@@ -18,6 +18,8 @@ const RuleDoc core_math_doc = {
     "- no closed shape is degenerate: its thickness (twice its area over its perimeter) is not a\n"
     "  negligible fraction of its size (a zero-area triangle reads as a line); in a picture projected\n"
     "  from 3D (xyz coordinates, 3D faces) a flat shape is a face seen edge-on and is not judged;\n"
+    "  a bar a plot handler draws from a data point has the size of its value (a bar of 0 is flat)\n"
+    "  and is not judged either;\n"
     "- a right-angle mark sits in an angle of 90° (within the tolerance);\n"
     "- sides labelled with the same length are drawn with equal lengths;\n"
     "- sides carrying the same number of tick marks (equal-length markers) are drawn equal.\n"
@@ -59,6 +61,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   // shape is a face seen edge-on, not a degenerate one: legitimate and skipped.
   for (const ir::Element& e : d.elements) {
     if (!visible(e) || std::holds_alternative<ir::Face3D>(e.geom) || d.is_3d) continue;
+    if (e.role == "data") continue;  // a bar of value 0 is flat by its data
     const auto& region = scene.region(static_cast<std::size_t>(&e - d.elements.data()));
     if (!region) continue;
     ir::Box b = geo::bounds_of(*region);

@@ -221,6 +221,7 @@ class DataViz {
   Point at(const std::map<std::string, double>& scaled) const;
   double value_of(const Axis& ax, const std::string& spec, Span sp);
   TickSettings tick_settings(const std::vector<std::string>& list, const Axis& ax, Span sp);
+  void options_at(TickSettings& ts, const std::string& key, const std::string& value, Span sp);
   void tick_positions(const TickSettings& ts, const Axis& ax, std::vector<std::string>& major,
                       std::vector<std::string>& minor);
   void ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double low, double high, bool text,
@@ -262,6 +263,7 @@ class DataViz {
   Box data_bbox_;  // pgf's `data bounding box`: the data points only
   int style_depth_ = 0;
   bool failed_ = false;
+  bool clean_ticks_ = false;  // clean ticks: node style={fill=white} on every tick text
 };
 
 void DataViz::unsupported(const std::string& code, const std::string& what, Span sp) {
@@ -648,7 +650,10 @@ void DataViz::key(const std::string& k0, const std::string& v, bool has_v, Span 
   if (k == "clean ticks" || k == "every visualizer" || k == "every data" ||
       k.rfind("every ", 0) == 0 || k.find("/.style") != std::string::npos ||
       k.find("/.append style") != std::string::npos) {
-    if (k == "clean ticks") return;
+    if (k == "clean ticks") {
+      clean_ticks_ = true;
+      return;
+    }
     unsupported("unsupported-key", "\\datavisualization style '" + k + "' is not lowered", sp);
     return;
   }
@@ -1634,6 +1639,7 @@ TickSettings DataViz::tick_settings(const std::vector<std::string>& list, const 
           else if (sk == "also at")
             for (const auto& x : split_list(sv)) (k == "minor" ? ts.minor_also : ts.major_also).push_back(x);
           else if (sk == "style") continue;
+          else if (sk == "options at" || sk == "no tick text at") options_at(ts, sk, sv, sp);
           else
             unsupported("unsupported-key", "tick option '" + k + "={" + sk + "}' is not lowered", sp);
         }
@@ -1667,16 +1673,48 @@ TickSettings DataViz::tick_settings(const std::vector<std::string>& list, const 
         (k == "style" ? ts.line_style : ts.node_style) += rest;
       }
       else if (k == "no tick text") ts.no_text = true;
-      else if (k == "no tick text at") {
-        for (const auto& x : split_list(v))
-          if (auto n = number(x, sp)) ts.no_text_at.insert(print_number(*n));
-      } else if (k == "tick text at low" || k == "clean ticks") continue;
+      else if (k == "no tick text at" || k == "options at") options_at(ts, k, v, sp);
+      else if (k == "tick text low even padding") ts.even_padding = "-(" + v + ")";
+      else if (k == "tick text low odd padding") ts.odd_padding = "-(" + v + ")";
+      else if (k == "tick text even padding") ts.even_padding = v;
+      else if (k == "tick text odd padding") ts.odd_padding = v;
+      else if (k == "tick text padding") ts.even_padding = ts.odd_padding = v;
+      else if (k == "tick text high even padding" || k == "tick text high odd padding") continue;  // no high texts
+      else if (k == "tick text at low" || k == "clean ticks") continue;
       else if (k == "linear steps") continue;
       else
         unsupported("unsupported-key", "tick option '" + k + "' is not lowered", sp);
     }
   }
   return ts;
+}
+
+// options at={V as [OPTIONS]} (and no tick text at={V}, its shorthand): options for the tick at V.
+// `no tick text` there drops that tick's text; other options are reported.
+void DataViz::options_at(TickSettings& ts, const std::string& key, const std::string& value, Span sp) {
+  for (const auto& item : split_list(value)) {
+    std::string pos = trim(item), opts = "no tick text";
+    if (key == "options at") {
+      const std::size_t as = pos.find(" as ");
+      opts.clear();
+      if (as != std::string::npos) {
+        std::string rest = trim(pos.substr(as + 4));
+        pos = trim(pos.substr(0, as));
+        if (!rest.empty() && rest.front() == '[') {
+          const std::size_t e = text_skip_group(rest, 0);
+          if (e != std::string::npos && e >= 2) opts = rest.substr(1, e - 2);
+        }
+      }
+    }
+    auto n = number(pos, sp);
+    if (!n) continue;
+    for (const auto& o : tex::split_options(opts)) {
+      const std::string ok = tex::normalise_key(o.key);
+      if (ok == "no tick text") ts.no_text_at.insert(print_number(*n));
+      else if (!ok.empty())
+        unsupported("unsupported-key", "tick option '" + ok + "' at " + pos + " is not lowered", sp);
+    }
+  }
 }
 
 void DataViz::tick_positions(const TickSettings& ts, const Axis& ax, std::vector<std::string>& major,
@@ -1759,7 +1797,7 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
       if (trim(raw).empty()) continue;
       ++count;
       std::string pos = raw, as_text;
-      bool has_as = false;
+      bool has_as = false, hide_text = false;
       const std::size_t as = raw.find(" as ");
       if (as != std::string::npos) {
         pos = raw.substr(0, as);
@@ -1768,7 +1806,12 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
         if (!as_text.empty() && as_text.front() == '[') {
           const std::size_t e = text_skip_group(as_text, 0);
           if (e != std::string::npos) {
-            unsupported("unsupported-key", "tick options '" + as_text.substr(0, e) + "' are not lowered", {0, 1});
+            for (const auto& o : tex::split_options(as_text.substr(1, e - 2))) {
+              const std::string ok = tex::normalise_key(o.key);
+              if (ok == "no tick text") hide_text = true;
+              else if (!ok.empty())
+                unsupported("unsupported-key", "tick option '" + ok + "' is not lowered", {0, 1});
+            }
             as_text = trim(as_text.substr(e));
           }
         }
@@ -1789,7 +1832,7 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
         grow(b);
         emit("\\draw[line cap=round" + ts.line_style + "] " + pt(a) + " -- " + pt(b) + ";");
       }
-      if (!text || !is_major || ts.no_text || (zero && x_like)) continue;
+      if (!text || !is_major || ts.no_text || hide_text || (zero && x_like)) continue;
       if (ts.no_text_at.count(print_number(*v))) continue;
       const std::string num = print_number(*v, ts.fixed, ts.sci, ts.zerofill, ts.precision);
       std::string body;
@@ -1808,6 +1851,7 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
         if (auto pv = number(padding, {0, 1})) pad = -*pv;
       const Point p{o.x + (l + pad) * dv.x, o.y + (l + pad) * dv.y};
       std::string opts = "anchor=" + std::string(zero && !x_like ? "north east" : min_anchor()) + ", " + kTickNodeStyle;
+      if (clean_ticks_) opts += ", fill=white";
       opts += ts.node_style;
       node(opts, body, p, outer_sep, "tick label");
     }

@@ -74,6 +74,7 @@ struct Piece {
   Point la, lb;      // rectangle / grid: the corners in the local system of `ctm`
   double step_x = 0, step_y = 0;  // grid steps (pt, local)
   Transform ctm;     // in force when the piece was added
+  bool data = false; // a bar a plot handler drew from a data point (ir::Element::role "data")
 };
 
 // A text range of the statement: [b, e).
@@ -256,6 +257,7 @@ class PgfLowerer {
       if (!a) return std::nullopt;
       auto x = number((*a)[0]), y = number((*a)[1]), z = number((*a)[2]);
       if (x && y && z) out = *x * s.xvec + *y * s.yvec + *z * s.zvec;
+      if (out) host_.mark_3d();  // a point of the xyz frame, as a TikZ (x,y,z) coordinate
     } else if (cs == "\\pgfpointpolar" || cs == "\\pgfqpointpolar" || cs == "\\pgfpointpolarxy") {
       auto a = args(2);
       if (!a) return std::nullopt;
@@ -284,6 +286,7 @@ class PgfLowerer {
       auto ang = number((*a)[0]), rad = number((*a)[1]), z = number((*a)[2]);
       if (ang && rad && z)
         out = (*rad * std::cos(*ang * kDeg)) * s.xvec + (*rad * std::sin(*ang * kDeg)) * s.yvec + *z * s.zvec;
+      if (out) host_.mark_3d();
     } else if (cs == "\\pgfpointspherical") {
       // pgfcorepoints: \pgfpointxyz{r sin(lat+90) cos(lon)}{r sin(lat+90) sin(lon)}{r cos(lat+90)}... with
       // latitude measured from the equator: x = r cos(lat) cos(lon), y = r cos(lat) sin(lon), z = r sin(lat)
@@ -295,6 +298,7 @@ class PgfLowerer {
         out = (*rad * cl * std::cos(*lon * kDeg)) * s.xvec + (*rad * cl * std::sin(*lon * kDeg)) * s.yvec +
               (*rad * std::sin(*lat * kDeg)) * s.zvec;
       }
+      if (out) host_.mark_3d();
     } else if (cs == "\\pgfpointadd" || cs == "\\pgfpointdiff") {
       auto a = args(2);
       if (!a) return std::nullopt;
@@ -673,7 +677,10 @@ class PgfLowerer {
     }
     for (const auto& op : ops) stmt += op;
     stmt += ";";
+    const bool data = std::any_of(path_.begin(), path_.end(), [](const Piece& pc) { return pc.data; });
+    const std::size_t first = host_.element_count();
     emit(stmt, r);
+    if (data) host_.set_element_role(first, "data");
     path_.clear();
     has_cur_ = false;
   }
@@ -780,6 +787,7 @@ class PgfLowerer {
         for (Point p : q) {
           Piece pc;
           pc.kind = Piece::Kind::rectangle;
+          pc.data = true;
           if (handler_ == PlotHandler::ybar) {
             const double x0 = p.x - bar_width_ / 2 + bar_shift_;
             pc.la = {x0, 0};
@@ -798,6 +806,7 @@ class PgfLowerer {
         for (std::size_t k = 1; k < n; ++k) {
           Piece pc;
           pc.kind = Piece::Kind::rectangle;
+          pc.data = true;
           const bool y = handler_ == PlotHandler::ybarinterval;
           const double w = y ? q[k].x - q[k - 1].x : q[k].y - q[k - 1].y;
           const double from = (y ? q[k - 1].x : q[k - 1].y) + bar_interval_shift_ * w - 0.5 * bar_interval_width_ * w;
