@@ -63,6 +63,9 @@ constexpr double kBorderPt = 2.0;
 // outer sep, .5\pgflinewidth, and rounding), between kAnchorFrom and kAnchorTo of its length.
 constexpr double kOnSidePt = 2.0;
 constexpr double kAnchorFrom = 0.35, kAnchorTo = 0.65;
+// A node placed at a vertex dot: its anchor point within the dot (vertex dots are at most 12pt
+// across, Scene's limit) plus the outer sep.
+constexpr double kDotReachPt = 6.0 + kOnSidePt;
 
 // The point a node was placed at, from its placement ("above", "below left", ...): the middle
 // of the border side (or corner) opposite the direction; nullopt for other placements.
@@ -200,12 +203,14 @@ void Scene::read() const {
     if (!(n.box.width() > 0 && n.box.height() > 0) || !geo::finite(n.center)) continue;
     node_index.insert(geo::inflate(n.box, kBorderPt + n.outer_sep), ni);
   }
-  auto end_node = [&](Point p, Point from, bool straight) -> std::optional<std::size_t> {
+  auto end_node = [&](Point p, Point from, bool straight, std::uint32_t path) -> std::optional<std::size_t> {
     std::optional<std::size_t> best;
     double best_area = INFINITY;
     if (!geo::finite(p)) return best;
     for (std::size_t ni : node_index.query({p.x, p.y, p.x, p.y})) {
       const ir::Node& n = d.nodes[ni];
+      // A node placed on the line itself (midway, pos=) is its label, not where it ends.
+      if (n.on_path && *n.on_path == path) continue;
       if (box_point_gap(n.box, p) > kBorderPt + n.outer_sep) continue;
       // An end at the centre is a line drawn to a point the node marks (a vertex dot), not an
       // edge stopped at a border.
@@ -231,8 +236,8 @@ void Scene::read() const {
     ++lines;
     auto ends = ends_of(e.geom);
     if (!ends) continue;
-    auto na = end_node(ends->a, ends->a_from, ends->straight);
-    auto nb = end_node(ends->b, ends->b_from, ends->straight);
+    auto na = end_node(ends->a, ends->a_from, ends->straight, e.path_id);
+    auto nb = end_node(ends->b, ends->b_from, ends->straight, e.path_id);
     if (!na || !nb || *na == *nb) continue;
     ++edges;
     edge_paths.insert(e.path_id);
@@ -346,6 +351,17 @@ void Scene::read() const {
     if (networked) {
       r = {LabelRole::weight, "a number in a " + std::string(to_string(pic.kind))};
       continue;
+    }
+    // Placed above/below/left/right of a point marked by a dot (an intersection, a point of a
+    // plot): the number names that point, whatever side runs through it.
+    if (auto at = anchor_point(n)) {
+      bool dot = false;
+      for (std::size_t vi : vertices_near({at->x, at->y, at->x, at->y}, kDotReachPt))
+        if (vertices()[vi].dot && geo::dist(vertices()[vi].p, *at) <= kDotReachPt) dot = true;
+      if (dot) {
+        r = {LabelRole::number, "placed " + n.placement + " a point marked by a dot"};
+        continue;
+      }
     }
     // Placed above/below/left/right of the middle of a side: the node's anchor point (where
     // `at` put it, on its border opposite the placement) lies on a straight side near its middle.

@@ -175,6 +175,9 @@ struct Diagram {
   // bare snippet) and class options; decides the display width (checks: readable_size).
   std::string document_class;
   std::vector<std::string> class_options;
+  // Text shares the picture's paragraph (tex::Picture::text_beside): set inline, the picture's
+  // page (a standalone one) extends past its bounding box left and right by that text.
+  bool text_beside = false;
   std::vector<Unsupported> unsupported;
   std::vector<Diagnostic> diagnostics;  // unsupported-* and lowering problems, located
   FileId file = 0;

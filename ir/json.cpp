@@ -169,6 +169,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
   j["base_font_size_pt"] = num(d.base_font_size_pt);
   j["is_3d"] = d.is_3d;
   j["uses_axis"] = d.uses_axis;
+  j["text_beside"] = d.text_beside;
 
   json nodes = json::array();
   for (const auto& n : d.nodes) nodes.push_back(node_json(n, sm));

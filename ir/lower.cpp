@@ -3513,6 +3513,7 @@ Diagram PictureLowerer::run() {
   d_.base_font_size_pt = doc_.base_font_size_pt;
   d_.document_class = doc_.document_class;
   d_.class_options = doc_.class_options;
+  d_.text_beside = pic_.text_beside;
   d_.uses_axis = pic_.is_axis;
   Settings top;
   top.picture_font.size_pt = doc_.base_font_size_pt;

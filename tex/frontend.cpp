@@ -201,6 +201,9 @@ class PictureReader {
   std::size_t current_ = static_cast<std::size_t>(-1);
   std::uint32_t last_end_ = 0;
   bool in_document_ = false;
+  // Text of the current paragraph seen (Picture::text_beside), and the picture it may follow.
+  bool text_in_paragraph_ = false;
+  std::size_t after_picture_ = static_cast<std::size_t>(-1);
 };
 
 template <class Skip, class Seen>
@@ -250,6 +253,12 @@ void PictureReader::run() {
     } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
                !in_document_) {
       bare_picture(t);  // a snippet of statements without an environment
+    } else if (in_document_ && (t.cat == Cat::letter || t.cat == Cat::other || t.cat == Cat::math)) {
+      text_in_paragraph_ = true;
+      if (after_picture_ < doc_.pictures.size()) doc_.pictures[after_picture_].text_beside = true;
+    } else if (t.cat == Cat::par || t.is_cs("par")) {
+      text_in_paragraph_ = false;
+      after_picture_ = static_cast<std::size_t>(-1);
     }
   }
 }
@@ -261,6 +270,7 @@ void PictureReader::picture(const Token& begin) {
   Picture pic;
   pic.range = ex_.range_of(begin);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
+  pic.text_beside = text_in_paragraph_;
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
@@ -268,6 +278,7 @@ void PictureReader::picture(const Token& begin) {
     statements(Mode::environment, begin);
     ex_.end_group();
   }
+  after_picture_ = current_;
   current_ = saved;
 }
 
@@ -280,6 +291,7 @@ void PictureReader::tikz_command(const Token& t) {
   Picture pic;
   pic.range = ex_.range_of(t);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
+  pic.text_beside = text_in_paragraph_;
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
@@ -293,6 +305,7 @@ void PictureReader::tikz_command(const Token& t) {
       statements(Mode::single, t);
     }
   }
+  after_picture_ = current_;
   current_ = saved;
 }
 

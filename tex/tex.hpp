@@ -84,6 +84,9 @@ struct Picture {
   std::vector<Statement> statements;
   bool is_axis = false;      // contains a pgfplots axis (not lowered by this front end)
   bool truncated = false;    // expansion stopped (a budget error) before the picture's end
+  // Text of the document body shares the picture's paragraph (before or after it, no blank line
+  // between): the picture is set inline, and a standalone page extends past it by that text.
+  bool text_beside = false;
 };
 
 // A `% tikzlint: disable-next-line=rule -- reason` (or disable=, disable-file=) comment.

@@ -1,6 +1,7 @@
 // in_frame: every painted element and every text box lies inside the canvas.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "checks/geometry.hpp"
@@ -35,6 +36,10 @@ const RuleDoc in_frame_doc = {
     "axes included) is a note too. Text a clip cuts stays a note (see above): the dev set's raters\n"
     "judged pictures whose clip cut a side's label as in frame. A line that crosses the canvas\n"
     "with both ends outside is cut, not invisible.\n"
+    "\n"
+    "A standalone page (without the tikz class option) holds the picture's whole paragraph: with\n"
+    "text beside the picture, a `use as bounding box` crops only at its top and bottom, and what\n"
+    "runs past its left or right edge lies on the page beside the text.\n"
     "\n"
     "Without a canvas (a standalone page grows to the picture's bounding box) nothing can be cut\n"
     "off: the verdict is pass, unless some coordinate is not a finite number (fail). This holds for\n"
@@ -160,6 +165,15 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   } else if (d.canvas) {
     canvas.box = *d.canvas;
     canvas_name = d.canvas_source.empty() ? "canvas" : d.canvas_source;
+    // A standalone page holds the whole paragraph (without the tikz option, which makes each
+    // picture a page): with text beside the picture, the page runs on past the bounding box's
+    // left and right edges by that text, and only its top and bottom crop.
+    const bool multi = std::find(d.class_options.begin(), d.class_options.end(), "tikz") != d.class_options.end();
+    if (d.canvas_source == "use as bounding box" && d.text_beside && d.document_class == "standalone" && !multi) {
+      canvas.box.xmin = -std::numeric_limits<double>::max();
+      canvas.box.xmax = std::numeric_limits<double>::max();
+      canvas_name = "use as bounding box (text beside it)";
+    }
   } else {
     if (!r.findings.empty()) {
       r.verdict = Verdict::fail;
@@ -171,8 +185,9 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   }
   const bool clip_frame = canvas_name == "clip";
   Scene scene(d);
+  const ir::Box& shown_box = d.canvas && canvas.is_box ? *d.canvas : canvas.box;  // as written
   nlohmann::json canvas_json = {{"canvas", canvas_name},
-                                {"canvas_box", {canvas.box.xmin, canvas.box.ymin, canvas.box.xmax, canvas.box.ymax}}};
+                                {"canvas_box", {shown_box.xmin, shown_box.ymin, shown_box.xmax, shown_box.ymax}}};
 
   // A clip is a viewport onto a larger drawing when a grid or an open line, with no text on it,
   // runs on past two opposite edges of it: the author drew the plane beyond the window and

@@ -26,7 +26,9 @@ const RuleDoc readable_size_doc = {
     "  tick marks, vertex dots, angle arcs, arrows) are exempt.\n"
     "\n"
     "Never n/a (an empty picture passes). Indeterminate when the geometry is incomplete and\n"
-    "nothing measured fails (the missing part could change the extent). A pgfplots axis does not\n"
+    "nothing measured fails (the missing part could change the extent); text that is too small\n"
+    "only because incomplete geometry (an unplaced node, a node whose nested picture is not sized)\n"
+    "widens the extent is not reported either. A pgfplots axis does not\n"
     "make it indeterminate: pgfplots sets the axis to a fixed size (240pt wide by default) with\n"
     "text at the document's size, so the rule decides on the rest of the picture.",
     "\\begin{tikzpicture}[x=1in,y=1in]\n"
@@ -98,9 +100,39 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
     shown.ymax = std::min(shown.ymax, d.canvas->ymax);
     if (shown.width() <= 0 || shown.height() <= 0) shown = *d.canvas;
   }
-  double fit = 1.0;
-  if (shown.width() > 0 && display.width > 0) fit = std::min(fit, display.width / shown.width());
-  if (shown.height() > 0 && display.height > 0) fit = std::min(fit, display.height / shown.height());
+  auto fit_of = [&](const ir::Box& b) {
+    double f = 1.0;
+    if (b.width() > 0 && display.width > 0) f = std::min(f, display.width / b.width());
+    if (b.height() > 0 && display.height > 0) f = std::min(f, display.height / b.height());
+    return f;
+  };
+  const double fit = fit_of(shown);
+  // The fit the complete geometry alone asks for: text too small only because an unplaced or
+  // unsized part (a node whose nested picture was not measured) widens the extent is undecided.
+  double fit_sure = fit;
+  if (fit < 1) {
+    std::vector<geo::Point> pts;
+    for (const Stroke& s : scene.strokes())
+      if (s.kind != StrokeKind::grid && !d.elements[s.element].incomplete) pts.insert(pts.end(), s.pts.begin(), s.pts.end());
+    for (const auto* list : {&scene.labels(), &scene.furniture()})
+      for (const Label& l : *list)
+        if (!d.nodes[l.node].incomplete) {
+          pts.push_back({l.box.xmin, l.box.ymin});
+          pts.push_back({l.box.xmax, l.box.ymax});
+        }
+    if (!pts.empty()) {
+      ir::Box sure = geo::bounds_of(pts);
+      if (d.canvas) {
+        sure.xmin = std::max(sure.xmin, d.canvas->xmin);
+        sure.ymin = std::max(sure.ymin, d.canvas->ymin);
+        sure.xmax = std::min(sure.xmax, d.canvas->xmax);
+        sure.ymax = std::min(sure.ymax, d.canvas->ymax);
+      }
+      if (sure.width() > 0 && sure.height() > 0) fit_sure = std::max(fit, fit_of(sure));
+    } else {
+      fit_sure = 1.0;  // nothing complete bounds the extent
+    }
+  }
   // Evidence of a finding (built only for one: most diagrams have none).
   auto fit_json = [&] {
     return nlohmann::json{{"fit_factor", std::round(fit * 1000) / 1000},
@@ -119,6 +151,8 @@ RuleResult check_readable_size(const ir::Diagram& d, const Config& cfg) {
   for (const Label& l : scene.labels()) {
     const ir::Node& n = d.nodes[l.node];
     double size = n.font_size_pt * fit;
+    // Small only through the incomplete geometry's share of the extent: not decided.
+    if (n.font_size_pt * fit_sure >= limit_text) continue;
     if (size < limit_text) ++small;
     if (size < worst_size) worst_size = size, worst = &l;
   }
