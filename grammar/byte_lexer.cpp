@@ -145,18 +145,29 @@ std::size_t ByteLexer::next_token(std::size_t& start, std::size_t& stop) {
     stop = pos_ - 1;  // empty, as ANTLR's tokens with stop < start
     return TikZLexer::BRACED;
   }
+  if (held_) {
+    held_ = false;
+    start = held_start_;
+    stop = held_stop_;
+    return held_type_;
+  }
   std::size_t type = scan(start, stop);
   switch (type) {
     case TikZLexer::NODE:
-    case TikZLexer::PIC:
     case TikZLexer::NODE_CMD:
+    case TikZLexer::PIC:
     case TikZLexer::PIC_CMD:
       in_spec_ = true;
+      spec_is_pic_ = type == TikZLexer::PIC || type == TikZLexer::PIC_CMD;
+      spec_options_ = false;
       break;
     case TikZLexer::OPTIONS:
-      if (in_spec_ && stop > start &&
-          spec_text_key_value(text_.substr(start + 1, stop - start - 1)).first != std::string_view::npos)
-        pending_text_ = true;
+      if (in_spec_) {
+        spec_options_ = true;
+        if (stop > start &&
+            spec_text_key_value(text_.substr(start + 1, stop - start - 1)).first != std::string_view::npos)
+          pending_text_ = true;
+      }
       break;
     case TikZLexer::PAREN:
     case TikZLexer::AT:
@@ -164,6 +175,18 @@ std::size_t ByteLexer::next_token(std::size_t& start, std::size_t& stop) {
     case TikZLexer::PLUSPLUS:
       break;
     default:
+      if (in_spec_ && spec_is_pic_ && spec_options_ && type != TikZLexer::BRACED) {
+        // A pic with options and no `{name}`: a style among its options sets `pic type`
+        // (tqft's `tqft/pair of pants`, penrose's `kite`), so the pic ends here; it yields the
+        // empty text first and this token next.
+        held_ = true;
+        held_type_ = type;
+        held_start_ = start;
+        held_stop_ = stop;
+        in_spec_ = false;
+        stop = start - 1;
+        return TikZLexer::BRACED;
+      }
       in_spec_ = false;
       break;
   }

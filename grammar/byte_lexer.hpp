@@ -29,13 +29,15 @@ class ByteLexer : public antlr4::TokenSource {
     pos_ = 0;
     in_spec_ = false;
     pending_text_ = false;
+    held_ = false;
     source_ = {this, input};
   }
 
   // The next token's type and [start, stop] byte offsets (stop inclusive, as ANTLR's).
   // After an option list of a node or pic that sets `node contents` or `pic type`, it yields an
   // empty BRACED token (start = the offset after `]`, stop = start - 1): TikZ ends the node
-  // there, and the grammar's nodeSpec ends with its text.
+  // there, and the grammar's nodeSpec ends with its text. A pic with options that is not
+  // followed by `{name}` gets the same empty text (a style among the options sets `pic type`).
   std::size_t next_token(std::size_t& start, std::size_t& stop);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
@@ -55,6 +57,10 @@ class ByteLexer : public antlr4::TokenSource {
   std::vector<char> stack_;
   bool in_spec_ = false;       // the tokens since `node`/`pic` are still its spec
   bool pending_text_ = false;  // the next token is the empty text of a node/pic
+  bool spec_is_pic_ = false;   // the spec is a pic's
+  bool spec_options_ = false;  // the spec has an option list
+  bool held_ = false;          // a token scanned but not yet returned (after an empty text)
+  std::size_t held_type_ = 0, held_start_ = 0, held_stop_ = 0;
   std::size_t scan(std::size_t& start, std::size_t& stop);
 };
 

@@ -462,6 +462,18 @@ TEST_CASE("node contents and pic type end the node or pic without a text group")
     CHECK(r.statements[0].ops[0].node->text == "box");
     CHECK(r.statements[0].ops[0].node->at.has_value());
 
+    // a pic with options and no {name}: a style among them sets pic type (tqft, penrose)
+    r = parse("\\pic[tqft/pair of pants, name=a];", choice);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.statements.size() == 1);
+    REQUIRE(r.statements[0].ops[0].node.has_value());
+    CHECK(r.statements[0].ops[0].node->text.empty());
+    r = parse("\\path (0,0) pic[kite] -- (1,1);", choice);
+    REQUIRE(r.errors.empty());
+    CHECK(r.statements[0].ops.back().kind == OpKind::Line);
+    r = parse("\\pic at (0,0);", choice);
+    CHECK(r.errors.size() == 1);
+
     r = parse("\\node[node contents=x] at (0,0);", choice);
     CHECK(r.errors.size() == 1);
     r = parse("\\node[draw] at (0,0);", choice);

@@ -1076,8 +1076,20 @@ std::optional<double> Expander::scan_dimen(const Token& owner) {
 }
 
 std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at, bool& is_length) {
-  std::string text = trim(to_string(expand_fully(expr)));
+  TokenList expanded = expand_fully(expr);
   if (stopped_) return std::nullopt;
+  std::string text = trim(to_string(expanded));
+  // A macro parameter (`#1`) in the expression: this is the body of a definition the expander
+  // reads out of its context (a `/.code 2 args={\pgfmathsetmacro\t{100*#1/#2}}` in a picture's
+  // options); TeX evaluates it only when the key is used, with the arguments in place.
+  for (const Token& tok : expanded) {
+    if (tok.cat == Cat::param) {
+      diagnose("unsupported-construct", Severity::warning,
+               "an expression with macro parameters ('" + text + "') is not evaluated where it is defined", at,
+               {{"expression", text}});
+      return std::nullopt;
+    }
+  }
   pgfmath::Context ctx;
   ctx.em_pt = doc_.base_font_size_pt;
   ctx.ex_pt = doc_.base_font_size_pt * 0.430554;

@@ -153,6 +153,16 @@ TEST_CASE("a pgfmath error is located and the macro stays undefined") {
   CHECK(d->range.begin == r.input.find("\\pgfmathsetmacro"));
 }
 
+// A `.code 2 args` body read out of context (penrose's manual puts one in the picture's options):
+// TeX runs it only when the key is used, so its `#1/#2` are no math error.
+TEST_CASE("an expression with macro parameters is not an error") {
+  auto r = picture("\\pgfmathsetmacro\\t{100*#1/#2}\n\\draw (0,0) -- (1,1);");
+  CHECK(r.find("math-error") == nullptr);
+  const Diagnostic* d = r.find("unsupported-construct");
+  REQUIRE(d != nullptr);
+  CHECK(d->severity == Severity::warning);
+}
+
 TEST_CASE("\\ifthenelse with \\equal, numeric tests, \\AND/\\OR/\\NOT") {
   auto r = picture(
       "\\def\\s{squ}\n"
