@@ -168,7 +168,7 @@ constexpr Skipped kSkipped[] = {
     {"NeedsTeXFormat", 0, 1, 1},    {"ProvidesClass", 0, 1, 1},    {"ProvidesPackage", 0, 1, 1},
     {"ProvidesFile", 0, 1, 1},      {"typeout", 0, 1, 0},          {"message", 0, 1, 0},
     {"definecolor", 1, 3, 0},       {"colorlet", 1, 2, 0},         {"usetikzlibrary", 0, 1, 0},
-    {"usepgfplotslibrary", 0, 1, 0}, {"usepgflibrary", 0, 1, 0},   {"pgfplotsset", 0, 1, 0},
+    {"usepgfplotslibrary", 0, 1, 0}, {"usepgflibrary", 0, 1, 0},
     {"newcounter", 0, 1, 1},        {"setcounter", 0, 2, 0},       {"addtocounter", 0, 2, 0},
     {"stepcounter", 0, 1, 0},       {"pgfdeclarelayer", 0, 1, 0},  {"pgfsetlayers", 0, 1, 0},
     {"pgfdeclaredecoration", 0, 3, 0}, {"geometry", 0, 1, 0},      {"pagestyle", 0, 1, 0},
@@ -298,6 +298,7 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"endinput", &Expander::p_endinput},
       {"tikzset", &Expander::p_tikzset},
       {"tikzdatavisualizationset", &Expander::p_tikzdatavisualizationset},
+      {"pgfplotsset", &Expander::p_pgfplotsset},
       {"tikzstyle", &Expander::p_tikzstyle},
       {"foreach", &Expander::p_foreach},
     };
@@ -2131,6 +2132,54 @@ void Expander::p_tikzdatavisualizationset(const Token& t) {
   close.cat = Cat::end_group;
   close.text = "}";
   out.push_back(close);
+  push_back(std::move(out));
+  p_tikzset(t);
+}
+
+// \pgfplotsset{...} sets keys of /pgfplots/ (pgfplots.code.tex). A style definition (`name/.style`,
+// `/.append style`, `/.code`...) goes to the style table as \tikzset's do, so an axis expands the
+// style by name; a plain key (`width=8cm`, `grid=major`) set outside an axis holds for every axis
+// that follows, which is what `every axis/.append style={key}` says (packages/pgfplots applies
+// `every axis` before an axis' own options). `compat` changes no geometry modelled here.
+void Expander::p_pgfplotsset(const Token& t) {
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  auto group = [&](bool open) {
+    Token g = t;
+    g.cat = open ? Cat::begin_group : Cat::end_group;
+    g.text = open ? "{" : "}";
+    return g;
+  };
+  TokenList out{group(true)};
+  bool first = true;
+  for (TokenList& item : split_top(body, ',')) {
+    TokenList it = trim_tokens(std::move(item));
+    if (it.empty()) continue;
+    auto kv = split_top(it, '=');
+    std::string key = trim(to_string(kv[0]));
+    if (key.rfind("/pgfplots/", 0) == 0) key = key.substr(10);
+    if (key.empty() || key == "compat") continue;
+    TokenList entry = string_tokens(key, t);
+    if (kv.size() >= 2) {
+      entry.push_back(string_tokens("=", t)[0]);
+      for (std::size_t i = 1; i < kv.size(); ++i) {
+        if (i > 1) entry.push_back(string_tokens("=", t)[0]);
+        entry.insert(entry.end(), kv[i].begin(), kv[i].end());
+      }
+    }
+    if (key.find("/.") == std::string::npos) {
+      TokenList wrapped = string_tokens("every axis/.append style=", t);
+      wrapped.push_back(group(true));
+      wrapped.insert(wrapped.end(), entry.begin(), entry.end());
+      wrapped.push_back(group(false));
+      entry = std::move(wrapped);
+    }
+    if (!first) out.push_back(string_tokens(",", t)[0]);
+    first = false;
+    out.insert(out.end(), entry.begin(), entry.end());
+  }
+  if (first) return;  // nothing but compat
+  out.push_back(group(false));
   push_back(std::move(out));
   p_tikzset(t);
 }

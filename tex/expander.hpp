@@ -314,6 +314,7 @@ class Expander {
   void p_skip_args(const Token&);
   void p_tikzset(const Token&);
   void p_tikzdatavisualizationset(const Token&);
+  void p_pgfplotsset(const Token&);
   void p_tikzstyle(const Token&);
   void p_foreach(const Token&);  // foreach.cpp
 

@@ -483,8 +483,17 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   legend_anchor_ = "north east", legend_font_.clear(), legend_cells_anchor_ = "center";
   begin_statement_ = &st;
   const std::uint32_t opt_base = open == std::string::npos ? 0 : static_cast<std::uint32_t>(open + 1);
-  for (const tex::FlatKey& fk : host.expand_keys(opts)) {
+  // `every axis` first (pgfplots.code.tex \pgfplots@init@options: the style, then the axis'
+  // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
+  std::vector<tex::FlatKey> keys = host.expand_keys("every axis");
+  for (tex::FlatKey& fk : keys) fk.begin = fk.end = 0;
+  {
+    std::vector<tex::FlatKey> own = host.expand_keys(opts);
+    keys.insert(keys.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
+  }
+  for (const tex::FlatKey& fk : keys) {
     const std::string k = strip_prefix(fk.key);
+    if (k == "every axis" && !fk.has_value) continue;  // not defined: nothing to apply
     const std::string v = fk.value;
     auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : y_; };
     auto on_both = [&](auto&& f) { f(x_), f(y_); };
@@ -606,6 +615,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       legend_entries_.clear();
       for (const auto& it : tex::split_options(v))
         legend_entries_.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
+    } else if ((k == "scaled ticks" || k == "scaled x ticks" || k == "scaled y ticks") && trimmed(v) == "false") {
+      // tick labels without a common factor: as they are written here (the factor is not modelled)
     } else if (appearance_keys().count(k) || (fk.has_value == false && !k.empty() && k.find('!') != std::string::npos)) {
       // paints only
     } else {
