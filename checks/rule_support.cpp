@@ -68,24 +68,27 @@ std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_c
     }
     if (loses_geometry(diag.rule)) return "unsupported input: " + diag.message;
   }
-  // Elements and nodes flagged incomplete count only when a geometry-losing problem lies in
-  // their statement (or none of the diagnostics explains the flag).
-  auto explained_by_keys_only = [&](const SourceRange& r) {
-    bool any = false;
-    for (const Diagnostic& diag : d.diagnostics) {
-      if (!within(diag.range, r)) continue;
-      if (diag.rule != "unsupported-key") return false;
-      any = true;
-    }
-    return any;
-  };
   for (const ir::Element& e : d.elements)
-    if (e.incomplete && !explained_by_keys_only(e.prov.range))
+    if (geometry_lost(d, e.incomplete, e.prov.range))
       return "an element's geometry is incomplete (something in its statement was unsupported)";
   for (const ir::Node& n : d.nodes)
-    if (n.incomplete && !explained_by_keys_only(n.prov.range))
+    if (geometry_lost(d, n.incomplete, n.prov.range))
       return "a node's geometry is incomplete (something in its statement was unsupported)";
   return std::nullopt;
+}
+
+bool geometry_lost(const ir::Diagram& d, bool incomplete, const SourceRange& r) {
+  if (!incomplete) return false;
+  // An element or node flagged incomplete counts only when a geometry-losing problem lies in its
+  // statement (or none of the diagnostics explains the flag): unsupported option keys alone (a
+  // colour, a font) leave its geometry known.
+  bool any = false;
+  for (const Diagnostic& diag : d.diagnostics) {
+    if (!within(diag.range, r)) continue;
+    if (diag.rule != "unsupported-key") return true;
+    any = true;
+  }
+  return !any;
 }
 
 RuleResult make_result(Verdict v, std::string reason) {

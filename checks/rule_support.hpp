@@ -23,6 +23,9 @@ std::string quoted(const std::string& text);
 // lowering marks the element incomplete when a key it did not understand could have.
 // `axis_counts` false: for rules a pgfplots axis cannot affect (it sizes and clips itself).
 std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_counts = true);
+// An element or node flagged `incomplete` whose geometry is not known: some problem in its
+// statement (`r`) other than an unsupported option key, or none explains the flag.
+bool geometry_lost(const ir::Diagram& d, bool incomplete, const SourceRange& r);
 
 RuleResult make_result(Verdict v, std::string reason = {});
 

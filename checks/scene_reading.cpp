@@ -62,6 +62,7 @@ constexpr double kBorderPt = 2.0;
 // A node placed at the middle of a side: its anchor point within kOnSidePt of the side (pgf's
 // outer sep, .5\pgflinewidth, and rounding), between kAnchorFrom and kAnchorTo of its length.
 constexpr double kOnSidePt = 2.0;
+constexpr double kPtPerMetre = 7227.0 / 2.54;  // 72.27pt per inch
 constexpr double kAnchorFrom = 0.35, kAnchorTo = 0.65;
 // A node placed at a vertex dot: its anchor point within the dot (vertex dots are at most 12pt
 // across, Scene's limit) plus the outer sep.
@@ -193,6 +194,30 @@ void Scene::read() const {
   for (const auto& rs : runs)
     for (const auto& run : rs)
       for (std::size_t i : run) tick[i] = true;
+
+  // 1b. Positions along a line: lengths with a physical unit centred on one straight line, each
+  // as far along it from the same end as it states (a ruler, points at partway distances). Two
+  // at least: one label at the distance it states may be a coincidence.
+  std::vector<bool> position(labels.size(), false);
+  {
+    std::map<std::pair<std::size_t, int>, std::vector<std::size_t>> at_distance;  // (stroke, end) -> labels
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const Label& l = labels[i];
+      if (l.text.kind != LabelKind::length || !l.text.value || !(l.text.unit_in_m > 0)) continue;
+      const double stated = *l.text.value * l.text.unit_in_m * kPtPerMetre;
+      for (std::size_t si : strokes_near({l.center.x, l.center.y, l.center.x, l.center.y}, kOnSidePt)) {
+        const Stroke& st = strokes[si];
+        if (st.kind != StrokeKind::straight || st.length <= 0) continue;
+        if (geo::point_segment_distance(l.center, st.pts.front(), st.pts.back()) > kOnSidePt) continue;
+        const double along = projection(l.center, st) * st.length;
+        if (std::abs(along - stated) <= kOnSidePt) at_distance[{si, 0}].push_back(i);
+        if (std::abs(st.length - along - stated) <= kOnSidePt) at_distance[{si, 1}].push_back(i);
+      }
+    }
+    for (const auto& [key, ids] : at_distance)
+      if (ids.size() >= 2)
+        for (std::size_t i : ids) position[i] = true;
+  }
 
   // 2. Edges between nodes: open lines whose both ends stop at two different nodes' borders.
   // The nodes an edge can end at, indexed by their boxes widened by the border slack.
@@ -330,6 +355,10 @@ void Scene::read() const {
                       (l.text.kind == LabelKind::area);
     if (tick[i]) {
       r = {LabelRole::tick, "one of evenly spaced numbers in a row or column"};
+      continue;
+    }
+    if (position[i]) {
+      r = {LabelRole::number, "on a line as far along it as it states, as another label is: it marks a point"};
       continue;
     }
     if (n.drawn && !sign) {

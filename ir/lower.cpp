@@ -2140,7 +2140,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       if (!target) return;
       if (es.custom_to_path && !es.ops->to_path.empty() && es.lib->to_symbols.empty()) {
         if (!is_edge && lower_custom_to_path(ps, op, es, *target)) return;
-        problem("unsupported-key", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
+        // the line TeX draws is not this straight one: the element's geometry is a guess
+        problem("unsupported-construct", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
       }
       const Point S = ps.cur_local, E = target->local;
       const std::string start_node = ps.cur_node;

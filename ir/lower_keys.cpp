@@ -425,6 +425,8 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       const std::string ik = tex::normalise_key(it.key);
       if (ik == "decorate") decorates = !(it.has_value && trim(it.value) == "false");
       if (ik == "decoration") own += "," + std::string(trim(tex::strip_braces(it.value)));
+      // /tikz/text effects={...} sets the action's own text effects (tikzlibrarydecorations.text)
+      if (ik == "text effects") own += ",text effects={" + std::string(trim(tex::strip_braces(it.value))) + "}";
     }
     if (decorates) s.ops.mut().decorating_actions.push_back(own);  // joined to the path's decoration= at its end
     return true;

@@ -30,7 +30,8 @@ const RuleDoc overlap_doc = {
     "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
     "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
-    "unplaced (incomplete) node is not judged. Text a package sets as its own (an axis's tick\n"
+    "unplaced (incomplete) node is not judged, nor a line whose statement was not fully lowered (a\n"
+    "custom to path drawn straight). Text a package sets as its own (an axis's tick\n"
     "labels, a calendar's days) is text like any other here: a curve through a tick label hides it.\n"
     "\n"
     "Never n/a. Indeterminate when the geometry is incomplete and nothing complete overlaps.",
@@ -309,6 +310,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       const Stroke& s = scene.strokes()[si];
       if (!s.drawn || s.kind == StrokeKind::grid) continue;
       const ir::Element& e = d.elements[s.element];
+      // a guessed line (a to path drawn straight) is not where TeX draws it
+      if (geometry_lost(d, e.incomplete, e.prov.range)) continue;
       bool same_path = n.on_path && *n.on_path == e.path_id;
       // An opaque node background painted after the line hides it.
       if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
