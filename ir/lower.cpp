@@ -2194,6 +2194,18 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         Bezier bz{canvas(ps, S), canvas(ps, c1), canvas(ps, c2), canvas(ps, E)};
         if (!start_node.empty()) bz.p0 = named_.at(start_node).border_toward_canvas(bz.c1);
         if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
+        if (!start_node.empty() || !target->bare_node.empty()) {
+          // tikzlibrarytopaths.code.tex \tikz@to@compute: a node end is its border point in the
+          // `out` (`in`) direction, and the distance the controls are taken from is the distance
+          // of those border points, the controls set off from them
+          const Transform inv = ps.s.ctm.inverse();
+          const Point a = inv.apply(bz.p0), t = inv.apply(bz.p1);
+          const double d2 = length(t - a);
+          const double lo2 = clamped(0.3915 * es.out_looseness * d2, es.lib->out_min_distance, es.lib->out_max_distance),
+                       li2 = clamped(0.3915 * es.in_looseness * d2, es.lib->in_min_distance, es.lib->in_max_distance);
+          bz.c1 = canvas(ps, a + Point{lo2 * std::cos(out * kDeg), lo2 * std::sin(out * kDeg)});
+          bz.c2 = canvas(ps, t + Point{li2 * std::cos(in * kDeg), li2 * std::sin(in * kDeg)});
+        }
         if (es.lib->loop) {
           // topaths library: a loop leaves the node at its `out` angle anchor and comes back at its
           // `in` anchor (\tikz@to@modify), controls from the distance of those anchors

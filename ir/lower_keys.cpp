@@ -594,6 +594,10 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.ctm = Transform{};
     return true;
   }
+  if (key == "row sep" || key == "column sep") {
+    (key == "row sep" ? s.lib.mut().matrix_row_sep : s.lib.mut().matrix_column_sep) = v;
+    return true;
+  }
   if (key == "rotate around") {
     // "angle:(point)"
     std::size_t colon = v.find(':');

@@ -71,6 +71,9 @@ struct LibrarySettings {
   std::string spy_scope;
   // Lindenmayer systems (tikzlibrarylindenmayersystems.code.tex): the `l-system={...}` keys in force
   std::string lsystem;
+  // matrices (tikz.code.tex): `row sep` / `column sep` set outside a \matrix (a scope, the
+  // picture, tikz-cd's every diagram) are the ones the matrices inside use
+  std::string matrix_row_sep, matrix_column_sep;
   // chains: the picture's chains; the current chain and default direction are local (TeX groups)
   std::shared_ptr<ChainState> chains = std::make_shared<ChainState>();
   std::string current_chain = "chain", chain_default_direction = "right";

@@ -575,3 +575,14 @@ TEST_CASE("a graph drawing layout key places everything under it: nothing there 
   REQUIRE_FALSE(d.elements.empty());
   CHECK(d.elements[0].incomplete);
 }
+
+TEST_CASE("to[bend left] between nodes: the controls set off from the border points, at their distance") {
+  // lualatex: the picture's top is the controls' height plus half the line width, 12.27pt
+  // (\tikz@to@compute: the ends are the nodes' `out`/`in` anchors, the distance theirs)
+  Pic p;
+  p.path("\\node (a) at (0,0) {A};");
+  p.path("\\node (b) at (1,0) {B};");
+  p.path("\\draw (a) to[bend left=50] (b);");
+  auto d = p.lower();
+  CHECK(std::abs(d.picture_bbox.ymax - 12.27) < 0.1);
+}

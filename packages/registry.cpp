@@ -15,6 +15,7 @@
   X(pgfplots)          /* \begin{axis} ... \addplot ... \end{axis}          (pgfplots manual 4.10) */ \
   X(graphs)            /* \graph                                              (pgfmanual 19, 59) */ \
   X(datavisualization) /* \datavisualization                                (pgfmanual 80-86) */ \
+  X(tikzcd)            /* \begin{tikzcd}: a matrix of math nodes and arrows       (tikz-cd manual) */ \
   X(matrix)            /* \matrix, matrix of nodes                            (pgfmanual 20, 60) */ \
   X(lsystems)          /* l-system paths, \pgfdeclarelindenmayersystem              (pgfmanual 57) */ \
   X(trees)             /* child operations, mindmap                               (pgfmanual 21) */ \

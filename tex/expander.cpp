@@ -298,6 +298,7 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"endinput", &Expander::p_endinput},
       {"tikzset", &Expander::p_tikzset},
       {"tikzdatavisualizationset", &Expander::p_tikzdatavisualizationset},
+      {"tikzcdset", &Expander::p_tikzcdset},
       {"pgfplotsset", &Expander::p_pgfplotsset},
       {"tikzstyle", &Expander::p_tikzstyle},
       {"foreach", &Expander::p_foreach},
@@ -1803,8 +1804,53 @@ void Expander::p_usepackage(const Token& t) {
   for (auto it = list.rbegin(); it != list.rend(); ++it) {
     std::string n = trim(to_string(*it));
     if (!n.empty()) load_file(t, n, ".sty", true);
+    if (n == "tikz-cd") tikzcd_styles(t);
   }
 }
+
+// The styles tikz-cd defines (tikzlibrarycd.code.tex "Default settings" and "Arrow tip selection
+// styles"), in the /tikz terms tikzlint models, for pictures that use them outside a tikzcd
+// environment (`[commutative diagrams/every diagram]`, `\path[commutative diagrams/.cd, every
+// arrow]`); packages/tikzcd reads every cell / arrow / label / matrix from here too. Tips are
+// drawn as tips: a style that changes only the tips' shapes keeps the arrow an arrow.
+void Expander::tikzcd_styles(const Token& t) {
+  if (tikzcd_styles_done_) return;
+  tikzcd_styles_done_ = true;
+  std::string defs =
+      "commutative diagrams/every diagram/.style={row sep=1.8em, column sep=2.4em, baseline=0pt},"
+      "commutative diagrams/every cell/.style={inner xsep=1ex, inner ysep=0.85ex},"
+      "commutative diagrams/every matrix/.style={inner sep=0pt},"
+      "commutative diagrams/every arrow/.style={draw, line width=0.4pt, ->},"
+      "commutative diagrams/every label/.style={auto, font=\\scriptsize, inner sep=0.5ex},"
+      "commutative diagrams/description/.style={anchor=center, fill=white},"
+      "commutative diagrams/marking/.style={font=, sloped, anchor=center},"
+      "commutative diagrams/phantom/.style={draw=none},"
+      "commutative diagrams/crossing over/.style={},"
+      "commutative diagrams/shorten/.style={shorten <=#1, shorten >=#1},"
+      "commutative diagrams/dashed/.style={dashed},"
+      "commutative diagrams/double line/.style={double}";
+  for (const char* k : {"rightarrow", "dashrightarrow", "rightsquigarrow", "twoheadrightarrow", "rightharpoonup",
+                        "rightharpoondown", "two heads", "harpoon", "harpoon'", "to head"})
+    defs += std::string(",commutative diagrams/") + k + "/.style={->}";
+  for (const char* k : {"leftarrow", "dashleftarrow", "leftsquigarrow", "twoheadleftarrow", "leftharpoonup",
+                        "leftharpoondown"})
+    defs += std::string(",commutative diagrams/") + k + "/.style={<-}";
+  for (const char* k : {"leftrightarrow", "mapsto", "mapsfrom", "hookrightarrow", "hookleftarrow", "rightarrowtail",
+                        "leftarrowtail", "leftrightsquigarrow", "hook", "hook'", "tail", "maps to"})
+    defs += std::string(",commutative diagrams/") + k + "/.style={<->}";
+  for (const char* k : {"dash", "no head", "no tail"}) defs += std::string(",commutative diagrams/") + k + "/.style={-}";
+  defs += ",commutative diagrams/equal/.style={double, -},commutative diagrams/equals/.style={double, -}";
+  defs += ",commutative diagrams/Rightarrow/.style={double, ->},commutative diagrams/Leftarrow/.style={double, <-}";
+  defs += ",commutative diagrams/Leftrightarrow/.style={double, <->},commutative diagrams/Mapsto/.style={double, <->}";
+  defs += ",commutative diagrams/Mapsfrom/.style={double, <->}";
+  Statement st;
+  st.kind = StatementKind::StyleDef;
+  st.text = defs;
+  st.origin.assign(defs.size(), t.origin_begin);
+  st.prov = provenance(t, t);
+  if (on_style) on_style(std::move(st));
+}
+
 
 // `\usepackage{x}[date]`: the date is looked for in the same file only, so that the class
 // file ends exactly where its text ends (the snapshot of a class is taken there).
@@ -2180,6 +2226,52 @@ void Expander::p_pgfplotsset(const Token& t) {
   }
   if (first) return;  // nothing but compat
   out.push_back(group(false));
+  push_back(std::move(out));
+  p_tikzset(t);
+}
+
+// \tikzcdset{...} is \pgfqkeys{/tikz/commutative diagrams}{...} (tikzlibrarycd.code.tex): a
+// \tikzset whose relative keys live under `commutative diagrams/`; its `arrows=`, `labels=`,
+// `cells=`, `diagrams=` are `.code`s appending to every arrow / label / cell / diagram.
+void Expander::p_tikzcdset(const Token& t) {
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  TokenList out = string_tokens("{", t);
+  out[0].cat = Cat::begin_group;
+  bool first = true;
+  for (TokenList& item : split_top(body, ',')) {
+    TokenList it = trim_tokens(std::move(item));
+    if (it.empty()) continue;
+    if (!first) out.push_back(string_tokens(",", t)[0]);
+    first = false;
+    if (it.front().text == "/") {
+      out.insert(out.end(), it.begin(), it.end());
+      continue;
+    }
+    auto kv = split_top(it, '=');
+    const std::string key = key_name(kv[0]);
+    static const std::pair<const char*, const char*> kAppend[] = {
+        {"arrows", "every arrow"}, {"labels", "every label"}, {"cells", "every cell"}, {"diagrams", "every diagram"}};
+    const char* append = nullptr;
+    for (const auto& [k, style] : kAppend)
+      if (key == k && kv.size() >= 2) append = style;
+    if (append) {
+      TokenList pre = string_tokens(std::string("commutative diagrams/") + append + "/.append style=", t);
+      out.insert(out.end(), pre.begin(), pre.end());
+      for (std::size_t i = 1; i < kv.size(); ++i) {
+        if (i > 1) out.push_back(string_tokens("=", t)[0]);
+        out.insert(out.end(), kv[i].begin(), kv[i].end());
+      }
+      continue;
+    }
+    TokenList pre = string_tokens("commutative diagrams/", t);
+    out.insert(out.end(), pre.begin(), pre.end());
+    out.insert(out.end(), it.begin(), it.end());
+  }
+  Token close = t;
+  close.cat = Cat::end_group;
+  close.text = "}";
+  out.push_back(close);
   push_back(std::move(out));
   p_tikzset(t);
 }

@@ -314,6 +314,8 @@ class Expander {
   void p_skip_args(const Token&);
   void p_tikzset(const Token&);
   void p_tikzdatavisualizationset(const Token&);
+  void p_tikzcdset(const Token&);
+  void tikzcd_styles(const Token& at);
   void p_pgfplotsset(const Token&);
   void p_tikzstyle(const Token&);
   void p_foreach(const Token&);  // foreach.cpp
@@ -357,6 +359,7 @@ class Expander {
   std::size_t snapshot_diags_ = 0, snapshot_styles_ = 0, snapshot_steps_ = 0;
   bool at_letter_ = false;
   bool stopped_ = false;
+  bool tikzcd_styles_done_ = false;  // tikz-cd's styles emitted (tikzcd_styles)
   bool prefix_global_ = false;
   bool class_seen_ = false;
   std::size_t steps_ = 0;

@@ -182,6 +182,7 @@ class PictureReader {
   enum class Mode { environment, group, single, bare };
   std::string env_name(const Token& at);
   void picture(const Token& begin);
+  void tikzcd(const Token& begin);
   void tikz_command(const Token& t);
   void bare_picture(const Token& first);
   void statements(Mode mode, const Token& begin);
@@ -239,6 +240,8 @@ void PictureReader::run() {
       std::string name = env_name(t);
       if (name == "tikzpicture") {
         picture(t);
+      } else if (name == "tikzcd") {
+        tikzcd(t);
       } else if (name == "document") {
         in_document_ = true;
       } else {
@@ -279,6 +282,83 @@ void PictureReader::picture(const Token& begin) {
     ex_.end_group();
   }
   after_picture_ = current_;
+  current_ = saved;
+}
+
+// tikz-cd's environment (tikzlibrarycd.code.tex \tikzcd): a tikzpicture holding one \matrix
+// whose cells carry \arrow commands. It is one picture of one statement, the environment as
+// written ("\begin{tikzcd}[options] body \end{tikzcd}", macros expanded), for the tikzcd
+// package (packages/tikzcd) to lower; environments nested in its cells (a pmatrix in a label)
+// stay in the text.
+void PictureReader::tikzcd(const Token& begin) {
+  TokenList opts;
+  bool present = false;
+  if (!ex_.read_optional_raw(opts, begin, present)) return;
+  Picture pic;
+  pic.range = ex_.range_of(begin);
+  doc_.pictures.push_back(std::move(pic));
+  std::size_t saved = current_;
+  current_ = doc_.pictures.size() - 1;
+  Statement st;
+  st.kind = StatementKind::Other;
+  Serialiser text(st.text, &st.origin);
+  auto put_chars = [&](std::string_view s, const Token& at) {
+    for (char c : s) {
+      Token x;
+      x.cat = Cat::other;
+      x.text = std::string(1, c);
+      x.origin_begin = at.origin_begin;
+      x.origin_end = at.origin_end;
+      text.put(x);
+    }
+  };
+  text.put(begin);
+  put_chars("{tikzcd}", begin);
+  if (present) {
+    put_chars("[", begin);
+    for (const Token& x : ex_.expand_fully(std::move(opts))) text.put(x);
+    put_chars("]", begin);
+  }
+  ex_.begin_group(begin);
+  std::size_t nested = 0;
+  Token t, last = begin;
+  bool closed = false;
+  const std::size_t max_bytes = ex_.limits().max_statement_bytes;
+  while (ex_.next(t)) {
+    if (t.cat == Cat::marker) continue;
+    if (t.is_cs("begin") || t.is_cs("end")) {
+      const bool opening = t.is_cs("begin");
+      std::string name = env_name(t);
+      if (!opening && name == "tikzcd" && nested == 0) {
+        text.put(t);
+        put_chars("{tikzcd}", t);
+        last = t;
+        closed = true;
+        doc_.pictures[current_].range.end = end_of_environment(t);
+        break;
+      }
+      if (opening) ++nested;
+      else if (nested > 0) --nested;
+      text.put(t);
+      put_chars("{" + name + "}", t);
+    } else {
+      text.put(t);
+    }
+    if (t.cat != Cat::space && t.cat != Cat::par) last = t;
+    if (st.text.size() > max_bytes) {
+      ex_.fatal("expansion-limit", "statement longer than " + std::to_string(max_bytes) + " bytes", begin,
+                {{"limit", max_bytes}, {"name", "max_statement_bytes"}});
+      break;
+    }
+  }
+  if (closed) ex_.end_group();
+  if (!closed && !ex_.stopped())
+    ex_.diagnose("unterminated", Severity::error, "unterminated tikzcd environment", begin);
+  st.prov = ex_.provenance(begin, last);
+  last_end_ = st.prov.range.end;
+  st.cut = !closed;
+  doc_.pictures[current_].truncated = !closed && ex_.stopped();
+  doc_.pictures[current_].statements.push_back(std::move(st));
   current_ = saved;
 }
 

@@ -406,6 +406,17 @@ Val fn_dim(State& s, std::span<const Val> a, std::size_t p) {
   return number(s, static_cast<double>(s.arrays[static_cast<std::size_t>(a[0].arr)].size()), false, p);
 }
 
+// tikz-cd's math font dimensions (tikzlibrarycd.code.tex, under LuaTeX \Umathaxis and
+// \Umathfractionrule of \textstyle): Computer Modern's axis height is 0.25em, its fraction rule
+// 0.04em (2.5pt and 0.4pt at 10pt). A picture that names them without tikz-cd is a TeX error
+// this evaluator does not see: it only ever reads them as tikz-cd defines them.
+Val fn_axis_height(State& s, std::span<const Val>, std::size_t p) {
+  return number(s, 0.25 * (s.ctx ? s.ctx->em_pt : 10.0), true, p);
+}
+Val fn_rule_thickness(State& s, std::span<const Val>, std::size_t p) {
+  return number(s, 0.04 * (s.ctx ? s.ctx->em_pt : 10.0), true, p);
+}
+
 constexpr std::uint8_t kAny = 255;
 
 // Sorted by name (checked below) for binary search.
@@ -419,6 +430,7 @@ constexpr std::array kFunctions = {
     Function{"asin", 1, 1, arc_fn<asin_d>},
     Function{"atan", 1, 1, fn_atan},
     Function{"atan2", 2, 2, fn_atan2},
+    Function{"axis_height", 0, 0, fn_axis_height},
     Function{"ceil", 1, 1, unary_fn<ceil_d>},
     Function{"cos", 1, 1, fn_cos},
     Function{"cosec", 1, 1, fn_cosec},
@@ -464,6 +476,7 @@ constexpr std::array kFunctions = {
     Function{"real", 1, 1, fn_real},
     Function{"rnd", 0, 0, fn_rnd},
     Function{"round", 1, 1, fn_round},
+    Function{"rule_thickness", 0, 0, fn_rule_thickness},
     Function{"scalar", 1, 1, fn_scalar},
     Function{"sec", 1, 1, fn_sec},
     Function{"sign", 1, 1, fn_sign},

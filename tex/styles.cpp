@@ -502,6 +502,7 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
                            base_begin, base_end});
     return;
   }
+  std::string cd_path;  // set by `path/.cd`
   for (const RawItem& item : split_options(options)) {
     if (out.size() >= kMaxKeys || too_many_keys_) {
       if (!too_many_keys_ && problems)
@@ -515,6 +516,20 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
     std::uint32_t e = use_spans ? base_end : item.end;
     std::string key = normalise_key(item.key);
     if (key.empty()) continue;
+    // pgfkeys' `path/.cd`: the list's later relative keys are looked up under `path` first; one
+    // not found there is taken as a /tikz key (tikz-cd's `commutative diagrams/.cd, every arrow`:
+    // its .unknown handler forwards to /tikz).
+    if (key == ".cd" || (key.size() > 4 && key.compare(key.size() - 4, 4, "/.cd") == 0)) {
+      cd_path = key.size() > 4 ? key.substr(0, key.size() - 4) : "";
+      if (cd_path == "tikz" || cd_path == "/tikz" || cd_path == "pgf" || cd_path == "/pgf") cd_path.clear();
+      continue;
+    }
+    if (!cd_path.empty() && key.front() != '/') {
+      const std::string full = cd_path + "/" + key;
+      if (key.find("/.") != std::string::npos || find(full) ||
+          (item.has_value && find(full + "/" + normalise_key(item.value))))
+        key = full;
+    }
     if (handle_definition(item, key, b, e, problems)) continue;
 
     const StyleDefinition* def = find(key);

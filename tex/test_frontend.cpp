@@ -255,3 +255,31 @@ TEST_CASE("a batch remembers package searches that failed, by the folders search
   }
   fs::remove_all(root);
 }
+
+TEST_CASE("a tikzcd environment is one picture of one statement, its text as written") {
+  SourceManager sm;
+  auto doc = run("\\documentclass{article}\n\\usepackage{tikz-cd}\n\\begin{document}\n"
+                 "\\begin{tikzcd}[sep=small] A \\arrow[r, \"f\"] & \\begin{matrix} x \\end{matrix} \\\\ C\n"
+                 "\\end{tikzcd}\n\\end{document}\n",
+                 sm);
+  REQUIRE(doc.pictures.size() == 1);
+  REQUIRE(doc.pictures[0].statements.size() == 1);
+  const std::string& t = doc.pictures[0].statements[0].text;
+  CHECK(t.rfind("\\begin{tikzcd}[sep=small]", 0) == 0);
+  CHECK(t.find("\\begin{matrix} x \\end{matrix}") != std::string::npos);  // a nested environment stays
+  CHECK(t.size() >= 12);
+  CHECK(t.substr(t.size() - 12) == "\\end{tikzcd}");
+  // \usepackage{tikz-cd} defines the library's styles
+  bool styles = false;
+  for (const auto& st : doc.preamble_styles) styles = styles || st.text.find("commutative diagrams/every arrow") != std::string::npos;
+  CHECK(styles);
+}
+
+TEST_CASE("\\tikzcdset sets keys under commutative diagrams/, arrows= appends to every arrow") {
+  SourceManager sm;
+  auto doc = run("\\tikzcdset{arrows={red}, row sep/normal=3em}\n", sm);
+  REQUIRE(!doc.preamble_styles.empty());
+  const std::string& t = doc.preamble_styles.back().text;
+  CHECK(t.find("commutative diagrams/every arrow/.append style={red}") != std::string::npos);
+  CHECK(t.find("commutative diagrams/row sep/normal=3em") != std::string::npos);
+}

@@ -204,3 +204,10 @@ TEST_CASE("styles that multiply stop at kMaxKeys with one expansion-limit proble
   CHECK(keys(t.expand("s29", &problems)) == std::vector<std::string>{"thick", "thick", "thick", "thick"});
   CHECK(problems.empty());
 }
+
+TEST_CASE("path/.cd: later keys are looked up under the path first, the others stay /tikz keys") {
+  StyleTable t;
+  t.run_tikzset("commutative diagrams/every arrow/.style={draw, ->}", nullptr);
+  auto flat = t.expand("commutative diagrams/.cd, every arrow, red, /tikz/.cd, every arrow", nullptr);
+  CHECK(keys(flat) == std::vector<std::string>{"draw", "->", "red", "every arrow"});
+}

@@ -257,7 +257,8 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   const std::vector<tex::FlatKey> flat = host.expand_keys(options);
   std::vector<tex::FlatKey> scene;  // what the cells inherit
   std::string every_cell;           // `cells=` appends to `every cell`
-  std::string row_sep, column_sep, amp, matrix_anchor, inner_anchor;
+  std::string row_sep = host.settings().lib->matrix_row_sep, column_sep = host.settings().lib->matrix_column_sep;
+  std::string amp, matrix_anchor, inner_anchor;
   bool of_nodes = false, math = false, empty_nodes = false;
   for (const auto& k : flat) {
     if (k.key == "matrix of nodes" || k.key == "matrix of math nodes") {
