@@ -123,7 +123,8 @@ struct Node {
   bool is_label = false;    // from label= or pin= of another node
   // What a package typeset the node as, when it is part of the package's own furniture rather
   // than a label the author placed: "tick label", "axis label", "legend" (a pgfplots axis, a data
-  // visualization), "calendar day", "calendar month label" (a calendar). Such
+  // visualization), "calendar day", "calendar month label" (a calendar), "arrow marking" (a glyph
+  // tikz-cd sets across its own arrow: overlap does not count that arrow through it). Such
   // text is seen by the rules on text (in_frame, overlap, readable_size) but names no geometry.
   std::string role;
   std::optional<std::uint32_t> label_of;  // index of the node this is a label of

@@ -937,6 +937,12 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     s.ops.mut().to_path = std::string(trim(tex::strip_braces(v)));
     return true;
   }
+  if (key == "controls" && k.has_value) {
+    // tikzlibrarytopaths.code.tex: controls/.style={to path={.. controls #1 .. (\tikztotarget) \tikztonodes}}
+    s.custom_to_path = true;
+    s.ops.mut().to_path = ".. controls " + std::string(trim(tex::strip_braces(v))) + " .. (\\tikztotarget) \\tikztonodes";
+    return true;
+  }
   if (key == "insert path") {
     s.ops.mut().insert_paths.push_back(v);
     return true;

@@ -45,7 +45,9 @@ const RuleDoc label_association_doc = {
     "of a graph or a step of a plotted curve is no mark.\n"
     "\n"
     "Numbers the scene reads as tick labels, indices or edge weights (see `tikzlint ir`'s reading)\n"
-    "are placed by convention and not checked. A node with a border or a fill of its own (a vertex,\n"
+    "are placed by convention and not checked, and neither is a label placed on an arrow (midway,\n"
+    "pos=, a tikz-cd label): it names that arrow, a map or a transition, whatever its text reads as\n"
+    "($\\phi$ on an arrow is no angle). A node with a border or a fill of its own (a vertex,\n"
     "a state, a box of a flowchart, a shape) is an element that carries its text, not a label of\n"
     "another element, and a picture with nothing drawn but text (no line, outline or vertex dot)\n"
     "has nothing its text could name: neither is checked. Text a package typesets as its own\n"
@@ -275,6 +277,12 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // an element itself, not a label of one.
     const LabelRole role = scene.reading(l).role;
     if (role == LabelRole::tick || role == LabelRole::index || role == LabelRole::weight) continue;
+    // A label placed on an arrow (midway, pos=, a tikz-cd quoted label) names that arrow (a map, a
+    // transition) by construction, whatever its text reads as ($\phi$ is no angle there).
+    if (n.on_path && std::any_of(d.elements.begin(), d.elements.end(), [&](const ir::Element& e) {
+          return e.path_id == *n.on_path && (e.style.arrow_start || e.style.arrow_end);
+        }))
+      continue;
     // A node with a border or background of its own is an element that carries its text (a
     // vertex, a state, a box, a shape example), not a label placed beside another element.
     if ((n.drawn || n.filled) && !n.label_of) continue;

@@ -32,7 +32,9 @@ const RuleDoc overlap_doc = {
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
     "unplaced (incomplete) node is not judged, nor a line whose statement was not fully lowered (a\n"
     "custom to path drawn straight). Text a package sets as its own (an axis's tick\n"
-    "labels, a calendar's days) is text like any other here: a curve through a tick label hides it.\n"
+    "labels, a calendar's days) is text like any other here: a curve through a tick label hides it;\n"
+    "only a marking (tikz-cd's `\"/\" marking`, a glyph set across its own arrow on purpose) is not\n"
+    "crossed by that arrow.\n"
     "\n"
     "Never n/a. Indeterminate when the geometry is incomplete and nothing complete overlaps.",
     "\\draw (0,0) -- (4,0);\n"
@@ -313,6 +315,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // a guessed line (a to path drawn straight) is not where TeX draws it
       if (geometry_lost(d, e.incomplete, e.prov.range)) continue;
       bool same_path = n.on_path && *n.on_path == e.path_id;
+      // A marking (tikz-cd's `"/" marking`) is a glyph set across its own arrow on purpose.
+      if (same_path && n.role == "arrow marking") continue;
       // An opaque node background painted after the line hides it.
       if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
       // The exact clip length first: only a stroke that may reach the limit needs GEOS's overlay

@@ -432,6 +432,7 @@ void CdLowerer::lower_arrow(const Arrow& a) {
   std::vector<std::string> tikz;
   struct Label {
     std::string text, options;
+    bool marking = false;
   };
   std::vector<Label> labels;
   std::vector<std::string> label_extra;  // phantom's labels={font=, anchor=center}
@@ -512,7 +513,7 @@ void CdLowerer::lower_arrow(const Arrow& a) {
       rest = strip_group(rest);
       for (const Item& o : split_items(rest)) {
         if (o.key == "description") lo.push_back("anchor=center, fill=white");
-        else if (o.key == "marking") lo.push_back("font=, sloped, anchor=center");
+        else if (o.key == "marking") lo.push_back("font=, sloped, anchor=center"), l.marking = true;
         else lo.push_back(o.raw);
       }
       l.options = join(lo);
@@ -575,14 +576,25 @@ void CdLowerer::lower_arrow(const Arrow& a) {
   for (const auto& s : styles_.arrow) path.push_back(s);
   path.push_back(std::string(tip_start ? "<" : "") + "-" + (tip_end ? ">" : ""));
   for (const auto& s : tikz) path.push_back(s);  // last: keys.resize below drops them
+  // The labels as nodes on the `to`, the markings last: a marking (a glyph set across the arrow,
+  // `"/" marking`) is part of the arrow's look, node role "arrow marking" (ir/diagram.hpp).
   std::string nodes;
-  for (const Label& l : labels) {
-    std::vector<std::string> lo = styles_.label;
-    lo.insert(lo.end(), label_extra.begin(), label_extra.end());
-    lo.push_back(l.options);
-    const std::string text = l.text.empty() ? "" : styles_.math ? "$" + l.text + "$" : l.text;
-    nodes += " node[" + join(lo) + "] {" + text + "}";
+  std::size_t plain_labels = 0;
+  for (bool marking : {false, true}) {
+    for (const Label& l : labels) {
+      if (l.marking != marking) continue;
+      plain_labels += !marking;
+      std::vector<std::string> lo = styles_.label;
+      lo.insert(lo.end(), label_extra.begin(), label_extra.end());
+      lo.push_back(l.options);
+      const std::string text = l.text.empty() ? "" : styles_.math ? "$" + l.text + "$" : l.text;
+      nodes += " node[" + join(lo) + "] {" + text + "}";
+    }
   }
+  const std::size_t first_node = host_.node_count();
+  auto mark_markings = [&] {
+    if (plain_labels < labels.size()) host_.set_node_role(first_node + plain_labels, "arrow marking");
+  };
   if (!host_.named_center(start) || !host_.named_center(target)) {
     // pgf: "No shape named ..." -- an arrow to a cell that holds no node (or a name never made)
     problem("unsupported-construct",
@@ -625,6 +637,7 @@ void CdLowerer::lower_arrow(const Arrow& a) {
   }
   if (!plain_to) {
     host_.emit("\\path[" + join(path) + "] (" + start + ") to" + nodes + " (" + target + ");", a.begin, a.end);
+    mark_markings();
     return;
   }
   // An end's reference point: a cell's center anchor, on the math axis (asymmetrical rectangle:
@@ -712,6 +725,27 @@ void CdLowerer::lower_arrow(const Arrow& a) {
                  pt(pb->y) + ");",
              a.begin, a.end);
   host_.emit("\\end{scope}", a.begin, a.end);
+  mark_markings();
+  // The tips reach past the line: pgf's bounding box holds each tip's hull. tikz-cd's `cm to`
+  // (Computer Modern Rightarrow[length=+0pt 6.2], width' 2.096774 of the length) at the line
+  // width rule_thickness (0.4pt); its other tips (bar, hooks) are about as wide.
+  const double lw = 0.4, length = 6.2 * lw, half = 2.096774 * length / 2;
+  auto tip_hull = [&](Point p, double toward_deg) {
+    const double ux = std::cos(toward_deg * M_PI / 180), uy = std::sin(toward_deg * M_PI / 180);
+    Box b{p.x, p.y, p.x, p.y};
+    for (double side : {-1.0, 1.0}) {
+      const Point q{p.x - length * ux - side * half * uy, p.y - length * uy + side * half * ux};
+      b.xmin = std::min(b.xmin, q.x);
+      b.ymin = std::min(b.ymin, q.y);
+      b.xmax = std::max(b.xmax, q.x);
+      b.ymax = std::max(b.ymax, q.y);
+    }
+    host_.grow_picture_bbox(b);
+  };
+  const double chord = std::atan2(pb->y - pa->y, pb->x - pa->x) * 180 / M_PI;
+  const double arrive = bend ? chord - *bend : chord, leave = bend ? chord + *bend : chord;
+  if (tip_end) tip_hull(*pb, arrive);
+  if (tip_start) tip_hull(*pa, leave + 180);
 }
 
 bool CdLowerer::run() {
