@@ -147,6 +147,8 @@ struct Direction {
   std::string line = "box";  // `axis x line`: box, lower (bottom/left), none
   std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
   bool arrow = false;                 // the line ends in an arrow (-stealth)
+  std::uint32_t middle_at = 0;        // where `axis lines=middle` was set (line "middle" until laid out)
+  bool label_near_ticks = false;      // `xlabel near ticks` after the line was chosen
   // laid out
   double lo = 0, hi = 1;       // limits (log10 on a log axis)
   double length = 0, scale = 0;  // pt along the axis; pt per (transformed) data unit
@@ -529,10 +531,12 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
         const bool lower = m == "left" || (d.name == 'x' ? m == "bottom" : m == "bottom");
         if (m == "box" || m == "none") d.line = m;
         else if (lower) d.line = "lower";
+        else if (m == "middle" || m == "center") d.line = "middle", d.middle_at = fk.begin, d.label_near_ticks = false;
         else return false;
         // `every non boxed x axis` (pgfplots.code.tex): tick align=center, enlarge x limits=false,
         // an arrow at the line's end; the starred keys leave those alone
-        if (!star && d.line == "lower") d.enlarge = "false", d.tick_align = "center", d.arrow = true;
+        if (!star && (d.line == "lower" || d.line == "middle"))
+          d.enlarge = "false", d.tick_align = "center", d.arrow = true;
         if (!star && d.line == "box") d.tick_align = "inside", d.arrow = false;
         return true;
       };
@@ -540,6 +544,10 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       if (k == "axis lines" || k == "axis lines*") ok = set(x_) && set(y_);
       else ok = set(dir(k[5]));
       if (!ok) unknown_keys_.push_back({k + "=" + m, fk.begin});
+    } else if (k == "xlabel near ticks" || k == "ylabel near ticks" || k == "label near ticks") {
+      // `every axis x label` at `ticklabel cs:0.5`, as laid out below, whatever `axis x line` said
+      if (k[0] != 'y') x_.label_near_ticks = true;
+      if (k[0] != 'x') y_.label_near_ticks = true;
     } else if (k == "tick align" || k == "xtick align" || k == "ytick align") {
       const std::string m = trimmed(v);
       if (m != "inside" && m != "outside" && m != "center") unknown_keys_.push_back({k + "=" + m, fk.begin});
@@ -786,6 +794,24 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   failed_ = false;
   read_keys(st, env, host);
   if (!compute_limits(st, host)) return;
+  // `axis x line=middle` (pgfplots.code.tex): the line through 0 of the other direction. Where
+  // that is the other direction's lower limit (a first-quadrant axis) it is the lower line, with
+  // its ticks and tick labels; elsewhere, or with a label that `middle` places at the line's end
+  // (no `xlabel near ticks` after it), it is not modelled.
+  for (Direction* d : {&x_, &y_}) {
+    if (d->line != "middle") continue;
+    const Direction& other = d == &x_ ? y_ : x_;
+    if (std::abs(other.lo) <= 1e-9 * std::max(1.0, std::abs(other.hi))) {
+      d->line = "lower";
+      if (d->has_label && !d->label_near_ticks)
+        unknown_keys_.push_back({std::string("axis ") + d->name + " line=middle with its label at the line's end",
+                                 d->middle_at});
+    } else {
+      d->line = "box";
+      unknown_keys_.push_back({std::string("axis ") + d->name + " line=middle through the inside of the axis",
+                               d->middle_at});
+    }
+  }
   for (const auto& [key, at] : unknown_keys_) {
     host.problem("unsupported-key", "pgfplots axis key '" + key + "' is not modelled", opt_base_ + at,
                  opt_base_ + at + 1, false);
