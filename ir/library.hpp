@@ -84,6 +84,10 @@ class LibraryHost {
   virtual void add_path(const std::vector<Geometry>& pieces, const Style& style) {}
   virtual void add_clip(const ClipRegion& clip) {}
   virtual void grow_picture_bbox(const Box& box) {}
+  // pgf's \pgfinterruptboundingbox ... \endpgfinterruptboundingbox: what is emitted in between
+  // does not grow the picture's bounding box (a matrix's cells: only the matrix node does). Nest.
+  virtual void begin_interrupt_bbox() {}
+  virtual void end_interrupt_bbox() {}
   // A diagnostic of the package's own (an "approximate" note, "not lowered" warning). With
   // `unsupported` set it is also what makes the picture incomplete for the rules.
   virtual void report(const Diagnostic& dg, const std::string& unsupported = "") {}

@@ -3176,6 +3176,12 @@ class PictureLowerer::Host final : public LibraryHost {
   void add_clip(const ClipRegion& clip) override { L_.d_.clips.push_back(clip); }
 
   void grow_picture_bbox(const Box& box) override { L_.bbox_.add(box); }
+  void begin_interrupt_bbox() override { interrupted_.push_back(L_.bbox_); }
+  void end_interrupt_bbox() override {
+    if (interrupted_.empty()) return;
+    L_.bbox_ = interrupted_.back();
+    interrupted_.pop_back();
+  }
 
   void report(const Diagnostic& dg, const std::string& unsupported) override {
     L_.d_.diagnostics.push_back(dg);
@@ -3236,6 +3242,7 @@ class PictureLowerer::Host final : public LibraryHost {
   static constexpr int kMaxLibraryDepth = 16;
   PictureLowerer& L_;
   const tex::Statement& st_;
+  std::vector<BBoxAccumulator> interrupted_;  // the picture's box at each begin_interrupt_bbox
 };
 
 namespace {

@@ -504,9 +504,13 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   const Point text_origin{center.x - width / 2, center.y - (height - depth) / 2};
 
   // ---- the cells, shifted to their origins (\pgf@matrix@shift@nodes@secondary)
+  // pgfmodulematrix.code.tex \pgf@matrix@startcell: \pgfinterruptboundingbox, the cells do not
+  // grow the picture (the matrix node around them does)
+  host.begin_interrupt_bbox();
   host.emit("\\begin{scope}[" + serialise(scene) + "]", 0, 0);
   for (const auto& x : all_cells(text_origin, true)) host.emit(x.text, x.begin, x.end);
   host.emit("\\end{scope}", 0, 0);
+  host.end_interrupt_bbox();
   host.emit("\\end{scope}", 0, 0);
   return true;
 }

@@ -104,3 +104,17 @@ TEST_CASE("matrix: ampersand replacement and what is not modelled") {
   CHECK(has_rule(e, "unsupported-key"));
   CHECK(e.nodes.size() == 3);  // the two cells and the matrix node
 }
+
+TEST_CASE("matrix: the cells do not grow the picture, the matrix node does (pgf's \\pgfinterruptboundingbox)") {
+  // lualatex: picture bbox -10.29 -3.58 10.29 3.58, the matrix node's (inner sep -3pt) inside its cells
+  Pic p;
+  p.path("\\matrix (m) [matrix of nodes, inner sep=-3pt, outer sep=0pt, nodes={inner sep=3pt, outer sep=0pt}] {A & B \\\\};");
+  auto d = p.lower();
+  CHECK(std::abs(d.picture_bbox.xmin - -10.29) < 0.01);
+  CHECK(std::abs(d.picture_bbox.ymin - -3.58) < 0.01);
+  CHECK(std::abs(d.picture_bbox.xmax - 10.29) < 0.01);
+  CHECK(std::abs(d.picture_bbox.ymax - 3.58) < 0.01);
+  // the cells reach 3pt past it (their inner sep 3pt against the matrix's -3pt)
+  CHECK(find_node(d, "m-1-1")->box.xmin == doctest::Approx(d.picture_bbox.xmin - 3).epsilon(1e-3));
+  CHECK(find_node(d, "m-1-1")->box.ymax == doctest::Approx(d.picture_bbox.ymax + 3).epsilon(1e-3));
+}
