@@ -130,9 +130,20 @@ class HashIndex {
 constexpr Kind kKinds[] = {Kind::command, Kind::math_command, Kind::key, Kind::shape, Kind::arrow,
                            Kind::decoration, Kind::pattern, Kind::coordinate_system, Kind::math_function, Kind::color};
 
+// A key with '*': what a name must start and end with to match it (the text before its first
+// '*' and after its last), tested before the glob.
+struct KeyPattern {
+  const CatalogEntry* entry;
+  std::string_view prefix, suffix;
+  bool may_match(std::string_view key) const {
+    return key.size() >= prefix.size() + suffix.size() && key.substr(0, prefix.size()) == prefix &&
+           key.substr(key.size() - suffix.size()) == suffix;
+  }
+};
+
 struct Index {
   std::vector<std::vector<UnitId>> requires_;   // unit -> units it loads
-  std::vector<const CatalogEntry*> key_patterns;  // keys with '*'
+  std::vector<KeyPattern> key_patterns;  // keys with '*'
   std::unordered_map<std::string_view, UnitId> unit_by_id;  // "package:tikz" -> its index
   std::vector<HashIndex> by_name;  // per Kind (kKinds order)
   Index() {
@@ -141,7 +152,8 @@ struct Index {
     requires_.resize(std::size(kUnits));
     for (const auto& r : kRequires) requires_[r[0]].push_back(r[1]);
     for (const auto& e : kKeys)
-      if (e.name.find('*') != std::string_view::npos) key_patterns.push_back(&e);
+      if (auto star = e.name.find('*'); star != std::string_view::npos)
+        key_patterns.push_back({&e, e.name.substr(0, star), e.name.substr(e.name.rfind('*') + 1)});
   }
 };
 
@@ -245,14 +257,14 @@ std::vector<UnitId> Catalog::definers(Kind kind, std::string_view name) const {
 bool Catalog::defined_anywhere(Kind kind, std::string_view name) const { return !named(kind, name).empty(); }
 
 bool Catalog::key_pattern(std::string_view key, const UnitSet& loaded) const {
-  for (const CatalogEntry* e : index().key_patterns)
-    if (loaded.has(e->unit) && glob(e->name, key)) return true;
+  for (const KeyPattern& p : index().key_patterns)
+    if (p.may_match(key) && loaded.has(p.entry->unit) && glob(p.entry->name, key)) return true;
   return false;
 }
 
 bool Catalog::key_pattern_anywhere(std::string_view key) const {
-  for (const CatalogEntry* e : index().key_patterns)
-    if (glob(e->name, key)) return true;
+  for (const KeyPattern& p : index().key_patterns)
+    if (p.may_match(key) && glob(p.entry->name, key)) return true;
   return false;
 }
 

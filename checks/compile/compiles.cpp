@@ -10,7 +10,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
+#include <deque>
+#include <sys/stat.h>
 #include <map>
 #include <set>
 #include <string_view>
@@ -79,11 +80,39 @@ namespace {
 
 enum class T : std::uint8_t { cs, open, close, letters, other, space, param, math };
 
+// What the passes ask of a control sequence, found once per token when it is read (one lookup
+// in a small table of the names they dispatch on, kCsNames) instead of string compares in every
+// pass.
+enum CsFlag : std::uint16_t {
+  kRead = 1,             // collect() reads it (\usepackage, \newcommand, \definecolor, ...)
+  kDefiner = 2,          // defines the control sequence that follows (kDefiners)
+  kBodyTaker = 4,        // its braced arguments define rather than run (kBodyTakers)
+  kBeginEnd = 8,         // \begin or \end
+  kPathCommand = 16,     // \draw, \node, ...: options checked (check_options)
+  kStatement = 32,       // a path statement whose coordinates are read (check_coordinates)
+  kStatementStop = 64,   // ends a statement without ';' (check_statement_options)
+  kTikz = 128,           // \tikz
+  kAddplot = 256,        // \addplot, \addplot3, \nextgroupplot
+  kMathParse = 512,      // \pgfmathsetmacro, \pgfmathtruncatemacro, \pgfmathparse
+  kScanSpecial = 1024,   // the tokenizer acts on it (\makeatletter, \verb, \begin, \catcode, ...)
+  kCommandStub = 2048,   // TikZ defines it only as a request for its library (\calendar, \graph)
+  kTikzset = 4096,       // \tikzset
+};
+
 struct Tok {
-  T type;
-  std::uint32_t pos, end;  // byte range in the file
   std::string_view text;   // cs: the name without backslash; letters: the run; other: the char(s)
-  char32_t cp = 0;         // non-ASCII character (type other)
+  std::uint32_t pos, end;  // byte range in the file
+  union {
+    char32_t cp = 0;       // other: the non-ASCII character (0: ASCII)
+    std::uint32_t env;     // cs \begin / \end: 1 + its entry in Checker::envs_ (0: no braced name)
+  };
+  T type;
+  char c = 0;              // the first byte of text
+  std::uint16_t flags = 0; // cs: CsFlag bits
+  Tok(T type_, std::uint32_t pos_, std::uint32_t end_, std::string_view text_)
+      : text(text_), pos(pos_), end(end_), type(type_), c(text_.empty() ? '\0' : text_[0]) {}
+  bool is(char ch) const { return type == T::other && c == ch; }  // the ASCII character ch
+  bool has(std::uint16_t f) const { return (flags & f) != 0; }      // a cs with one of these flags
 };
 
 struct Scan {
@@ -110,10 +139,12 @@ std::size_t utf8(std::string_view s, std::size_t i, char32_t& cp) {
 const std::set<std::string_view, std::less<>> kVerbatimEnvs = {"verbatim", "verbatim*", "lstlisting", "minted",
                                                               "filecontents", "filecontents*", "comment", "Verbatim"};
 
+std::uint16_t cs_flags(std::string_view name);  // CsFlag bits of a control sequence (below)
+
 Scan tokenize(std::string_view s) {
   Scan out;
   auto& v = out.toks;
-  v.reserve(s.size() / 3 + 16);
+  v.reserve(s.size() / 2 + 16);
   bool at_letter = false;
   std::size_t i = 0, n = s.size();
   while (i < n) {
@@ -132,12 +163,15 @@ Scan tokenize(std::string_view s) {
         j += utf8(s, j, cp);
       }
       std::string_view name = s.substr(i + 1, j - i - 1);
-      if (name.find('@') != std::string_view::npos) out.at_letter_used = true;
+      // '@' is in a name only while it is a letter, or as the control symbol \@
+      if ((at_letter || name == "@") && name.find('@') != std::string_view::npos) out.at_letter_used = true;
+      Tok& tok = v.emplace_back(T::cs, p, static_cast<std::uint32_t>(j), name);
+      tok.flags = cs_flags(name);
+      i = j;
+      if (!(tok.flags & kScanSpecial)) continue;
       if (name == "makeatletter") at_letter = true;
       if (name == "makeatother") at_letter = false;
       if (name == "catcode" || name == "ExplSyntaxOn" || name == "verbatimfont") out.catcodes_changed = true;
-      v.push_back({T::cs, p, static_cast<std::uint32_t>(j), name});
-      i = j;
       // \verb<c>...<c>
       if (name == "verb" || name == "lstinline") {
         if (i < n && s[i] == '*') ++i;
@@ -154,9 +188,9 @@ Scan tokenize(std::string_view s) {
         if (e != std::string_view::npos) {
           std::string_view env = s.substr(i + 1, e - i - 1);
           if (kVerbatimEnvs.count(env)) {
-            v.push_back({T::open, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), s.substr(i, 1)});
-            v.push_back({T::letters, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(e), env});
-            v.push_back({T::close, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(e + 1), s.substr(e, 1)});
+            v.emplace_back(T::open, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), s.substr(i, 1));
+            v.emplace_back(T::letters, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(e), env);
+            v.emplace_back(T::close, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(e + 1), s.substr(e, 1));
             std::string endtag = "\\end{" + std::string(env) + "}";
             std::size_t f = s.find(endtag, e);
             i = f == std::string_view::npos ? n : f;
@@ -166,33 +200,40 @@ Scan tokenize(std::string_view s) {
       continue;
     }
     if (c == '{') {
-      v.push_back({T::open, p, p + 1, s.substr(i, 1)});
+      v.emplace_back(T::open, p, p + 1, s.substr(i, 1));
       ++i;
     } else if (c == '}') {
-      v.push_back({T::close, p, p + 1, s.substr(i, 1)});
+      v.emplace_back(T::close, p, p + 1, s.substr(i, 1));
       ++i;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       std::size_t j = i;
       while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) ++j;
-      v.push_back({T::space, p, static_cast<std::uint32_t>(j), s.substr(i, j - i)});
+      v.emplace_back(T::space, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
       i = j;
     } else if (is_letter(c)) {
       std::size_t j = i;
       while (j < n && is_letter(s[j])) ++j;
-      v.push_back({T::letters, p, static_cast<std::uint32_t>(j), s.substr(i, j - i)});
+      v.emplace_back(T::letters, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
       i = j;
     } else if (c == '#') {
-      v.push_back({T::param, p, p + 1, s.substr(i, 1)});
+      v.emplace_back(T::param, p, p + 1, s.substr(i, 1));
       ++i;
     } else if (c == '$') {
-      v.push_back({T::math, p, p + 1, s.substr(i, 1)});
+      v.emplace_back(T::math, p, p + 1, s.substr(i, 1));
+      ++i;
+    } else if (c >= '0' && c <= '9') {  // a number (`0.75`): one token, no pass reads its digits one by one
+      std::size_t j = i + 1;
+      while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.')) ++j;
+      v.emplace_back(T::other, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
+      i = j;
+    } else if (static_cast<unsigned char>(c) < 0x80) {
+      v.emplace_back(T::other, p, p + 1, s.substr(i, 1));
       ++i;
     } else {
       char32_t cp = 0;
       std::size_t len = utf8(s, i, cp);
-      Tok t{T::other, p, static_cast<std::uint32_t>(i + len), s.substr(i, len)};
+      Tok& t = v.emplace_back(T::other, p, static_cast<std::uint32_t>(i + len), s.substr(i, len));
       if (cp >= 0x80) t.cp = cp;
-      v.push_back(t);
       i += len;
     }
   }
@@ -279,6 +320,76 @@ const LibraryStub* library_stub(StubKind kind, std::string_view name) {
   return nullptr;
 }
 
+// The control sequences the passes dispatch on, with their CsFlag bits: an open-addressing table
+// of a few hundred slots (it stays in cache beside the catalog's large ones).
+class CsNames {
+ public:
+  CsNames() {
+    auto add = [&](std::string_view n, std::uint16_t f) {
+      std::size_t h = hash(n) & kMask;
+      while (!slots_[h].name.empty() && slots_[h].name != n) h = (h + 1) & kMask;
+      slots_[h].name = n;
+      slots_[h].flags |= f;
+    };
+    for (std::string_view n :
+         {"@namedef", "AtBeginDocument", "DeclareDocumentEnvironment", "DeclareUnicodeCharacter", "InputIfFileExists",
+          "NewDocumentEnvironment", "RequirePackage", "XeTeXinputencoding", "author", "begin", "colorlet", "csdef",
+          "csname", "ctikzset", "date", "def", "definecolor", "directlua", "documentclass", "edef", "end", "expandafter",
+          "foreach", "gdef", "hypersetup", "import", "include", "includestandalone", "input", "lstnewenvironment",
+          "luaexec", "newcounter", "newenvironment", "newfloat", "newif", "newmdenv", "newtcolorbox", "newtheorem",
+          "newunicodechar", "pgfarrowsdeclare", "pgfarrowsdeclarealias", "pgfdeclarearrow", "pgfdeclaredecoration",
+          "pgfdeclareshape", "pgfgetlastxy", "pgfkeys", "pgfmathdeclarefunction", "pgfplotsforeachungrouped",
+          "pgfplotsset", "pgfplotstablegetelem", "pgfplotstableset", "providecolor", "renewenvironment", "sisetup",
+          "subfile", "tikzcdset", "tikzmath", "tikzset", "tikzstyle", "title", "usepackage", "usepgflibrary",
+          "usegdlibrary", "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
+      add(n, kRead);
+    for (std::string_view n : kDefiners) add(n, kDefiner);
+    for (std::string_view n : kBodyTakers) add(n, kBodyTaker);
+    add("begin", kBeginEnd);
+    add("end", kBeginEnd);
+    for (std::string_view n : {"draw", "path", "fill", "filldraw", "node", "coordinate", "shade", "shadedraw", "clip",
+                               "matrix", "pic", "tikz", "useasboundingbox", "pattern"})
+      add(n, kPathCommand);
+    for (std::string_view n : {"draw", "path", "fill", "filldraw", "shade", "shadedraw", "clip", "coordinate", "node",
+                               "useasboundingbox", "pattern", "matrix"})
+      add(n, kStatement);
+    for (std::string_view n : {"begin", "end", "par", "draw", "node", "path", "fill", "filldraw", "coordinate"})
+      add(n, kStatementStop);
+    add("tikz", kTikz);
+    add("tikzset", kTikzset);
+    for (std::string_view n : {"addplot", "addplot3", "nextgroupplot"}) add(n, kAddplot);
+    for (std::string_view n : {"pgfmathsetmacro", "pgfmathtruncatemacro", "pgfmathparse"}) add(n, kMathParse);
+    for (std::string_view n : {"makeatletter", "makeatother", "catcode", "ExplSyntaxOn", "verbatimfont", "verb",
+                               "lstinline", "begin"})
+      add(n, kScanSpecial);
+    for (const auto& st : kLibraryStubs)
+      if (st.kind == StubKind::command) add(st.name, kCommandStub);
+  }
+  std::uint16_t flags(std::string_view n) const {
+    for (std::size_t h = hash(n) & kMask; !slots_[h].name.empty(); h = (h + 1) & kMask)
+      if (slots_[h].name == n) return slots_[h].flags;
+    return 0;
+  }
+
+ private:
+  static constexpr std::size_t kMask = 511;
+  static std::size_t hash(std::string_view s) {  // FNV-1a
+    std::uint32_t h = 2166136261u;
+    for (unsigned char c : s) h = (h ^ c) * 16777619u;
+    return h ^ (h >> 15);
+  }
+  struct Slot {
+    std::string_view name;
+    std::uint16_t flags = 0;
+  };
+  std::array<Slot, kMask + 1> slots_{};
+};
+
+std::uint16_t cs_flags(std::string_view name) {
+  static const CsNames names;
+  return name.empty() ? 0 : names.flags(name);
+}
+
 struct Place {
   std::uint32_t pos = 0, end = 0;
 };
@@ -295,6 +406,12 @@ std::string trim(std::string_view s) {
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
   while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
   return std::string(s.substr(a, b - a));
+}
+
+std::string_view trim_view(std::string_view s) {
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
+  return s;
 }
 
 // The text with its comments (`%` up to the end of the line; `\%` is a percent sign) blanked
@@ -332,6 +449,38 @@ std::vector<std::pair<std::string_view, std::size_t>> split_top(std::string_view
   return out;
 }
 
+// The key of a `key=value` item: the text before its first '=' at brace depth 0, and the offset
+// just after that '=' (npos: no '='). What split_top(item, '=') gives as [0] and [1].second,
+// without building the list.
+std::pair<std::string_view, std::size_t> split_key(std::string_view s) {
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\\') {
+      ++i;
+      continue;
+    }
+    if (c == '{') ++depth;
+    else if (c == '}') --depth;
+    else if (c == '=' && depth == 0) return {s.substr(0, i), i + 1};
+  }
+  return {s, std::string_view::npos};
+}
+
+// collapse_spaces(s) as a view: `s` itself when it has no blanks to drop or fold (the common
+// case: `draw`, `fill`, `above left`), else the collapsed text kept in `buf`.
+std::string_view collapsed(std::string_view s, std::string& buf) {
+  bool clean = !s.empty() && s.front() != ' ' && s.back() != ' ';
+  for (std::size_t i = 0; clean && i < s.size(); ++i) {
+    char c = s[i];
+    if (c != ' ' && is_ascii_space(c)) clean = false;
+    else if (c == ' ' && s[i + 1] == ' ') clean = false;  // s.back() is no blank: i + 1 < size
+  }
+  if (clean || s.empty()) return s;
+  buf = collapse_spaces(s);
+  return buf;
+}
+
 class Checker {
  public:
   Checker(const SourceManager& sm, FileId file, const std::vector<std::string>& dirs, const checks::Config& cfg)
@@ -363,12 +512,29 @@ class Checker {
     for (std::size_t k = i + 1; k < t_.size(); ++k) {
       if (t_[k].type == T::open) ++depth;
       else if (t_[k].type == T::close) --depth;
-      else if (depth == 0 && t_[k].type == T::other && t_[k].text == "]") return k;
+      else if (depth == 0 && t_[k].is(']')) return k;
       else if (depth < 0) break;
     }
     return t_.size();
   }
   std::string_view src(std::uint32_t a, std::uint32_t b) const { return std::string_view(text_).substr(a, b - a); }
+  // The braced name after a \begin or \end (read once, in index_envs), or null.
+  struct EnvRef {
+    std::string_view raw, name;  // the argument as written, and without its outer blanks
+    std::size_t next;            // the token after its closing brace
+  };
+  const EnvRef* env_of(std::size_t i) const { return t_[i].env ? &envs_[t_[i].env - 1] : nullptr; }
+  void index_envs() {
+    for (std::size_t i = 0; i < t_.size(); ++i) {
+      if (!t_[i].has(kBeginEnd)) continue;
+      std::size_t j = i + 1;
+      std::string_view a;
+      if (!arg(j, a)) continue;
+      envs_.push_back({a, trim_view(a), j});
+      t_[i].env = static_cast<std::uint32_t>(envs_.size());
+    }
+  }
+  bool is_begin(const Tok& tk) const { return tk.has(kBeginEnd) && tk.text[0] == 'b'; }
   // the text of the braced argument at i (after spaces), and the index after it; empty if none
   bool arg(std::size_t& i, std::string_view& out, Place* where = nullptr) const {
     std::size_t k = skip_space(i);
@@ -382,7 +548,7 @@ class Checker {
   }
   bool opt(std::size_t& i, std::string_view& out, Place* where = nullptr) const {
     std::size_t k = skip_space(i);
-    if (k >= t_.size() || t_[k].type != T::other || t_[k].text != "[") return false;
+    if (k >= t_.size() || !t_[k].is('[')) return false;
     std::size_t e = bracket_end(k);
     if (e >= t_.size()) return false;
     out = src(t_[k].end, t_[e].pos);
@@ -506,6 +672,7 @@ class Checker {
   std::size_t max_findings_ = 20, suggest_ = 2;
   Scan scan_;
   std::vector<Tok> t_;
+  std::vector<EnvRef> envs_;
 
   // what the file holds
   bool document_ = false;  // has \documentclass
@@ -533,7 +700,35 @@ class Checker {
   std::string indeterminate_;
   std::set<std::string, std::less<>> stub_reported_;
   std::set<std::uint32_t> checked_options_;
-  std::unordered_map<std::string, int> known_keys_;  // check_key: family + key -> what it is
+  // What the option checks ask of a key name, found once per file: the answers depend only on
+  // what collect() and resolve_loads() found, fixed before the options are read.
+  struct KeyFacts {
+    std::int8_t sets_shape = -1;      // `shape`, a shape's name (any library), a shape of the file
+    std::int8_t may_set_shape = -1;   // a later option that may be a style setting the shape
+    std::int8_t color = -1;           // known_color()
+    std::int8_t state[2] = {-1, -1};  // check_key, family 't' / 'p': 1 defined, 2 read already, 0 unknown
+  };
+  KeyFacts& facts(std::string_view k) {
+    auto it = facts_.find(k);
+    if (it != facts_.end()) return it->second;
+    if (k.data() < text_.data() || k.data() + k.size() > text_.data() + text_.size())
+      k = fact_names_.emplace_back(k);  // a collapsed copy: kept alive for the map's key
+    return facts_[k];
+  }
+  bool sets_shape(std::string_view k) {
+    KeyFacts& f = facts(k);
+    if (f.sets_shape < 0)
+      f.sets_shape = k == "shape" || cat_.defined_anywhere(Kind::shape, k) || user_shapes_.count(k);
+    return f.sets_shape;
+  }
+  bool known_color_memo(std::string_view k) {
+    KeyFacts& f = facts(k);
+    if (f.color < 0) f.color = known_color(k);
+    return f.color;
+  }
+  std::unordered_map<std::string_view, KeyFacts> facts_;
+  std::deque<std::string> fact_names_;
+  std::vector<std::pair<std::string_view, std::size_t>> items_;  // check_option_list's items (a stack: styles nest)
   // The styles the file defines (`name/.style={...}`, \tikzstyle): their keys run where the style
   // is used, so they are checked there, once. A style defined twice or appended to is not checked.
   struct Style {
@@ -546,9 +741,15 @@ class Checker {
 };
 
 bool Checker::file_exists_locally(const std::string& fname) const {
-  std::error_code ec;
-  for (const auto& d : dirs_)
-    if (std::filesystem::exists(std::filesystem::path(d) / fname, ec)) return true;
+  // std::filesystem::exists(d / fname) without building a path (its parse is most of the cost)
+  std::string p;
+  struct stat st;
+  for (const auto& d : dirs_) {
+    if (!fname.empty() && fname[0] == '/') p = fname;  // path's operator/: an absolute name replaces the folder
+    else if (d.empty() || d.back() == '/') p = d + fname;
+    else p = d + "/" + fname;
+    if (::stat(p.c_str(), &st) == 0) return true;
+  }
   return false;
 }
 
@@ -559,33 +760,13 @@ void Checker::collect() {
   auto add_skip = [&](Place p) {
     if (p.end > p.pos) skips_.push_back({p.pos, p.end});
   };
-  // The names this pass reads (the ladder below): one hash per control sequence finds whether
-  // it is one of them, a definer or a body taker; the others (\draw, \node, ...) are passed over.
-  enum : std::uint8_t { kRead = 1, kDefiner = 2, kBodyTaker = 4 };
-  static const std::unordered_map<std::string_view, std::uint8_t> kNames = [] {
-    std::unordered_map<std::string_view, std::uint8_t> m;
-    for (std::string_view n :
-         {"@namedef", "AtBeginDocument", "DeclareDocumentEnvironment", "DeclareUnicodeCharacter", "InputIfFileExists",
-          "NewDocumentEnvironment", "RequirePackage", "XeTeXinputencoding", "author", "begin", "colorlet", "csdef",
-          "csname", "ctikzset", "date", "def", "definecolor", "directlua", "documentclass", "edef", "end", "expandafter",
-          "foreach", "gdef", "hypersetup", "import", "include", "includestandalone", "input", "lstnewenvironment",
-          "luaexec", "newcounter", "newenvironment", "newfloat", "newif", "newmdenv", "newtcolorbox", "newtheorem",
-          "newunicodechar", "pgfarrowsdeclare", "pgfarrowsdeclarealias", "pgfdeclarearrow", "pgfdeclaredecoration",
-          "pgfdeclareshape", "pgfgetlastxy", "pgfkeys", "pgfmathdeclarefunction", "pgfplotsforeachungrouped",
-          "pgfplotsset", "pgfplotstablegetelem", "pgfplotstableset", "providecolor", "renewenvironment", "sisetup",
-          "subfile", "tikzcdset", "tikzmath", "tikzset", "tikzstyle", "title", "usepackage", "usepgflibrary",
-          "usegdlibrary", "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
-      m[n] |= kRead;
-    for (std::string_view n : kDefiners) m[n] |= kDefiner;
-    for (std::string_view n : kBodyTakers) m[n] |= kBodyTaker;
-    return m;
-  }();
+  // The names this pass reads (the ladder below) carry kRead, kDefiner or kBodyTaker (found when
+  // the token was read); the others (\draw, \node, ...) are passed over.
   for (std::size_t i = 0; i < t_.size(); ++i) {
     const Tok& tk = t_[i];
     if (tk.type != T::cs) continue;
     std::string_view name = tk.text;
-    std::uint8_t what = 0;
-    if (auto it = kNames.find(name); it != kNames.end()) what = it->second;
+    const std::uint16_t what = tk.flags & (kRead | kDefiner | kBodyTaker);
     // \pgfmathdectobase{\binary}{..}: pgf's and TikZ's commands may store into the macro they are given
     if (what == 0 && name.rfind("pgf", 0) != 0 && name.rfind("tikz", 0) != 0) continue;
     std::size_t j = i + 1;
@@ -610,8 +791,8 @@ void Checker::collect() {
         for (auto [item, off] : split_top(a, ','))
           if (!trim(item).empty())
             loads_.push_back({kind, trim(item), "", {where.pos + static_cast<std::uint32_t>(off), where.pos + static_cast<std::uint32_t>(off + item.size())}});
-    } else if (name == "begin" || name == "end") {
-      if (arg(j, a) && a == "document") {
+    } else if (tk.has(kBeginEnd)) {
+      if (const EnvRef* e = env_of(i); e && e->raw == "document") {
         if (name == "begin" && !has_begin_doc_) has_begin_doc_ = true, begin_doc_ = i;
         if (name == "end" && !has_end_doc_) has_end_doc_ = true, end_doc_ = i;
       }
@@ -643,7 +824,7 @@ void Checker::collect() {
     // definitions
     if (what & kDefiner) {
       std::size_t k = skip_space(j);
-      while (k < t_.size() && (t_[k].type == T::open || (t_[k].type == T::other && t_[k].text == "*"))) k = skip_space(k + 1);
+      while (k < t_.size() && (t_[k].type == T::open || (t_[k].is('*')))) k = skip_space(k + 1);
       if (k < t_.size() && t_[k].type == T::cs) {
         std::string nm(t_[k].text);
         defined_.insert(nm);
@@ -677,7 +858,7 @@ void Checker::collect() {
          name == "renewenvironment" || name == "DeclareDocumentEnvironment" || name == "newtcolorbox" ||
          name == "newmdenv" || name == "lstnewenvironment" || name == "newfloat") ) {
       std::size_t m = j;
-      if (t_.size() > skip_space(m) && t_[skip_space(m)].type == T::other && t_[skip_space(m)].text == "*") m = skip_space(m) + 1;
+      if (t_.size() > skip_space(m) && t_[skip_space(m)].is('*')) m = skip_space(m) + 1;
       if (arg(m, a)) {
         defined_.insert(trim(a));
         defined_.insert("end" + trim(a));
@@ -703,9 +884,9 @@ void Checker::collect() {
         user_keys_.insert(collapse_spaces(a));
         // \tikzstyle{name}=[keys]
         std::size_t q = skip_space(m);
-        if (q < t_.size() && t_[q].type == T::other && t_[q].text == "=") {
+        if (q < t_.size() && t_[q].is('=')) {
           q = skip_space(q + 1);
-          if (q < t_.size() && t_[q].type == T::other && t_[q].text == "[") {
+          if (q < t_.size() && t_[q].is('[')) {
             std::size_t e = bracket_end(q);
             if (e < t_.size()) define_style(collapse_spaces(a) + "/.style", src(t_[q].end, t_[e].pos), t_[q].end, 't');
           }
@@ -715,8 +896,8 @@ void Checker::collect() {
         // \tikzstyle name=[...]
         std::string nm;
         for (std::size_t q = skip_space(j); q < t_.size(); ++q) {
-          if (t_[q].type == T::other && t_[q].text == "=") break;
-          if (t_[q].type == T::letters || t_[q].type == T::space || (t_[q].type == T::other && t_[q].text == "-"))
+          if (t_[q].is('=')) break;
+          if (t_[q].type == T::letters || t_[q].type == T::space || (t_[q].is('-')))
             nm += t_[q].text;
           else
             break;
@@ -743,7 +924,7 @@ void Checker::collect() {
               name == "pgfplotstableset" || name == "AtBeginDocument" || name == "title" || name == "author" ||
               name == "date" || name == "hypersetup" || name == "sisetup")
             break;
-        } else if (t_[k].type == T::other && t_[k].text == "[") {
+        } else if (t_[k].is('[')) {
           std::size_t e = bracket_end(k);
           if (e >= t_.size()) break;
           add_skip({t_[k].pos, t_[e].end});
@@ -751,7 +932,7 @@ void Checker::collect() {
         } else if (t_[k].type == T::cs || t_[k].type == T::param || t_[k].type == T::other ||
                    t_[k].type == T::letters) {
           if (groups > 0 && t_[k].type == T::cs) break;  // the body was the last group
-          if (t_[k].type == T::other && t_[k].text == ";") break;
+          if (t_[k].is(';')) break;
           m = k + 1;
           if (m > j + 40) break;
         } else {
@@ -824,14 +1005,14 @@ void Checker::check_preamble_text() {
     if (tk.type == T::open) ++depth;
     else if (tk.type == T::close) --depth;
     else if (tk.type == T::cs) after_cs = true;
-    else if (tk.type == T::other && tk.text == "[" && after_cs) {
+    else if (tk.is('[') && after_cs) {
       std::size_t e = bracket_end(i);
       if (e < docclass_) i = e;
-    } else if (depth == 0 && (tk.type == T::letters || tk.type == T::math || (tk.type == T::other && (tk.cp || tk.text == "`")))) {
+    } else if (depth == 0 && (tk.type == T::letters || tk.type == T::math || (tk.type == T::other && (tk.cp || tk.c == '`')))) {
       // a line of text: from this token to the end of its line
       std::uint32_t end = tk.end;
       while (end < text_.size() && text_[end] != '\n') ++end;
-      bool fence = tk.text == "`";
+      bool fence = tk.is('`');
       std::string what = fence ? "a Markdown code fence" : "text";
       error({tk.pos, end}, what + " before \\documentclass",
             "LaTeX Error: Missing \\begin{document}",
@@ -853,10 +1034,10 @@ void Checker::check_structure() {
     } else {
       std::uint32_t at = static_cast<std::uint32_t>(text_.size());
       for (std::size_t i = docclass_ + 1; i < t_.size(); ++i)
-        if (t_[i].type == T::cs && t_[i].text == "begin") {
-          std::size_t j = i + 1;
-          std::string_view a;
-          if (arg(j, a) && (a == "tikzpicture" || a == "axis" || a == "figure" || a == "center")) {
+        if (is_begin(t_[i])) {
+          const EnvRef* e = env_of(i);
+          std::string_view a = e ? e->raw : std::string_view{};
+          if (e && (a == "tikzpicture" || a == "axis" || a == "figure" || a == "center")) {
             at = t_[i].pos;
             break;
           }
@@ -917,14 +1098,14 @@ void Checker::check_structure() {
   };
   std::vector<Env> envs;
   for (std::size_t i = 0; i < stop; ++i) {
-    if (t_[i].type != T::cs || (t_[i].text != "begin" && t_[i].text != "end")) continue;
+    if (!t_[i].has(kBeginEnd)) continue;
     if (in_skip(t_[i].pos)) continue;
-    std::size_t j = i + 1;
-    std::string_view a;
-    if (!arg(j, a)) continue;
-    std::string name = trim(a);
+    const EnvRef* ref = env_of(i);
+    if (!ref) continue;
+    std::size_t j = ref->next;
+    std::string name(ref->name);
     if (name == "document" || name.find('\\') != std::string::npos || name.find('#') != std::string::npos) continue;
-    if (t_[i].text == "begin") {
+    if (is_begin(t_[i])) {
       envs.push_back({name, {t_[i].pos, t_[j - 1].end}});
     } else if (!envs.empty() && envs.back().name == name) {
       envs.pop_back();
@@ -1099,7 +1280,7 @@ void Checker::check_commands() {
   std::size_t start = 0;
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   std::set<std::string, std::less<>> reported;
-  std::unordered_set<std::string_view> seen;
+  std::unordered_set<std::string_view> seen, seen_env;
   auto known = [&](std::string_view n) {
     if (n.empty() || defined_.count(n) || cat_.primitive(n)) return true;
     if (n.rfind("pdf", 0) == 0 || n.rfind("Xe", 0) == 0) return true;  // pdfTeX/XeTeX primitives: not in LuaTeX's list
@@ -1110,17 +1291,20 @@ void Checker::check_commands() {
     if (tk.type != T::cs || in_skip(tk.pos)) continue;
     std::string_view name = tk.text;
     if (name.empty() || !is_letter(name[0])) continue;  // control symbols (\\, \,, \{ ...)
-    if (name.find('@') != std::string_view::npos) continue;
-    if (name != "begin" && !seen.insert(name).second) continue;  // a name is looked up once
+    if (scan_.at_letter_used && name.find('@') != std::string_view::npos) continue;
+    const bool begin = is_begin(tk);
+    if (!begin && !seen.insert(name).second) continue;  // a name is looked up once
     Place at{tk.pos, tk.end};
-    if (name == "begin") {
-      std::size_t j = i + 1;
-      std::string_view a;
-      Place w;
-      if (!arg(j, a, &w)) continue;
-      std::string e = trim(a);
-      if (e.empty() || e.find('\\') != std::string::npos || e.find('#') != std::string::npos) continue;
-      if (known(e)) continue;
+    if (begin) {
+      const EnvRef* ref = env_of(i);
+      if (!ref) continue;
+      std::size_t j = ref->next;
+      std::string_view ev = ref->name;
+      // an environment is looked up once too (a second one is known or reported already)
+      if (ev.empty() || !seen_env.insert(ev).second) continue;
+      if (ev.find('\\') != std::string_view::npos || ev.find('#') != std::string_view::npos) continue;
+      if (known(ev)) continue;
+      std::string e(ev);
       at = {tk.pos, t_[j - 1].end};
       std::string en = e;
       if (reported.count("env:" + en)) continue;
@@ -1145,7 +1329,8 @@ void Checker::check_commands() {
       }
       continue;
     }
-    if (const LibraryStub* stub = library_stub(StubKind::command, name); stub && !defined_.count(name)) {
+    if (const LibraryStub* stub = tk.has(kCommandStub) ? library_stub(StubKind::command, name) : nullptr;
+        stub && !defined_.count(name)) {
       if (reported.insert(std::string(name)).second) stub_missing(*stub, at, "\\" + std::string(name));
       continue;
     }
@@ -1195,39 +1380,40 @@ bool Checker::known_color(std::string_view c) const {
 }
 
 void Checker::check_options() {
-  static const std::unordered_set<std::string_view> kPathCommands = {
-      "draw", "path", "fill", "filldraw", "node", "coordinate", "shade", "shadedraw", "clip", "matrix", "pic",
-      "tikz", "useasboundingbox", "pattern"};
   static const std::unordered_set<std::string_view> kTikzEnvs = {"tikzpicture", "scope"};
   static const std::unordered_set<std::string_view> kAxisEnvs = {"axis", "semilogxaxis", "semilogyaxis", "loglogaxis",
                                                                 "polaraxis", "groupplot"};
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   int in_tikzcd = 0;
+  constexpr std::uint16_t kWanted = kBeginEnd | kTikz | kPathCommand | kAddplot | kTikzset;
   for (std::size_t i = 0; i < stop; ++i) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs || in_skip(tk.pos)) continue;
+    if (tk.type != T::cs || !tk.has(kWanted) || in_skip(tk.pos)) continue;
     std::size_t j = i + 1;
-    std::string_view o, a;
+    std::string_view o;
     Place w;
-    if (tk.type == T::cs && (tk.text == "begin" || tk.text == "end")) {
-      if (!arg(j, a)) continue;
-      std::string env = trim(a);
-      if (env == "tikzcd") in_tikzcd += tk.text == "begin" ? 1 : -1;
-      if (tk.text == "begin" && (kTikzEnvs.count(env) || kAxisEnvs.count(env)) && opt(j, o, &w))
+    if (tk.has(kBeginEnd)) {
+      const EnvRef* ref = env_of(i);
+      if (!ref) continue;
+      j = ref->next;
+      std::string_view env = ref->name;
+      const bool begin = is_begin(tk);
+      if (env == "tikzcd") in_tikzcd += begin ? 1 : -1;
+      if (begin && (kTikzEnvs.count(env) || kAxisEnvs.count(env)) && opt(j, o, &w))
         check_option_list(o, w.pos, kAxisEnvs.count(env) ? 'p' : 't');
       continue;
     }
     if (in_tikzcd > 0) continue;
-    if (tk.type == T::cs && tk.text == "tikz") {
+    if (tk.has(kTikz)) {
       if (opt(j, o, &w)) check_option_list(o, w.pos, 't');
-    } else if (tk.type == T::cs && kPathCommands.count(tk.text)) {
+    } else if (tk.has(kPathCommand)) {
       if (in_picture(tk.pos)) check_statement_options(i + 1, stop);
       else if (opt(j, o, &w)) check_option_list(o, w.pos, 't');
-    } else if (tk.type == T::cs && (tk.text == "addplot" || tk.text == "addplot3" || tk.text == "nextgroupplot")) {
+    } else if (tk.has(kAddplot)) {
       std::size_t k = skip_space(j);
-      if (k < t_.size() && t_[k].type == T::other && t_[k].text == "+") j = k + 1;
+      if (k < t_.size() && t_[k].is('+')) j = k + 1;
       if (opt(j, o, &w)) check_option_list(o, w.pos, 'p');
-    } else if (tk.type == T::cs && tk.text == "tikzset") {
+    } else if (tk.has(kTikzset)) {
       // \tikzset{...}: keys set (not defined) are checked too; skipped as a body for commands
       std::size_t k = skip_space(j);
       if (k < t_.size() && t_[k].type == T::open) {
@@ -1245,14 +1431,13 @@ void Checker::find_pictures() {
   std::uint32_t start = 0;
   for (std::size_t i = 0; i < t_.size(); ++i) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs) continue;
-    if (tk.text == "begin" || tk.text == "end") {
-      std::size_t j = i + 1;
-      std::string_view a;
-      if (!arg(j, a) || trim(a) != "tikzpicture") continue;
-      if (tk.text == "begin" && depth++ == 0) start = tk.pos;
-      if (tk.text == "end" && depth > 0 && --depth == 0) pictures_.push_back({start, tk.pos});
-    } else if (tk.text == "tikz" && depth == 0) {
+    if (tk.type != T::cs || !tk.has(kBeginEnd | kTikz)) continue;
+    if (tk.has(kBeginEnd)) {
+      const EnvRef* ref = env_of(i);
+      if (!ref || ref->name != "tikzpicture") continue;
+      if (is_begin(tk) && depth++ == 0) start = tk.pos;
+      if (!is_begin(tk) && depth > 0 && --depth == 0) pictures_.push_back({start, tk.pos});
+    } else if (depth == 0) {
       std::size_t j = i + 1;
       std::string_view o;
       opt(j, o);
@@ -1263,7 +1448,7 @@ void Checker::find_pictures() {
         if (e < t_.size()) end = t_[e].end;
       } else {
         for (std::size_t k = j; k < t_.size(); ++k)
-          if (t_[k].type == T::other && t_[k].text == ";") {
+          if (t_[k].is(';')) {
             end = t_[k].end;
             break;
           }
@@ -1350,12 +1535,9 @@ void Checker::check_statement_options(std::size_t a, std::size_t stop) {
       continue;
     }
     if (tk.type == T::space) continue;
-    if (tk.type == T::other && tk.text == ";" && depth == 0) return;
+    if (tk.is(';') && depth == 0) return;
     // no ';': the statement cannot run past an environment or the next statement
-    if (tk.type == T::cs && depth == 0 && (tk.text == "begin" || tk.text == "end" || tk.text == "par" ||
-                                           tk.text == "draw" || tk.text == "node" || tk.text == "path" ||
-                                           tk.text == "fill" || tk.text == "filldraw" || tk.text == "coordinate"))
-      return;
+    if (tk.type == T::cs && depth == 0 && tk.has(kStatementStop)) return;
     if (tk.type == T::letters) {
       last_word = tk.text;
       if (depth == 0 && tk.text == "foreach") in_foreach = true;
@@ -1363,9 +1545,9 @@ void Checker::check_statement_options(std::size_t a, std::size_t stop) {
       if (depth == 0 && (tk.text == "graph" || tk.text == "svg" || tk.text == "system")) skip_next = true;
       continue;
     }
-    if (tk.type == T::other && depth == 0 && tk.text == "(") ++parens;
-    if (tk.type == T::other && depth == 0 && tk.text == ")" && parens > 0) --parens;
-    if (tk.type == T::other && tk.text == "[" && parens == 0) {
+    if (depth == 0 && tk.is('(')) ++parens;
+    if (depth == 0 && tk.is(')') && parens > 0) --parens;
+    if (tk.is('[') && parens == 0) {
       std::size_t e = bracket_end(i);
       if (e >= stop) return;
       bool take = depth == 0 ? !in_foreach && !skip_next : kPathWords.count(last_word) > 0;
@@ -1387,44 +1569,70 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
     blanked = blank_comments(list);
     list = blanked;
   }
+  // the items of the list at brace depth 0, on the items_ stack (a style used by an item checks
+  // its own list above them)
+  const std::size_t first = items_.size();
+  {
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      char c = list[i];
+      if (c == '\\') {
+        ++i;
+        continue;
+      }
+      if (c == '{') ++depth;
+      else if (c == '}') --depth;
+      else if (c == ',' && depth == 0) {
+        items_.push_back({list.substr(start, i - start), start});
+        start = i + 1;
+      }
+    }
+    items_.push_back({list.substr(start), start});
+  }
+  const std::size_t count = items_.size() - first;
+  std::string buf;
   // the last option that sets the shape wins (`shape=oval, circle` draws a circle)
-  auto items = split_top(list, ',');
-  std::size_t last_shape = items.size();
-  for (std::size_t n = 0; n < items.size(); ++n) {
-    std::string k = collapse_spaces(split_top(items[n].first, '=')[0].first);
-    if (k == "shape" || cat_.defined_anywhere(Kind::shape, k) || user_shapes_.count(k)) last_shape = n;
-  }
+  std::size_t last_shape = count;
+  for (std::size_t n = 0; n < count; ++n)
+    if (sets_shape(collapsed(split_key(items_[first + n].first).first, buf))) last_shape = n;
   // a later option without a value may be a style that sets the shape (`state`): then say nothing
-  for (std::size_t n = last_shape + 1; n < items.size(); ++n) {
-    auto kv = split_top(items[n].first, '=');
-    std::string k = collapse_spaces(kv[0].first);
-    if (kv.size() == 1 && !k.empty() && !known_color(k) && k.find('-') == std::string::npos &&
-        !cat_.defined(Kind::key, "/tikz/" + k, loaded_))
-      last_shape = items.size();
-    else if (user_keys_.count(k))  // a style of the file, with or without a value (`my node=red`), may set the shape
-      last_shape = items.size();
-    else if (kv.size() == 1 && cat_.defined(Kind::key, "/tikz/" + k, loaded_) && k.find("every") == std::string::npos &&
-             (user_keys_.count(k) || !core_tikz_key("/tikz/" + k)))
-      last_shape = items.size();  // a style of a library (`state`, `place`) or of the file may set the shape
+  for (std::size_t n = last_shape + 1; n < count; ++n) {
+    auto [key, value_at] = split_key(items_[first + n].first);
+    std::string_view k = collapsed(key, buf);
+    KeyFacts& f = facts(k);
+    if (f.may_set_shape < 0) {
+      // bit 1: when the option has no value; bit 2: with or without one
+      const std::string tikz = "/tikz/" + std::string(k);
+      const bool tikz_key = cat_.defined(Kind::key, tikz, loaded_);
+      const bool file_style = user_keys_.count(k) > 0;  // a style of the file (`my node=red` too)
+      const bool bare =
+          (!k.empty() && !known_color_memo(k) && k.find('-') == std::string_view::npos && !tikz_key) ||
+          // a style of a library (`state`, `place`) or of the file may set the shape
+          (tikz_key && k.find("every") == std::string_view::npos && (file_style || !core_tikz_key(tikz)));
+      f.may_set_shape = static_cast<std::int8_t>((bare ? 1 : 0) | (file_style ? 2 : 0));
+    }
+    if (f.may_set_shape & 2 || (f.may_set_shape & 1 && value_at == std::string_view::npos)) last_shape = count;
   }
-  std::size_t index = 0;
-  for (auto [item, off] : items) {
-    last_shape_item_ = index++ == last_shape;
-    auto eq = split_top(item, '=');
-    std::string key = collapse_spaces(eq[0].first);
-    std::string_view value = eq.size() > 1 ? item.substr(eq[1].second) : std::string_view{};
+  for (std::size_t index = 0; index < count; ++index) {
+    auto [item, off] = items_[first + index];
+    last_shape_item_ = index == last_shape;
+    auto [key_text, value_at] = split_key(item);
+    std::string key(collapsed(key_text, buf));
+    std::string_view value = value_at != std::string_view::npos ? item.substr(value_at) : std::string_view{};
     std::size_t lead = 0;
     while (lead < item.size() && std::isspace(static_cast<unsigned char>(item[lead]))) ++lead;
-    Place at{base + static_cast<std::uint32_t>(off + lead), base + static_cast<std::uint32_t>(off + eq[0].first.size())};
+    Place at{base + static_cast<std::uint32_t>(off + lead), base + static_cast<std::uint32_t>(off + key_text.size())};
     if (key.empty()) continue;
     if (key.find("/.") != std::string::npos) {
       // a definition: its value is code, not run here (a style's keys are checked where it is used)
       if (!value.empty()) add_skip(at.pos, base + static_cast<std::uint32_t>(off + item.size()));
-      if (eq.size() > 1) define_style(key, value, base + static_cast<std::uint32_t>(off + eq[1].second), family);
+      if (value_at != std::string_view::npos) define_style(key, value, base + static_cast<std::uint32_t>(off + value_at), family);
       continue;
     }
     check_key(key, value, at, family);
   }
+  items_.resize(first);
 }
 
 void Checker::check_key(std::string_view key, std::string_view value, Place at, char family) {
@@ -1443,18 +1651,20 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   };
   // A key is resolved once per family (a file repeats `draw`, `thick`, `->` ...): 1 defined (a
   // key, a color, a shape), 2 read already (an arrow specification, a library stub), 0 unknown.
-  std::string memo_key = family + k;
-  auto memo = known_keys_.find(memo_key);
-  int state = memo != known_keys_.end() ? memo->second : -1;
+  int state = facts(k).state[family == 'p' ? 1 : 0];
   std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet
   if (state != 1) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
   if (state < 0) {
     state = 1;
     bool ok = user_keys_.count(k) > 0;
+    // not a key (the exact names first, the pattern keys last: they are a scan), a color
+    // expression (red!20!white), a color
     if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !ok && stub_missing(*stub, at, "the key '" + k + "'"))
       state = 2;
-    else if (!ok && !known_key(tikz) && !known_key(pgf) && !(family == 'p' && known_key(pgfplots)) &&
-             k.find('!') == std::string::npos && !known_color(k)) {  // not a key, a color expression (red!20!white), a color
+    else if (!ok && !cat_.defined(Kind::key, tikz, loaded_) && !cat_.defined(Kind::key, pgf, loaded_) &&
+             !(family == 'p' && cat_.defined(Kind::key, pgfplots, loaded_)) && k.find('!') == std::string::npos &&
+             !known_color_memo(k) && !cat_.key_pattern(tikz, loaded_) && !cat_.key_pattern(pgf, loaded_) &&
+             !(family == 'p' && cat_.key_pattern(pgfplots, loaded_))) {
       if (k.find('-') != std::string::npos) {  // an arrow specification
         check_arrow_spec(k, at);
         state = 2;
@@ -1462,7 +1672,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
         state = 0;
       }
     }
-    known_keys_[memo_key] = state;
+    facts(k).state[family == 'p' ? 1 : 0] = static_cast<std::int8_t>(state);
   }
   if (state == 2) return;
   bool ok = state == 1;
@@ -1508,7 +1718,11 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     return;
   }
   // values that name things
-  if (v.empty() || v.find_first_of("\\#") != std::string::npos) return;
+  static const std::unordered_set<std::string_view> kNamingKeys = {
+      "shape", "arrows", ">", "fill", "draw", "color", "text", "left color", "right color", "top color",
+      "bottom color", "middle color", "inner color", "outer color", "ball color", "decoration", "above", "below",
+      "left", "right", "above left", "above right", "below left", "below right"};
+  if (v.empty() || !kNamingKeys.count(k) || v.find_first_of("\\#") != std::string::npos) return;
   if (k == "shape") {
     if (last_shape_item_) check_shape(v, at);
   } else if (k == "arrows" || k == ">") {
@@ -1550,7 +1764,7 @@ void Checker::check_color(std::string_view name, Place at) {
   if (name.empty() || name == "none" || !document_ || !complete_ || !untrackable_.empty()) return;
   for (char c : name)
     if (!is_letter(c)) return;
-  if (known_color(name)) return;
+  if (known_color_memo(name)) return;
   if (cat_.defined_anywhere(Kind::color, name)) {  // of a package option (dvipsnames) or an unloaded package
     unsure("color '" + std::string(name) + "' is defined by a package or package option this reading does not see loaded");
     return;
@@ -1677,22 +1891,18 @@ void Checker::check_arrow_spec(std::string_view spec, Place at) {
 // Coordinates and pgfmath
 
 void Checker::check_coordinates() {
-  static const std::unordered_set<std::string_view> kStatements = {
-      "draw", "path", "fill", "filldraw", "shade", "shadedraw", "clip", "coordinate", "node", "useasboundingbox", "pattern",
-      "matrix"};
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   int in_picture = 0;
   std::uint32_t tikz_until = 0;  // a \tikz command's picture: its braced group or its one statement
   for (std::size_t i = 0; i < stop; ++i) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs || in_skip(tk.pos)) continue;
-    if (tk.text == "begin" || tk.text == "end") {
-      std::size_t j = i + 1;
-      std::string_view a;
-      if (arg(j, a) && trim(a) == "tikzpicture") in_picture += tk.text == "begin" ? 1 : -1;
+    if (tk.type != T::cs || !tk.has(kBeginEnd | kTikz | kStatement) || in_skip(tk.pos)) continue;
+    if (tk.has(kBeginEnd)) {
+      const EnvRef* ref = env_of(i);
+      if (ref && ref->name == "tikzpicture") in_picture += is_begin(tk) ? 1 : -1;
       continue;
     }
-    if (tk.text == "tikz") {
+    if (tk.has(kTikz)) {
       std::size_t j = i + 1;
       std::string_view o;
       opt(j, o);
@@ -1703,21 +1913,21 @@ void Checker::check_coordinates() {
       } else {
         tikz_until = tk.end + 1;  // the statement that follows
         for (std::size_t k = j; k < stop; ++k)
-          if (t_[k].type == T::other && t_[k].text == ";") {
+          if (t_[k].is(';')) {
             tikz_until = t_[k].end;
             break;
           }
       }
       continue;
     }
-    if (!(in_picture > 0 || tk.pos < tikz_until) || !kStatements.count(tk.text)) continue;
+    if (!(in_picture > 0 || tk.pos < tikz_until) || !tk.has(kStatement)) continue;
     // the statement: up to ';' at depth 0
     int depth = 0;
     std::size_t e = i + 1;
     for (; e < stop; ++e) {
       if (t_[e].type == T::open) ++depth;
       else if (t_[e].type == T::close && --depth < 0) break;
-      else if (depth == 0 && t_[e].type == T::other && t_[e].text == ";") break;
+      else if (depth == 0 && t_[e].is(';')) break;
     }
     check_statement(i + 1, e);
     i = e;
@@ -1725,7 +1935,7 @@ void Checker::check_coordinates() {
   // \pgfmathsetmacro{\x}{expr}, \pgfmathparse{expr}
   for (std::size_t i = 0; i < stop; ++i) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs) continue;
+    if (tk.type != T::cs || !tk.has(kMathParse)) continue;
     std::size_t j = i + 1;
     std::string_view a;
     Place w;
@@ -1777,20 +1987,20 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
       in_let = tk.text == "let" ? true : tk.text == "in" ? false : in_let;
       continue;
     }
-    if (tk.type == T::other && tk.text == "[") {
+    if (tk.is('[')) {
       std::size_t e = bracket_end(i);
       if (e < b) i = e;
       continue;
     }
-    if (tk.type != T::other || tk.text != "(") continue;
+    if (!tk.is('(')) continue;
     if (after_let) {  // in `let \p1 = (1,0)`, a `(` after `=` is a coordinate, read as any other
       std::size_t p = i;
       while (p > a && t_[p - 1].type == T::space) --p;
-      if (!(in_let && p > a && t_[p - 1].type == T::other && t_[p - 1].text == "=")) continue;
+      if (!(in_let && p > a && t_[p - 1].is('='))) continue;
     }
     // the coordinate
     std::size_t k = skip_space(i + 1);
-    if (k < b && t_[k].type == T::other && t_[k].text == "[") {  // ([shift={(1,0)}] a): options first
+    if (k < b && t_[k].is('[')) {  // ([shift={(1,0)}] a): options first
       std::size_t e = bracket_end(k);
       if (e >= b) return;
       k = skip_space(e + 1);
@@ -1799,7 +2009,7 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
       if (stub_reported_.insert("$").second)
         stub_missing(*library_stub(StubKind::operation, "$"), {t_[i].pos, t_[k].end}, "the coordinate calculation '($ ... $)'");
       std::size_t q = k + 1;
-      while (q + 1 < b && !(t_[q].type == T::math && t_[q + 1].type == T::other && t_[q + 1].text == ")")) ++q;
+      while (q + 1 < b && !(t_[q].type == T::math && t_[q + 1].is(')'))) ++q;
       i = q + 1;
       continue;
     }
@@ -1807,17 +2017,17 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
     std::size_t close = b, inner_paren = b;
     if (k < b && t_[k].type == T::math) {  // ([...]$ ... $)
       std::size_t q = k + 1;
-      while (q + 1 < b && !(t_[q].type == T::math && t_[q + 1].type == T::other && t_[q + 1].text == ")")) ++q;
+      while (q + 1 < b && !(t_[q].type == T::math && t_[q + 1].is(')'))) ++q;
       i = q + 1;
       continue;
     }
     for (; k < b; ++k) {
       if (t_[k].type == T::open) ++d;
       else if (t_[k].type == T::close) --d;
-      else if (d == 0 && t_[k].type == T::other && t_[k].text == ")") {
+      else if (d == 0 && t_[k].is(')')) {
         close = k;
         break;
-      } else if (d == 0 && t_[k].type == T::other && t_[k].text == "(" && inner_paren == b) {
+      } else if (d == 0 && t_[k].is('(') && inner_paren == b) {
         inner_paren = k;
       }
     }
@@ -1921,6 +2131,7 @@ void Checker::check_characters() {
 Outcome Checker::run() {
   scan_ = tokenize(text_);
   t_ = std::move(scan_.toks);
+  index_envs();
   collect();
   check_preamble_text();
   check_structure();
