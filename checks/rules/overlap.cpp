@@ -31,7 +31,8 @@ const RuleDoc overlap_doc = {
     "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
     "unplaced (incomplete) node is not judged, nor a line whose statement was not fully lowered (a\n"
-    "custom to path drawn straight). Text a package sets as its own (an axis's tick\n"
+    "custom to path drawn straight), nor text wholly outside the picture's clip (not on the page).\n"
+    "Text a package sets as its own (an axis's tick\n"
     "labels, a calendar's days) is text like any other here: a curve through a tick label hides it;\n"
     "only a marking (tikz-cd's `\"/\" marking`, a glyph set across its own arrow on purpose) is not\n"
     "crossed by that arrow.\n"
@@ -224,9 +225,16 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
   // Every visible text: the labels, and a package's own text (a tick label a curve runs through
   // is as hard to read as any other).
+  // Text wholly outside the picture's clip is not on the page: nothing overlaps it.
   const std::vector<Label> labels = [&] {
     std::vector<Label> all = scene.labels();
     all.insert(all.end(), scene.furniture().begin(), scene.furniture().end());
+    if (d.canvas_source == "clip" && d.canvas) {
+      const ir::Box& c = *d.canvas;
+      std::erase_if(all, [&](const Label& l) {
+        return l.glyphs.xmax <= c.xmin || l.glyphs.xmin >= c.xmax || l.glyphs.ymax <= c.ymin || l.glyphs.ymin >= c.ymax;
+      });
+    }
     return all;
   }();
 
