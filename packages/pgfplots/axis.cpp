@@ -489,6 +489,12 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
   std::vector<tex::FlatKey> keys = host.expand_keys("every axis");
   for (tex::FlatKey& fk : keys) fk.begin = fk.end = 0;
+  // a tick length set in `every tick` (defined through \pgfplotsset, so it is in the style table;
+  // Tikz-IM.sty sets `tickwidth=.1in` there): pgfplots reads it as the axis' /pgfplots/tickwidth
+  for (const tex::FlatKey& fk : host.expand_keys("every tick")) {
+    if (fk.has_value && (strip_prefix(fk.key) == "tickwidth" || strip_prefix(fk.key) == "major tick length"))
+      if (auto n = number(fk.value, host)) major_tick_length_ = *n;
+  }
   {
     std::vector<tex::FlatKey> own = host.expand_keys(opts);
     keys.insert(keys.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
@@ -553,6 +559,15 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       if (m != "inside" && m != "outside" && m != "center") unknown_keys_.push_back({k + "=" + m, fk.begin});
       else if (k == "tick align") on_both([&](Direction& d) { d.tick_align = m; });
       else dir(k[0]).tick_align = m;
+    } else if (k == "every tick/.style" || k == "every tick/.append style") {
+      // paints the ticks, except a length set in it (Tikz-IM.sty: `tickwidth=.1in` there), which
+      // pgfplots reads as the axis' (pgfplotsticks.code.tex: /pgfplots/tickwidth)
+      for (const auto& it : tex::split_options(v)) {
+        const std::string ik = trimmed(it.key);
+        if (it.has_value && (ik == "tickwidth" || ik == "major tick length")) {
+          if (auto n = number(it.value, host)) major_tick_length_ = *n;
+        }
+      }
     } else if (k == "major tick length" || k == "tickwidth") {
       auto n = number(v, host);
       if (n) major_tick_length_ = *n;
@@ -601,8 +616,9 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     } else if (k == "clip") {
       clip_ = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "scaled ticks" || k == "scaled x ticks" || k == "scaled y ticks") {
-      if (trimmed(v) != "true" && !(trimmed(v) == "false" && true)) unknown_keys_.push_back({k + "=" + v, fk.begin});
-      else if (trimmed(v) == "false") unknown_keys_.push_back({k + "=" + v, fk.begin});
+      // true (the default) or false: either way the labels are written as modelled here as long
+      // as the range needs no common factor (tick_labels reports the axes where it would matter)
+      if (trimmed(v) != "true" && trimmed(v) != "false") unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "legend style" || k == "every axis legend/.append style") {
       read_legend_style(v, fk.begin);
     } else if (k == "legend pos") {
@@ -623,8 +639,6 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       legend_entries_.clear();
       for (const auto& it : tex::split_options(v))
         legend_entries_.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
-    } else if ((k == "scaled ticks" || k == "scaled x ticks" || k == "scaled y ticks") && trimmed(v) == "false") {
-      // tick labels without a common factor: as they are written here (the factor is not modelled)
     } else if (appearance_keys().count(k) || (fk.has_value == false && !k.empty() && k.find('!') != std::string::npos)) {
       // paints only
     } else {
