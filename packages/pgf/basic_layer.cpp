@@ -26,9 +26,6 @@ namespace tikzlint::ir {
 namespace {
 
 constexpr double kDeg = std::numbers::pi / 180;
-// pgfcorepathconstruct \pgfpathellipse: control points of a quarter ellipse at this fraction of
-// the axes.
-constexpr double kEllipseKappa = 0.55228475;
 // pgflibraryplothandlers \pgfsetplottension: a tension t stands for 0.2775 t; default 0.5.
 constexpr double kPlotTensionFactor = 0.2775;
 constexpr double kDefaultPlotTension = 0.5;
