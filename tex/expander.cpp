@@ -2136,11 +2136,7 @@ void Expander::p_tikzset(const Token& t) {
     auto kv = split_top(expanded, '=');
     std::string key = key_name(kv[0]);
     if (kv.size() >= 2 && !key.empty()) {
-      TokenList value;
-      for (std::size_t i = 1; i < kv.size(); ++i) {
-        if (i > 1) value.push_back(string_tokens("=", t)[0]);
-        value.insert(value.end(), kv[i].begin(), kv[i].end());
-      }
+      TokenList value = item_value(kv, t);
       const std::string suffix = "/.code";
       if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
         key_code_[trim(key.substr(0, key.size() - suffix.size()))] = strip_braces(value);
@@ -2155,31 +2151,56 @@ void Expander::p_tikzset(const Token& t) {
   emit_style(t, trim_tokens(std::move(out)));
 }
 
-// \tikzdatavisualizationset{...} is \pgfqkeys{/tikz/data visualization}{...}: a \tikzset whose
-// relative keys live under `data visualization/` (the \datavisualization lowering reads them there).
-void Expander::p_tikzdatavisualizationset(const Token& t) {
+// \tikzdatavisualizationset, \pgfplotsset, \tikzcdset: each is a \tikzset of its own key family,
+// written as a \tikzset after `rewrite` has put each top-level item into the /tikz/ names the
+// lowering reads (an empty result drops the item). Nothing is emitted when no item is left.
+void Expander::tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite) {
   TokenList body;
   if (!read_group_raw(body, t)) return;
-  TokenList out = string_tokens("{", t);
-  out[0].cat = Cat::begin_group;
+  TokenList out{group_token(t, true)};
   bool first = true;
   for (TokenList& item : split_top(body, ',')) {
     TokenList it = trim_tokens(std::move(item));
     if (it.empty()) continue;
+    TokenList entry = rewrite(std::move(it));
+    if (entry.empty()) continue;
     if (!first) out.push_back(string_tokens(",", t)[0]);
     first = false;
-    if (!(it.front().text == "/")) {
-      TokenList pre = string_tokens("data visualization/", t);
-      out.insert(out.end(), pre.begin(), pre.end());
-    }
-    out.insert(out.end(), it.begin(), it.end());
+    out.insert(out.end(), entry.begin(), entry.end());
   }
-  Token close = t;
-  close.cat = Cat::end_group;
-  close.text = "}";
-  out.push_back(close);
+  if (first) return;
+  out.push_back(group_token(t, false));
   push_back(std::move(out));
   p_tikzset(t);
+}
+
+Token Expander::group_token(const Token& at, bool open) const {
+  Token g = at;
+  g.cat = open ? Cat::begin_group : Cat::end_group;
+  g.text = open ? "{" : "}";
+  return g;
+}
+
+// The value of a `key=value` item split at its top-level `=`: the parts after the first, joined
+// by `=` again (a value may hold `=` itself).
+TokenList Expander::item_value(const std::vector<TokenList>& kv, const Token& at) const {
+  TokenList value;
+  for (std::size_t i = 1; i < kv.size(); ++i) {
+    if (i > 1) value.push_back(string_tokens("=", at)[0]);
+    value.insert(value.end(), kv[i].begin(), kv[i].end());
+  }
+  return value;
+}
+
+// \tikzdatavisualizationset{...} is \pgfqkeys{/tikz/data visualization}{...}: a \tikzset whose
+// relative keys live under `data visualization/` (the \datavisualization lowering reads them there).
+void Expander::p_tikzdatavisualizationset(const Token& t) {
+  tikzset_rewritten(t, [&](TokenList it) {
+    if (it.front().text == "/") return it;
+    TokenList out = string_tokens("data visualization/", t);
+    out.insert(out.end(), it.begin(), it.end());
+    return out;
+  });
 }
 
 // \pgfplotsset{...} sets keys of /pgfplots/ (pgfplots.code.tex). A style definition (`name/.style`,
@@ -2188,92 +2209,48 @@ void Expander::p_tikzdatavisualizationset(const Token& t) {
 // that follows, which is what `every axis/.append style={key}` says (packages/pgfplots applies
 // `every axis` before an axis' own options). `compat` changes no geometry modelled here.
 void Expander::p_pgfplotsset(const Token& t) {
-  TokenList body;
-  if (!read_group_raw(body, t)) return;
-  auto group = [&](bool open) {
-    Token g = t;
-    g.cat = open ? Cat::begin_group : Cat::end_group;
-    g.text = open ? "{" : "}";
-    return g;
-  };
-  TokenList out{group(true)};
-  bool first = true;
-  for (TokenList& item : split_top(body, ',')) {
-    TokenList it = trim_tokens(std::move(item));
-    if (it.empty()) continue;
+  tikzset_rewritten(t, [&](TokenList it) {
     auto kv = split_top(it, '=');
     std::string key = trim(to_string(kv[0]));
     if (key.rfind("/pgfplots/", 0) == 0) key = key.substr(10);
-    if (key.empty() || key == "compat") continue;
+    if (key.empty() || key == "compat") return TokenList{};
     TokenList entry = string_tokens(key, t);
     if (kv.size() >= 2) {
       entry.push_back(string_tokens("=", t)[0]);
-      for (std::size_t i = 1; i < kv.size(); ++i) {
-        if (i > 1) entry.push_back(string_tokens("=", t)[0]);
-        entry.insert(entry.end(), kv[i].begin(), kv[i].end());
-      }
+      TokenList value = item_value(kv, t);
+      entry.insert(entry.end(), value.begin(), value.end());
     }
-    if (key.find("/.") == std::string::npos) {
-      TokenList wrapped = string_tokens("every axis/.append style=", t);
-      wrapped.push_back(group(true));
-      wrapped.insert(wrapped.end(), entry.begin(), entry.end());
-      wrapped.push_back(group(false));
-      entry = std::move(wrapped);
-    }
-    if (!first) out.push_back(string_tokens(",", t)[0]);
-    first = false;
-    out.insert(out.end(), entry.begin(), entry.end());
-  }
-  if (first) return;  // nothing but compat
-  out.push_back(group(false));
-  push_back(std::move(out));
-  p_tikzset(t);
+    if (key.find("/.") != std::string::npos) return entry;
+    TokenList wrapped = string_tokens("every axis/.append style=", t);
+    wrapped.push_back(group_token(t, true));
+    wrapped.insert(wrapped.end(), entry.begin(), entry.end());
+    wrapped.push_back(group_token(t, false));
+    return wrapped;
+  });
 }
 
 // \tikzcdset{...} is \pgfqkeys{/tikz/commutative diagrams}{...} (tikzlibrarycd.code.tex): a
 // \tikzset whose relative keys live under `commutative diagrams/`; its `arrows=`, `labels=`,
 // `cells=`, `diagrams=` are `.code`s appending to every arrow / label / cell / diagram.
 void Expander::p_tikzcdset(const Token& t) {
-  TokenList body;
-  if (!read_group_raw(body, t)) return;
-  TokenList out = string_tokens("{", t);
-  out[0].cat = Cat::begin_group;
-  bool first = true;
-  for (TokenList& item : split_top(body, ',')) {
-    TokenList it = trim_tokens(std::move(item));
-    if (it.empty()) continue;
-    if (!first) out.push_back(string_tokens(",", t)[0]);
-    first = false;
-    if (it.front().text == "/") {
-      out.insert(out.end(), it.begin(), it.end());
-      continue;
-    }
+  tikzset_rewritten(t, [&](TokenList it) {
+    if (it.front().text == "/") return it;
     auto kv = split_top(it, '=');
     const std::string key = key_name(kv[0]);
     static const std::pair<const char*, const char*> kAppend[] = {
         {"arrows", "every arrow"}, {"labels", "every label"}, {"cells", "every cell"}, {"diagrams", "every diagram"}};
-    const char* append = nullptr;
-    for (const auto& [k, style] : kAppend)
-      if (key == k && kv.size() >= 2) append = style;
-    if (append) {
-      TokenList pre = string_tokens(std::string("commutative diagrams/") + append + "/.append style=", t);
-      out.insert(out.end(), pre.begin(), pre.end());
-      for (std::size_t i = 1; i < kv.size(); ++i) {
-        if (i > 1) out.push_back(string_tokens("=", t)[0]);
-        out.insert(out.end(), kv[i].begin(), kv[i].end());
+    for (const auto& [k, style] : kAppend) {
+      if (key == k && kv.size() >= 2) {
+        TokenList out = string_tokens(std::string("commutative diagrams/") + style + "/.append style=", t);
+        TokenList value = item_value(kv, t);
+        out.insert(out.end(), value.begin(), value.end());
+        return out;
       }
-      continue;
     }
-    TokenList pre = string_tokens("commutative diagrams/", t);
-    out.insert(out.end(), pre.begin(), pre.end());
+    TokenList out = string_tokens("commutative diagrams/", t);
     out.insert(out.end(), it.begin(), it.end());
-  }
-  Token close = t;
-  close.cat = Cat::end_group;
-  close.text = "}";
-  out.push_back(close);
-  push_back(std::move(out));
-  p_tikzset(t);
+    return out;
+  });
 }
 
 void Expander::run_key_code(const TokenList& code, const TokenList& value, const Token& at) {

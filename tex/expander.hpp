@@ -317,6 +317,9 @@ class Expander {
   void p_tikzcdset(const Token&);
   void tikzcd_styles(const Token& at);
   void p_pgfplotsset(const Token&);
+  void tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite);
+  Token group_token(const Token& at, bool open) const;
+  TokenList item_value(const std::vector<TokenList>& kv, const Token& at) const;
   void p_tikzstyle(const Token&);
   void p_foreach(const Token&);  // foreach.cpp
 
