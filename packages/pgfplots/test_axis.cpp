@@ -150,3 +150,42 @@ TEST_CASE("pgfplots axis: keys it does not model are reported and make the axis 
   CHECK(has_rule(d, "approximate-axis"));
   CHECK(d.uses_axis);
 }
+
+// lualatex (tools/tex-diff, 6cm x 6cm, [0,8]^2): with axis lines=middle the tick labels reach
+// 15.44pt below the axis, with the box 13.31pt: ticks centred on the line (every non boxed x axis)
+// put the labels half a tick length (0.15cm / 2) further out. A tick length set in `every tick`
+// (Tikz-IM.sty: tickwidth=.1in) is the axis' tick length.
+TEST_CASE("pgfplots axis: axis lines=middle on a first-quadrant axis and the tick length of every tick") {
+  auto top_of_x_tick_labels = [](const ir::Diagram& d) {
+    double top = -1e9;
+    for (const auto* n : nodes_with_role(d, "tick label"))
+      if (n->text == "$4$" && n->center.y < 0) top = std::max(top, n->box.ymax);
+    return top;
+  };
+  const std::string axis = "\\begin{axis}[width=6cm,height=6cm,xmin=0,xmax=8,ymin=0,ymax=8,axis lines=middle";
+  {
+    Pic p;
+    p.axis = true;
+    p.other(axis + "]");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(!has_rule(d, "unsupported-key"));
+    CHECK(top_of_x_tick_labels(d) == doctest::Approx(-0.15 * kCm / 2 - 0.2).epsilon(1e-6));  // box incl. outer sep
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.pre("every tick/.append style={black,tickwidth=.1in}");
+    p.other(axis + "]");
+    p.other("\\end{axis}");
+    CHECK(top_of_x_tick_labels(p.lower()) == doctest::Approx(-0.1 * 72.27 / 2 - 0.2).epsilon(1e-6));
+  }
+  {
+    // the line through 0 inside the axis is not modelled
+    Pic p;
+    p.axis = true;
+    p.other(axis + ",ymin=-2]");
+    p.other("\\end{axis}");
+    CHECK(has_rule(p.lower(), "unsupported-key"));
+  }
+}
