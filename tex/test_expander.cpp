@@ -365,3 +365,18 @@ TEST_CASE("the class cache: a second file with the same class gets the same defi
     }
   CHECK(notes == 1);
 }
+
+// \pgfplotsset: a style definition is a style of the table (an axis expands it by name); a plain
+// key holds for every later axis (`every axis`); `compat` is dropped.
+TEST_CASE("\\pgfplotsset defines styles and makes plain keys every axis keys") {
+  auto r = testing::expand(
+      "\\documentclass{standalone}\n\\usepackage{pgfplots}\n"
+      "\\pgfplotsset{compat=1.18, width=8cm, /pgfplots/my axis/.style={grid=major}}\n"
+      "\\begin{document}\n\\begin{tikzpicture}\n\\draw (0,0) -- (1,1);\n\\end{tikzpicture}\n\\end{document}\n");
+  REQUIRE(r.doc.preamble_styles.size() == 1);
+  const std::string& s = r.doc.preamble_styles[0].text;
+  CHECK(s.find("every axis/.append style={width=8cm}") != std::string::npos);
+  CHECK(s.find("my axis/.style={grid=major}") != std::string::npos);
+  CHECK(s.find("/pgfplots/") == std::string::npos);
+  CHECK(s.find("compat") == std::string::npos);
+}
