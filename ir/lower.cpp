@@ -1575,9 +1575,7 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
   }
   const std::uint32_t b = op.span.begin, e = op.span.end;
   if (type != "angle" && type != "right angle") {
-    if (type.empty() && !gn.has_text)
-      problem("unsupported-construct", "a pic without its {name}", b, e, &ps);
-    else if (type.empty())
+    if (type.empty())
       // `\pic[opts];`: a style among the options sets `pic type` (grammar/byte_lexer.cpp)
       problem("unsupported-construct", "a pic whose type a style in its options sets is not lowered", b, e, &ps);
     else if (!lower_user_pic(ps, op, type, arg))
