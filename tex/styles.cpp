@@ -373,7 +373,7 @@ StyleTable::KeyList StyleTable::expand_shared(std::string_view options, std::vec
   // The memo key: the option text as given (comments are stripped only on a miss).
   return memoised(memo_, std::string(options), problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
     const std::string text = strip_comments(options);
-    too_many_keys_ = false;
+    start_expansion();
     expand_into(text, 0, 0, false, "", 0, out, probs);
   });
 }
@@ -383,7 +383,7 @@ StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name,
   static const KeyList kNone = std::make_shared<const std::vector<FlatKey>>();
   if (!find(name)) return kNone;
   return memoised(style_memo_, name, problems, [&](std::vector<FlatKey>& out, std::vector<StyleProblem>* probs) {
-    too_many_keys_ = false;
+    start_expansion();
     expand_into(name, 0, 0, true, "", 0, out, probs);
   });
 }
@@ -495,21 +495,28 @@ bool StyleTable::handle_definition(const RawItem& item, const std::string& key, 
 void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin, std::uint32_t base_end,
                              bool use_spans, const std::string& via, int depth, std::vector<FlatKey>& out,
                              std::vector<StyleProblem>* problems) {
+  if (stopped_) return;
   if (depth > kMaxDepth) {
-    if (problems)
+    if (!too_deep_ && problems)
       problems->push_back({"expansion-limit", "style expansion deeper than " + std::to_string(kMaxDepth) +
                                                   " levels (recursive style?)",
                            base_begin, base_end});
+    too_deep_ = true;
     return;
   }
   std::string cd_path;  // set by `path/.cd`
   for (const RawItem& item : split_options(options)) {
-    if (out.size() >= kMaxKeys || too_many_keys_) {
-      if (!too_many_keys_ && problems)
+    if (stopped_) return;
+    if (out.size() >= kMaxKeys || ++steps_ > kMaxSteps) {
+      if (problems)
         problems->push_back({"expansion-limit",
-                             "style expansion gives more than " + std::to_string(kMaxKeys) + " keys (styles that "
-                             "multiply?)", base_begin, base_end});
-      too_many_keys_ = true;
+                             out.size() >= kMaxKeys
+                                 ? "style expansion gives more than " + std::to_string(kMaxKeys) +
+                                       " keys (styles that multiply?)"
+                                 : "style expansion takes more than " + std::to_string(kMaxSteps) +
+                                       " steps (styles that multiply or use each other in a cycle?)",
+                             base_begin, base_end});
+      stopped_ = true;
       return;
     }
     std::uint32_t b = use_spans ? base_begin : item.begin;

@@ -136,6 +136,13 @@ class StyleTable {
   // levels made 2^30 keys, 15 GB) stop here with an expansion-limit problem. Real option lists
   // expand into tens of keys.
   static constexpr std::size_t kMaxKeys = 10000;
+  // The most option items one top-level expansion processes, counting every style's body at
+  // every level. kMaxKeys bounds what is emitted, not the work: a cycle of styles that each use
+  // the next twice emits a key only every few levels while the calls between double, and ran
+  // for seconds (and, with one depth problem per leaf, gigabytes) under kMaxKeys. pgfkeys does
+  // the same work in TeX, where such a cycle never ends ("TeX capacity exceeded"). Real option
+  // lists take tens to a few hundred steps (the IM class' deepest styles: about 200).
+  static constexpr std::size_t kMaxSteps = 100000;
   // Memoised expansions kept at most (the memo is dropped whole when full): a bound on the
   // memory a file with millions of distinct option lists can take.
   static constexpr std::size_t kMemoLimit = 4096;
@@ -158,7 +165,15 @@ class StyleTable {
                    std::vector<StyleProblem>* problems,
                    const std::function<void(std::vector<FlatKey>&, std::vector<StyleProblem>*)>& run);
   std::uint64_t generation_ = 0;
-  bool too_many_keys_ = false;  // the current expansion reached kMaxKeys (reported once)
+  // The current top-level expansion's budget: items processed so far, and whether it stopped
+  // (kMaxKeys or kMaxSteps reached) or went past kMaxDepth; each of these is reported once.
+  std::size_t steps_ = 0;
+  bool stopped_ = false;
+  bool too_deep_ = false;
+  void start_expansion() {
+    steps_ = 0;
+    stopped_ = too_deep_ = false;
+  }
   std::unordered_map<std::string, Memo> memo_;        // expand(): by option text
   std::unordered_map<std::string, Memo> style_memo_;  // expand_style(): by style name
   // The memo of the tables layered on this one (a batch's diagrams of one class): while such a

@@ -205,6 +205,38 @@ TEST_CASE("styles that multiply stop at kMaxKeys with one expansion-limit proble
   CHECK(problems.empty());
 }
 
+TEST_CASE("a cycle of styles that each use the next twice stops at kMaxSteps with one expansion-limit problem") {
+  // s1 -> ... -> s5 -> s6 -> ... -> s15 -> s6: one key per lap while the calls double; under
+  // kMaxKeys alone this took seconds and one depth problem per leaf (gigabytes)
+  StyleTable t;
+  std::string defs;
+  for (int i = 1; i <= 14; ++i)
+    defs.append("s")
+        .append(std::to_string(i))
+        .append("/.style={s")
+        .append(std::to_string(i + 1))
+        .append(",s")
+        .append(std::to_string(i + 1))
+        .append("},");
+  defs += "s15/.style={s6,k}";
+  t.run_tikzset(defs, nullptr);
+  std::vector<StyleProblem> problems;
+  auto keys_out = t.expand("draw, s1", &problems);
+  CHECK(keys_out.size() < StyleTable::kMaxKeys);
+  // each reported once: the depth limit (first reached on the way down) and the step limit
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].code == "expansion-limit");
+  CHECK(problems[0].message.find("deeper") != std::string::npos);
+  CHECK(problems[1].code == "expansion-limit");
+  CHECK(problems[1].message.find("steps") != std::string::npos);
+  // a plain recursive style is reported once, at its depth limit
+  problems.clear();
+  t.run_tikzset("r/.style={r,thin}", nullptr);
+  t.expand("r", &problems);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message.find("deeper") != std::string::npos);
+}
+
 TEST_CASE("path/.cd: later keys are looked up under the path first, the others stay /tikz keys") {
   StyleTable t;
   t.run_tikzset("commutative diagrams/every arrow/.style={draw, ->}", nullptr);
