@@ -982,6 +982,7 @@ std::optional<long> Expander::scan_int(const Token& owner) {
       }
       if (t.text == "the" && digits.empty()) continue;
       if (t.text == "relax") return digits.empty() ? std::nullopt : std::optional<long>(sign * std::atol(digits.c_str()));
+      if (!m && digits.empty()) scan_undefined_ = t.text;
       push_back(std::move(t));
       break;
     }
@@ -1020,6 +1021,7 @@ std::optional<double> Expander::scan_dimen(const Token& owner) {
         return sign * f * m->dimen_pt;
       }
       if (t.text == "the") continue;
+      if (!m && number.empty()) scan_undefined_ = t.text;
       push_back(std::move(t));
       return std::nullopt;
     }
@@ -1565,7 +1567,20 @@ void Expander::skip_conditional(bool to_else) {
   }
 }
 
+// An \ifnum/\ifdim whose operands cannot be read. On a macro without a meaning here (pgfplots'
+// \pgfplotspointmetatransformed in a `scatter/@pre marker code/.code`, \coordindex in an
+// `x filter/.code`: code the expander reads where it is written, TeX runs it where the macro is
+// defined) the comparison is unknown, not wrong; otherwise TeX stops with "Missing number".
+void Expander::undecided_comparison(const Token& t) {
+  if (!scan_undefined_.empty())
+    diagnose("unsupported-construct", Severity::warning,
+             "\\" + t.text + " on \\" + scan_undefined_ + ", which has no meaning here: the comparison is not evaluated", t);
+  else
+    diagnose("syntax-error", Severity::error, "cannot read the \\" + t.text + " comparison", t);
+}
+
 void Expander::p_ifnum(const Token& t) {
+  scan_undefined_.clear();
   auto a = scan_int(t);
   skip_spaces();
   Token rel;
@@ -1573,12 +1588,13 @@ void Expander::p_ifnum(const Token& t) {
   auto b = scan_int(t);
   bool ok = a && b && (rel.is_char('<') || rel.is_char('>') || rel.is_char('='));
   bool v = ok && (rel.is_char('<') ? *a < *b : rel.is_char('>') ? *a > *b : *a == *b);
-  if (!ok) diagnose("syntax-error", Severity::error, "cannot read the \\ifnum comparison", t);
+  if (!ok) undecided_comparison(t);
   if (v) conditionals_.push_back(1);
   else skip_conditional(true);
 }
 
 void Expander::p_ifdim(const Token& t) {
+  scan_undefined_.clear();
   auto a = scan_dimen(t);
   skip_spaces();
   Token rel;
@@ -1586,7 +1602,7 @@ void Expander::p_ifdim(const Token& t) {
   auto b = scan_dimen(t);
   bool ok = a && b && (rel.is_char('<') || rel.is_char('>') || rel.is_char('='));
   bool v = ok && (rel.is_char('<') ? *a < *b : rel.is_char('>') ? *a > *b : std::fabs(*a - *b) < 1e-9);
-  if (!ok) diagnose("syntax-error", Severity::error, "cannot read the \\ifdim comparison", t);
+  if (!ok) undecided_comparison(t);
   if (v) conditionals_.push_back(1);
   else skip_conditional(true);
 }

@@ -299,6 +299,7 @@ class Expander {
   void p_pgfmathsetlengthmacro(const Token&);
   void p_pgfmathparse(const Token&);
   void p_ifthenelse(const Token&);
+  void undecided_comparison(const Token&);
   void p_ifnum(const Token&);
   void p_ifdim(const Token&);
   void p_ifx(const Token&);
@@ -362,6 +363,8 @@ class Expander {
   std::size_t snapshot_diags_ = 0, snapshot_styles_ = 0, snapshot_steps_ = 0;
   bool at_letter_ = false;
   bool stopped_ = false;
+  // the control sequence without a meaning that ended the last scan_int/scan_dimen (empty: none)
+  std::string scan_undefined_;
   bool tikzcd_styles_done_ = false;  // tikz-cd's styles emitted (tikzcd_styles)
   bool prefix_global_ = false;
   bool class_seen_ = false;

@@ -191,6 +191,24 @@ TEST_CASE("\\ifnum, \\ifdim, \\ifx with \\else and nesting") {
   CHECK(t[2] == "\\draw(5,0);");
 }
 
+TEST_CASE("\\ifnum/\\ifdim on a macro without a meaning is unknown (a warning), on no number TeX stops (an error)") {
+  auto severity_of = [](const testing::Run& r, const std::string& what) -> std::optional<Severity> {
+    for (const auto& d : r.doc.diagnostics)
+      if (d.message.find(what) != std::string::npos) return d.severity;
+    return std::nullopt;
+  };
+  // pgfplots' `x filter/.code` and `scatter/@pre marker code/.code` test macros pgfplots defines
+  // where it runs the code (\coordindex, \pgfplotspointmetatransformed)
+  auto filt = picture("\\ifnum\\coordindex>4 \\draw (1,0);\\fi\n"
+                      "\\ifdim\\pgfplotspointmetatransformed pt<300pt \\draw (2,0);\\fi");
+  CHECK(severity_of(filt, "\\ifnum on \\coordindex") == Severity::warning);
+  CHECK(severity_of(filt, "\\ifdim on \\pgfplotspointmetatransformed") == Severity::warning);
+  CHECK_FALSE(severity_of(filt, "cannot read"));
+  // no number at all: "Missing number, treated as zero"
+  auto bad = picture("\\ifnum x>4 \\draw (1,0);\\fi");
+  CHECK(severity_of(bad, "cannot read the \\ifnum comparison") == Severity::error);
+}
+
 TEST_CASE("\\makeatletter, \\csname and \\expandafter") {
   auto r = picture(
       "\\makeatletter\\def\\my@x{7}\\makeatother\n"

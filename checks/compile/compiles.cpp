@@ -941,6 +941,31 @@ void Checker::collect() {
       }
     }
   }
+  // pgfplots' delimited arguments that name a macro it defines (pgfplots manual 4.17, 5.1):
+  //   `visualization depends on={<expr> \as \name}` (also `\pgfplotsforeachungrouped`'s) and
+  //   `\pgfplotstableread[<opts>]{<file or data>}\name`: the name after `\as` / after the data.
+  for (std::size_t i = 0; i < t_.size(); ++i) {
+    if (t_[i].type != T::cs) continue;
+    if (t_[i].text == "as") {
+      std::size_t k = skip_space(i + 1);
+      if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
+      if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(t_[k].text));
+    } else if (t_[i].text == "pgfplotstableread") {
+      std::size_t k = skip_space(i + 1);
+      // past `[<opts>]` and the `{<file or data>}` group
+      for (const bool bracket : {true, false}) {
+        if (k >= t_.size() || !(bracket ? t_[k].is('[') : t_[k].type == T::open)) continue;
+        int depth = 0;
+        for (; k < t_.size(); ++k) {
+          if (bracket ? t_[k].is('[') : t_[k].type == T::open) ++depth;
+          else if ((bracket ? t_[k].is(']') : t_[k].type == T::close) && --depth == 0) break;
+        }
+        k = skip_space(k + 1);
+      }
+      if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
+      if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(t_[k].text));
+    }
+  }
   // `child foreach \x in {...}`, `node foreach`: the variables up to `in`
   for (std::size_t i = 0; i < t_.size(); ++i)
     if (t_[i].type == T::letters && t_[i].text == "foreach")
@@ -1281,8 +1306,14 @@ void Checker::check_commands() {
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   std::set<std::string, std::less<>> reported;
   std::unordered_set<std::string_view> seen, seen_env;
+  // pgfplots reads `\as` (visualization depends on, \pgfplotsforeachungrouped) and `\nextlist`
+  // (cycle multi list, \pgfplotscreateplotcyclelist) as delimiters of its own arguments: never
+  // defined as macros, never expanded
+  const auto pgfplots_unit = cat_.unit("package", "pgfplots");
+  const bool pgfplots_loaded = pgfplots_unit && loaded_.has(*pgfplots_unit);
   auto known = [&](std::string_view n) {
     if (n.empty() || defined_.count(n) || cat_.primitive(n)) return true;
+    if (pgfplots_loaded && (n == "as" || n == "nextlist")) return true;
     if (n.rfind("pdf", 0) == 0 || n.rfind("Xe", 0) == 0) return true;  // pdfTeX/XeTeX primitives: not in LuaTeX's list
     return cat_.defined(Kind::command, n, loaded_);
   };

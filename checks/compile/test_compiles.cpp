@@ -117,6 +117,36 @@ TEST_CASE("compiles: pgfplots libraries load as pgfplots does, and its macro-mad
   CHECK(keys.verdict != checks::Verdict::fail);
 }
 
+TEST_CASE("compiles: pgfplots' \\as and \\nextlist are delimiters, the macros \\as and \\pgfplotstableread name are defined") {
+  std::string head = "\\documentclass{article}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.18}\n\\begin{document}\n";
+  auto undefined = [](const Outcome& o, const std::string& name) {
+    for (const auto& d : o.findings)
+      if (d.severity == Severity::error && d.evidence.value("name", "") == name) return true;
+    return false;
+  };
+  // pgfplots manual 4.17.1: visualization depends on={<expr> \as \macro} defines \macro for the plot
+  Outcome vis = check(head + "\\begin{tikzpicture}\\begin{axis}\\addplot+[scatter,visualization depends on={2*x \\as \\mysize},"
+                             "scatter/@pre marker code/.append style={/tikz/mark size=\\mysize}] {x};\\end{axis}"
+                             "\\end{tikzpicture}\n\\end{document}\n");
+  CHECK_FALSE(undefined(vis, "\\as"));
+  CHECK_FALSE(undefined(vis, "\\mysize"));
+  // cycle multi list={a\nextlist b}
+  Outcome multi = check(head + "\\begin{tikzpicture}\\begin{axis}[cycle multi list={color list\\nextlist mark list}]"
+                               "\\addplot {x};\\end{axis}\\end{tikzpicture}\n\\end{document}\n");
+  CHECK_FALSE(undefined(multi, "\\nextlist"));
+  // \pgfplotstableread{<inline data>}\name and \pgfplotstableread[opts]{file}{\name}
+  Outcome table = check(head + "\\begin{tikzpicture}\\pgfplotstableread{\na b\n1 2\n}\\mytable\n"
+                               "\\pgfplotstableread[col sep=comma]{data.csv}{\\other}\n"
+                               "\\begin{axis}\\addplot table {\\mytable};\\addplot table {\\other};\\end{axis}"
+                               "\\end{tikzpicture}\n\\end{document}\n");
+  CHECK_FALSE(undefined(table, "\\mytable"));
+  CHECK_FALSE(undefined(table, "\\other"));
+  // without pgfplots, \as is TeX's "Undefined control sequence"
+  Outcome bare = check("\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n\\begin{tikzpicture}"
+                       "\\node[label={\\as}] {};\\end{tikzpicture}\n\\end{document}\n");
+  CHECK(undefined(bare, "\\as"));
+}
+
 TEST_CASE("compiles: what tikz defines only as a 'You need to say \\usetikzlibrary' error needs the library") {
   std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n";
   auto doc = [&](const std::string& libs, const std::string& body) {
