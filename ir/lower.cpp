@@ -138,6 +138,8 @@ class PictureLowerer {
                  const UserColors& colors, const PackageRegistry& packages)
       : doc_(doc), pic_(pic), packages_(packages), styles_(styles) {
     keys_.base_font_size = doc.base_font_size_pt;
+    keys_.positioning_loaded = std::find(doc.tikz_libraries.begin(), doc.tikz_libraries.end(), "positioning") !=
+                               doc.tikz_libraries.end();
     keys_.user_colors = &colors;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
@@ -1241,6 +1243,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   ns.labels.clear();
   ns.pins.clear();
   ns.node_name.clear();
+  ns.positioning_pre_shift.reset();  // \tikz@node@reset@hook: \let\tikz@lib@pos@call=\relax
   reset_node_library_keys(ns);
   if (!implicit_pos) ns.pos.reset();
   const std::uint32_t ob = gn.options ? gn.options->span.begin + 1 : gn.span.begin;
@@ -1298,8 +1301,11 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   const Transform node_own = ps.s.ctm.inverse().then_local(ns.ctm);
   // tikz.code.tex \tikz@node@transformations: without transform shape the scope's non-translations
   // are reset before the node's own shifts, so xshift/yshift are not scaled or rotated by the scope
-  const Point own_offset = ns.transform_shape ? ps.s.ctm.apply_linear(node_own.apply(Point{0, 0}))
-                                              : node_own.apply(Point{0, 0});
+  Point own_offset = ns.transform_shape ? ps.s.ctm.apply_linear(node_own.apply(Point{0, 0}))
+                                        : node_own.apply(Point{0, 0});
+  if (ns.positioning_pre_shift)  // the first of the node's own transformations (positioning)
+    own_offset = own_offset + (ns.transform_shape ? ps.s.ctm.apply_linear(*ns.positioning_pre_shift)
+                                                  : *ns.positioning_pre_shift);
   std::optional<Point> anchor_point;
   std::optional<double> tangent;
   NodePlacement placed = where;
@@ -1490,6 +1496,11 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
     ls.pos.reset();
     ls.of_direction.clear();
     std::vector<LowerProblem> probs;
+    // The label is a node of its own (tikz.code.tex: `node [every label, ...]`): `every node`,
+    // `every label` and its options are its own transformations, measured from identity
+    // (lualatex: every node/.append style={scale=1.6} scales a label's box and its distance)
+    const Transform before_opts = ls.ctm;
+    ls.ctm = Transform{};
     {
       std::vector<tex::StyleProblem> sp;
       auto every = styles_.expand_style_shared("every node", &sp);
@@ -1498,8 +1509,6 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
       apply_at_use(ls, every, KeyTarget::node, b, probs);
       apply_at_use(ls, every_label, KeyTarget::node, b, probs);
     }
-    const Transform before_opts = ls.ctm;
-    ls.ctm = Transform{};  // the label options' own transforms, measured from identity
     if (!opts.empty()) {
       std::vector<tex::StyleProblem> sp;
       auto keys = styles_.expand_shared(opts, &sp);
@@ -1521,8 +1530,10 @@ void PictureLowerer::add_labels(PathState& ps, std::size_t node_index, const Set
       // With transform shape the label node's shift by the label (pin) distance is a vector of
       // the picture's system: scaled with it (lualatex: label distance=4pt under scale=1.6 and
       // transform shape puts the label 6.4pt from the border). Without it, canvas points.
+      // The shift is the last of the label node's own transformations (tikz@label@post comes
+      // after its options): its own scale reaches it.
       if (ls.transform_shape) dist *= std::sqrt(std::abs(ps.s.ctm.determinant()));
-      p = p + Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)};
+      p = p + own.apply_linear(Point{dist * std::cos(canvas_angle * kDeg), dist * std::sin(canvas_angle * kDeg)});
     }
     p = p + ps.s.ctm.apply_linear(own.apply(Point{0, 0}));
     Transform shape_lin = own;

@@ -732,6 +732,15 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       // "V and H" and unitless values are positioning's (core TikZ takes one length, and shifts
       // diagonals by it on both axes, pgfmanual 17.5.2)
       std::string err;
+      if (positioning_loaded) {
+        // tikzlibrarypositioning.code.tex \tikz@lib@place@handle@@: the shift waits in
+        // \tikz@lib@pos@call, run first among the node's transformations
+        if (auto shift = positioning_shift(substitute_library_lengths(val, s), sx, sy, s, &err))
+          s.positioning_pre_shift = *shift;
+        else
+          math_problem(err);
+        return true;
+      }
       auto m = eval_math(substitute_library_lengths(val, s), em_of(s), &err);
       if (val.find("and") != std::string::npos || (m && !m->is_length)) {
         if (auto shift = positioning_shift(val, sx, sy, s, &err)) transform(Transform::shift(shift->x, shift->y));

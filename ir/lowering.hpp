@@ -147,6 +147,11 @@ struct Settings {
   std::string placement;              // "above", "below left=3pt", "right=of A", "anchor=west"
   std::string of_direction, of_target;  // positioning library: "above" "A"
   std::string of_distance;            // "" = node distance
+  // With the positioning library loaded, `above=3pt` (no `of`) shifts by positioning's rule
+  // (diagonals by 0.707 of the value, unitless values in x/y units), and that shift is the first
+  // of the node's own transformations (\tikz@node@reset@hook adds \tikz@lib@pos@call first),
+  // so the node's own scale or rotate do not reach it. The last such key of a node wins.
+  std::optional<Point> positioning_pre_shift;
   bool on_grid = false;
   // `node distance` as written ("" = not set: tikz's 1cm, positioning's `1cm and 1cm`): evaluated
   // where a node is placed, since a unitless distance is a multiple of the x/y vectors
@@ -215,6 +220,8 @@ struct UserColors {
 // the statement text, for problem spans. Keys it does not know become unsupported-key problems.
 struct KeyApplier {
   double base_font_size = 10;
+  // \usetikzlibrary{positioning} was loaded: above/below/left/right=D are positioning's keys.
+  bool positioning_loaded = false;
   const UserColors* user_colors = nullptr;  // \definecolor'd names
   // Evaluate a coordinate written inside a key (shift={(1,2)}, rotate around={30:(1,1)}).
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,

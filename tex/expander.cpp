@@ -1716,6 +1716,7 @@ void Expander::take_snapshot() {
   s->document_class = doc_.document_class;
   s->class_options = doc_.class_options;
   s->base_font_size_pt = doc_.base_font_size_pt;
+  s->tikz_libraries = doc_.tikz_libraries;
   s->preamble_styles.assign(doc_.preamble_styles.begin() + static_cast<long>(snapshot_styles_),
                             doc_.preamble_styles.end());
   auto styles = std::make_shared<StyleTable>();
@@ -1784,6 +1785,7 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
   loaded_files_.replace(s.loaded_files);
   missing_notes_.replace(s.missing_notes);
   doc_.base_font_size_pt = s.base_font_size_pt;
+  doc_.tikz_libraries = s.tikz_libraries;
   if (doc_.preamble_styles.empty()) {
     doc_.preamble_table = s.preamble_table;  // the class's statements are in it
   } else {
@@ -2039,6 +2041,22 @@ void Expander::p_skip_args(const Token& t) {
   for (int i = 0; i < mandatory; ++i) {
     scratch.clear();
     if (!read_group_raw(scratch, t)) return;
+  }
+  if (t.text == "usetikzlibrary") {
+    // the names, comma separated (`{calc, positioning}`; a group's braces are in `scratch`)
+    std::string names;
+    for (const Token& x : scratch)
+      if (x.cat != Cat::begin_group && x.cat != Cat::end_group) names += x.cat == Cat::space ? " " : x.text;
+    std::size_t at = 0;
+    while (at <= names.size()) {
+      std::size_t comma = names.find(',', at);
+      std::string name = trim(names.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      if (!name.empty() && std::find(doc_.tikz_libraries.begin(), doc_.tikz_libraries.end(), name) ==
+                               doc_.tikz_libraries.end())
+        doc_.tikz_libraries.push_back(std::move(name));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
   }
   for (int i = 0; i < after; ++i) {
     scratch.clear();

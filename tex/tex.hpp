@@ -103,6 +103,10 @@ struct ExpandedDocument {
   std::string document_class;           // "IM", "standalone", "" for a bare snippet
   std::vector<std::string> class_options;
   double base_font_size_pt = 10.0;      // from the class and its options (12pt, ...)
+  // The TikZ libraries \usetikzlibrary loaded in the class, its packages and the preamble, in
+  // order, each once ("positioning"): some keys mean other things once a library is loaded
+  // (positioning's `above=3pt`).
+  std::vector<std::string> tikz_libraries;
   // StyleDef statements from classes, packages, preamble: those after preamble_table's.
   std::vector<Statement> preamble_styles;
   // The style table of the class's StyleDef statements, when the class came from the expansion
