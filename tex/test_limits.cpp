@@ -23,6 +23,12 @@ const Diagnostic& located_error(const testing::Run& r, const std::string& rule) 
 }
 }  // namespace
 
+// Not a speed measurement (bench/ measures speed): a ceiling that the unbounded work these limits
+// prevent (10^10 loop iterations, exponential macros) would pass by orders of magnitude, loose
+// enough that a loaded CI machine or a sanitizer build never trips it. What "refused at once"
+// means is checked by what ran: no statement of a refused loop is emitted.
+constexpr double kHangGuardMs = 20000;
+
 TEST_CASE("max_input_bytes: a larger input is refused before reading") {
   FrontendOptions opts;
   opts.limits.max_input_bytes = 64;
@@ -40,7 +46,7 @@ TEST_CASE("max_macro_depth: \\def\\a{\\a}\\a and \\def\\a{\\a\\a}\\a stop at onc
     const Diagnostic& d = located_error(r, "expansion-limit");
     CHECK(d.evidence["name"] == "max_macro_depth");
     CHECK(d.range.begin == src.rfind("\\a"));
-    CHECK(ms < 2000);
+    CHECK(ms < kHangGuardMs);
   }
 }
 
@@ -69,7 +75,7 @@ TEST_CASE("max_loop_iterations: \\foreach over 10^9 items is refused up front") 
   CHECK(d.evidence["name"] == "max_loop_iterations");
   CHECK(d.range.begin == r.input.find("\\foreach"));
   CHECK(r.texts().empty());
-  CHECK(ms < 1000);
+  CHECK(ms < kHangGuardMs);
   FrontendOptions opts;
   opts.limits.max_loop_iterations = 3;
   auto listed = picture("\\foreach \\i in {1,2,3,4} {\\draw (\\i,0);}", opts);
@@ -107,7 +113,7 @@ TEST_CASE("max_loop_work: 10^5 x 10^5 nested loops are refused at once, with one
   CHECK(located_error(r, "expansion-limit").evidence["name"] == "max_loop_work");
   CHECK(r.doc.diagnostics.size() <= 3);
   CHECK(r.texts().empty());
-  CHECK(ms < 1000);
+  CHECK(ms < kHangGuardMs);
 }
 
 TEST_CASE("max_nesting_depth: 10,000 nested braces in a statement, a group, an argument") {
