@@ -15,7 +15,12 @@ the unchanged copy (at a seeded random place) and mutants made as generated figu
 Mutants whose text equals the reference (nothing to mutate) are left out.
 
 Prints, with the targets of the issue:
-  - rank --reference puts the unchanged copy first: >= 95% of sets;
+  - rank --reference puts the unchanged copy first: >= 95% of sets; also the share where the first
+    ties with the copy (same score: which comes first is then input order), with the ties listed.
+    A tie is a mutant compare() cannot tell from the reference; the three ties at the time of
+    writing (the only node of a picture moved, a segment moved onto its neighbour, a picture
+    rotation that turns only one node's position) render byte-identical PNGs to the reference's
+    with lualatex + pdftoppm: they are no change a reader could see;
   - without a reference, every compiling candidate with no finding precedes every broken one:
     >= 95% of the sets that have both;
   - compare(reference, uniform scale + shift of it) >= 0.99: share of references (min shown);
@@ -66,6 +71,12 @@ def uniformly_scaled(text):
     if "transform shape" in code:
         return with_picture_option(text, "scale=1.6,transform shape,shift={(3,-2)}")
     option = "scale=1.6,every node/.append style={scale=1.6},shift={(3,-2)}"
+    if re.search(r"usetikzlibrary\{[^}]*positioning", code) and \
+            re.search(r"\b(?:above|below|left|right)(?: left| right)?\s*=\s*(?!of\b)[^,\]\s]", code):
+        # positioning's `above=3pt` / `right=1cm of m`: its shift is the first of the node's own
+        # transformations (tikzlibrarypositioning.code.tex), which neither the picture's scale
+        # nor the node's own reaches: no picture option scales such a picture uniformly
+        return None
     if re.search(r"\bof\s*=|=\s*[^,\]]*\bof\b", code):
         # positioning: `right=of a` keeps the node distance (1cm by default, a canvas length
         # that no scale touches), so it is scaled by hand; a picture that sets its own node
@@ -141,6 +152,7 @@ def main():
     scale_skipped = []
     drop_n = drop_ok = arrow_n = arrow_ok = 0
     misses = []
+    ties = []
     kinds = {}
     for path, ref in references():
         muts = mutants(ref, rng)
@@ -159,6 +171,12 @@ def main():
         if ranked[0].index == at:
             first += 1
         else:
+            copy = next(r for r in ranked if r.index == at)
+            if abs(copy.score - ranked[0].score) < 1e-12:
+                # a tie: the mutant scores what the copy scores, so which comes first is the
+                # order they were given in (listed below, to be checked by eye: e.g. the only node
+                # of a picture moved, which is a translation of the whole picture)
+                ties.append((name, names[ranked[0].index]))
             misses.append((name, names[ranked[0].index], ranked[0].reasons[:3]))
         plain = tikzlint.rank(cands, include_dirs=[str(path.parent)])
         clean = [r for r in plain if r.compiles and r.rules_pass and r.finding_weight == 0]
@@ -199,14 +217,17 @@ def main():
           % (sets, sets + sum(kinds.values()), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
     print("rank --reference: unchanged copy first in %d/%d sets = %.1f%%   target >= 95%%"
           % (first, sets, 100.0 * first / max(1, sets)))
+    print("  first or tied with the first (same score): %d/%d = %.1f%%; the ties: %s"
+          % (first + len(ties), sets, 100.0 * (first + len(ties)) / max(1, sets),
+             ", ".join("%s (%s)" % t for t in ties) or "none"))
     print("rank, no reference: clean compiling before every broken one in %d/%d sets = %.1f%%   target >= 95%%"
           % (clean_ok, clean_sets, 100.0 * clean_ok / max(1, clean_sets)))
     worst = min(scale_scores) if scale_scores else (float("nan"), "")
     print("compare(ref, uniform scale 1.6 + shift, nodes included) >= 0.99 for %d/%d references = %.1f%% (min %.4f: %s)"
           % (ok_scale, len(scale_scores), 100.0 * ok_scale / max(1, len(scale_scores)), worst[0], worst[1]))
     if scale_skipped:
-        print("  left out (positioning with their own node distance: no picture option scales them"
-              " uniformly): %s" % ", ".join(scale_skipped))
+        print("  left out (positioning with its own node distance or an explicit distance: no picture"
+              " option scales them uniformly): %s" % ", ".join(scale_skipped))
     print("compare(ref, dropped label) lower and naming it: %d/%d" % (drop_ok, drop_n))
     print("compare(ref, reversed arrow) lower and naming it: %d/%d" % (arrow_ok, arrow_n))
     if a.verbose:
