@@ -88,42 +88,64 @@ bool glob(std::string_view pat, std::string_view s) {
   return p == pat.size();
 }
 
-// A hash index over a sorted table: each distinct name -> its first entry (open addressing). A
+std::size_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+std::string_view name_of(const CatalogEntry& e) { return e.name; }
+std::string_view name_of(std::string_view s) { return s; }
+
+// A hash index over a sorted table: each distinct name -> its entries (open addressing). A
 // binary search over the 64,000 commands touches some thirty cold cache lines when the expander
-// has just run; this touches about three (issue 19: the rule's share of a diagram's check).
+// has just run. A slot holds the first entry, how many entries share the name and 16 bits of the
+// name's hash (a tag): a probe that meets another name's slot, and a lookup of a name the table
+// does not have, mostly end without reading an entry or its text (issue 19: the rule runs right
+// after the rest of the check, with the catalog out of cache).
+template <class Entry>
 class HashIndex {
  public:
-  explicit HashIndex(std::span<const CatalogEntry> t) : t_(t) {
+  explicit HashIndex(std::span<const Entry> t) : t_(t) {
     std::size_t n = 1;
     while (n < 2 * t.size() + 2) n <<= 1;
     slots_.assign(n, 0);
     mask_ = n - 1;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (i > 0 && t[i].name == t[i - 1].name) continue;
-      std::size_t h = hash(t[i].name) & mask_;
-      while (slots_[h]) h = (h + 1) & mask_;
-      slots_[h] = static_cast<std::uint32_t>(i + 1);
+    for (std::size_t i = 0; i < t.size();) {
+      std::size_t last = i + 1;
+      while (last < t.size() && name_of(t[last]) == name_of(t[i])) ++last;
+      const std::size_t h = fnv1a(name_of(t[i]));
+      std::size_t s = h & mask_;
+      while (slots_[s]) s = (s + 1) & mask_;
+      slots_[s] = pack(i, last - i, h);
+      i = last;
     }
   }
-  std::span<const CatalogEntry> find(std::string_view name) const {
-    for (std::size_t h = hash(name) & mask_; slots_[h]; h = (h + 1) & mask_) {
-      std::size_t first = slots_[h] - 1;
-      if (t_[first].name != name) continue;
-      std::size_t last = first + 1;
-      while (last < t_.size() && t_[last].name == name) ++last;
-      return t_.subspan(first, last - first);
+  std::span<const Entry> find(std::string_view name) const {
+    const std::size_t h = fnv1a(name);
+    const std::uint64_t tag = tag_of(h);
+    for (std::size_t s = h & mask_; slots_[s]; s = (s + 1) & mask_) {
+      const std::uint64_t slot = slots_[s];
+      if ((slot & kTagMask) != tag) continue;
+      const std::size_t first = static_cast<std::uint32_t>(slot) - 1;
+      if (name_of(t_[first]) != name) continue;
+      std::size_t count = (slot >> 32) & 0xFFFF;
+      if (count == 0xFFFF)  // more entries than the field holds: counted here
+        while (first + count < t_.size() && name_of(t_[first + count]) == name) ++count;
+      return t_.subspan(first, count);
     }
     return {};
   }
 
  private:
-  static std::size_t hash(std::string_view s) {  // FNV-1a
-    std::uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return static_cast<std::size_t>(h ^ (h >> 29));
+  static constexpr std::uint64_t kTagMask = 0xFFFFull << 48;
+  static std::uint64_t tag_of(std::size_t h) { return static_cast<std::uint64_t>(h >> 40) << 48 & kTagMask; }
+  static std::uint64_t pack(std::size_t first, std::size_t count, std::size_t h) {
+    return static_cast<std::uint64_t>(first + 1) | static_cast<std::uint64_t>(std::min<std::size_t>(count, 0xFFFF)) << 32 |
+           tag_of(h);
   }
-  std::span<const CatalogEntry> t_;
-  std::vector<std::uint32_t> slots_;
+  std::span<const Entry> t_;
+  std::vector<std::uint64_t> slots_;  // 0: empty; else first + 1 (32 bits), count (16), tag (16)
   std::size_t mask_ = 0;
 };
 
@@ -142,15 +164,37 @@ struct KeyPattern {
 };
 
 struct Index {
-  std::vector<std::vector<UnitId>> requires_;   // unit -> units it loads
+  // unit -> every unit it loads, directly or not, itself included: closure_units[closure_at[u]
+  // .. closure_at[u + 1]). One short run per root, where a walk of the load graph read a vector
+  // per unit it met.
+  std::vector<std::uint32_t> closure_at;
+  std::vector<UnitId> closure_units;
   std::vector<KeyPattern> key_patterns;  // keys with '*'
   std::unordered_map<std::string_view, UnitId> unit_by_id;  // "package:tikz" -> its index
-  std::vector<HashIndex> by_name;  // per Kind (kKinds order)
+  std::vector<HashIndex<CatalogEntry>> by_name;  // per Kind (kKinds order)
+  HashIndex<std::string_view> primitives{kPrimitives};
   Index() {
     for (Kind k : kKinds) by_name.emplace_back(table(k));
     for (std::size_t i = 0; i < std::size(kUnits); ++i) unit_by_id.emplace(kUnits[i].id, static_cast<UnitId>(i));
-    requires_.resize(std::size(kUnits));
-    for (const auto& r : kRequires) requires_[r[0]].push_back(r[1]);
+    std::vector<std::vector<UnitId>> loads(std::size(kUnits));  // unit -> units it loads
+    for (const auto& r : kRequires) loads[r[0]].push_back(r[1]);
+    std::vector<bool> seen;
+    std::vector<UnitId> todo;
+    for (std::size_t u = 0; u < std::size(kUnits); ++u) {
+      closure_at.push_back(static_cast<std::uint32_t>(closure_units.size()));
+      seen.assign(std::size(kUnits), false);
+      todo.assign(1, static_cast<UnitId>(u));
+      while (!todo.empty()) {
+        UnitId v = todo.back();
+        todo.pop_back();
+        if (seen[v]) continue;
+        seen[v] = true;
+        closure_units.push_back(v);
+        for (UnitId r : loads[v])
+          if (!seen[r]) todo.push_back(r);
+      }
+    }
+    closure_at.push_back(static_cast<std::uint32_t>(closure_units.size()));
     for (const auto& e : kKeys)
       if (auto star = e.name.find('*'); star != std::string_view::npos)
         key_patterns.push_back({&e, e.name.substr(0, star), e.name.substr(e.name.rfind('*') + 1)});
@@ -212,15 +256,9 @@ bool Catalog::dynamic(UnitId u, Kind kind) const {
 
 UnitSet Catalog::closure(const std::vector<UnitId>& roots) const {
   UnitSet set(std::size(kUnits));
-  std::vector<UnitId> todo(roots.begin(), roots.end());
-  while (!todo.empty()) {
-    UnitId u = todo.back();
-    todo.pop_back();
-    if (set.has(u)) continue;
-    set.add(u);
-    for (UnitId r : index().requires_[u])
-      if (!set.has(r)) todo.push_back(r);
-  }
+  const Index& idx = index();
+  for (UnitId root : roots)
+    for (std::uint32_t k = idx.closure_at.at(root); k < idx.closure_at[root + 1u]; ++k) set.add(idx.closure_units[k]);
   return set;
 }
 
@@ -285,7 +323,7 @@ std::string Catalog::nearest(Kind kind, std::string_view name, const UnitSet& lo
 }
 
 bool Catalog::primitive(std::string_view name) const {
-  return std::binary_search(std::begin(kPrimitives), std::end(kPrimitives), name);
+  return !index().primitives.find(name).empty();
 }
 
 bool Catalog::unicode_defined(char32_t c, const UnitSet& loaded) const {
