@@ -129,6 +129,15 @@ struct Node {
   std::string role;
   std::optional<std::uint32_t> label_of;  // index of the node this is a label of
   std::optional<std::uint32_t> on_path;   // path_id of the path it was placed on (midway, pos=)
+  // A character a text decoration (decorations.text: text along path, text effects along path)
+  // set along a path: that path's path_id, and the index of the run's first node (one run per
+  // decoration drawn). The decoration spaces a run's letters by their own widths along the path,
+  // which is their baseline: the letters' text, not a label of anything.
+  struct AlongPath {
+    std::uint32_t path_id = 0;
+    std::uint32_t run = 0;
+  };
+  std::optional<AlongPath> along_path;
   double pos_on_path = -1;  // 0..1 when placed on a path segment
   std::string placement;    // "above", "below left", "anchor=west", "" ...
   Provenance prov;

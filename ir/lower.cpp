@@ -3339,9 +3339,14 @@ void PictureLowerer::lower_drawn_decoration(PathState& ps, const DecorationEffec
   if (path.subpaths.empty()) path.subpaths.push_back({canvas(ps, ps.cur_local)});  // a lone moveto
   Host host(*this, *stmt_);
   const tex::Statement* saved = stmt_;
+  const std::size_t first_node = d_.nodes.size();
   auto drawn = lower_drawing_decoration(fx.name, spec, path, host, b, e);
   stmt_ = saved;
   if (!drawn) return;
+  // decorations.text: every node it set is a character of its text, on this path as baseline
+  if (fx.name == "text along path" || fx.name == "text effects along path")
+    for (std::size_t i = first_node; i < d_.nodes.size(); ++i)
+      d_.nodes[i].along_path = Node::AlongPath{ps.path_id, static_cast<std::uint32_t>(first_node)};
   Element made;
   made.style = ps.s.style;
   made.prov = stmt_->prov;

@@ -50,7 +50,8 @@ const RuleDoc label_association_doc = {
     "($\\phi$ on an arrow is no angle). A node with a border or a fill of its own (a vertex,\n"
     "a state, a box of a flowchart, a shape) is an element that carries its text, not a label of\n"
     "another element, and a picture with nothing drawn but text (no line, outline or vertex dot)\n"
-    "has nothing its text could name: neither is checked. Text a package typesets as its own\n"
+    "has nothing its text could name: neither is checked. Nor are the letters a text decoration\n"
+    "sets along a path (decorations.text): each is a piece of that text. Text a package typesets as its own\n"
     "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
     "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
     "vertex carrying its own name; a name within the orphan distance of a node drawn with a shape\n"
@@ -286,6 +287,8 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // A node with a border or background of its own is an element that carries its text (a
     // vertex, a state, a box, a shape example), not a label placed beside another element.
     if ((n.drawn || n.filled) && !n.label_of) continue;
+    // A letter a text decoration set along a path is part of that text, not a name.
+    if (n.along_path) continue;
     // So is a node an edge ends at: a vertex of a graph, a tree or a figure, named by its text,
     // and any text node of a graph or flowchart (a vertex with no edge yet).
     if (!n.label_of && scene.joined(l.node)) continue;

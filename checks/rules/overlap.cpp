@@ -32,6 +32,13 @@ const RuleDoc overlap_doc = {
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
     "unplaced (incomplete) node is not judged, nor a line whose statement was not fully lowered (a\n"
     "custom to path drawn straight), nor text wholly outside the picture's clip (not on the page).\n"
+    "Letters a text decoration sets along a path (decorations.text) are spaced by the decoration,\n"
+    "each at its own width's share of the path: two letters of one such text are not compared\n"
+    "with each other (where their ink meets on a tight bend would take the glyphs' outlines), and\n"
+    "the path they are set on, where it is their baseline (not raised off it), is not a line\n"
+    "through them.\n"
+    "Other text and lines are judged against them as against any text. A turned text (sloped,\n"
+    "rotated, a letter set along a curve) is measured by its turned box, for lines as for text.\n"
     "Text a package sets as its own (an axis's tick\n"
     "labels, a calendar's days) is text like any other here: a curve through a tick label hides it;\n"
     "only a marking (tikz-cd's `\"/\" marking`, a glyph set across its own arrow on purpose) is not\n"
@@ -61,6 +68,12 @@ const RuleDoc overlap_doc = {
 
 namespace {
 
+// A text turned by less than this is measured by its upright box: its corners move by under 1%
+// of its size.
+constexpr double kTurnedDeg = 0.5;
+// A box whose sides meet within about 0.6 degrees of square is a turned rectangle, not a sheared one.
+constexpr double kMaxShearCos = 0.01;
+
 // The glyph area of a node as it is drawn: its border box's corners (turned with the node), less
 // the inner sep and the measurement's uncertainty. A turned text (sloped, a letter set along a
 // curve) covers this quadrilateral, not the upright box around it.
@@ -74,9 +87,62 @@ std::vector<geo::Point> glyph_quad(const ir::Node& n) {
   // scales it with the box.
   const double tw = n.text_width + 2 * n.inner_sep, th = n.text_height + n.text_depth + 2 * n.inner_sep;
   const double ku = tw > 0 ? std::min(1.0, w / tw) : 1.0, kv = th > 0 ? std::min(1.0, h / th) : 1.0;
-  const double hw = std::max(0.25, w / 2 - ku * n.inner_sep - n.uncertainty_pt);
-  const double hh = std::max(0.25, h / 2 - kv * n.inner_sep - n.uncertainty_pt);
+  double hw = std::max(0.25, w / 2 - ku * n.inner_sep - n.uncertainty_pt);
+  double hh = std::max(0.25, h / 2 - kv * n.inner_sep - n.uncertainty_pt);
+  // A turned rectangle holds its text's own box at its centre (geo::glyph_box, upright): an
+  // inner ysep other than the inner xsep (the letters of a text decoration), a minimum size.
+  if (std::abs(geo::dot(u, v)) <= kMaxShearCos && n.text_width > 0 && n.text_height + n.text_depth > 0) {
+    hw = std::min(hw, std::max(0.25, n.text_width / 2 - n.uncertainty_pt));
+    hh = std::min(hh, std::max(0.25, (n.text_height + n.text_depth) / 2 - n.uncertainty_pt));
+  }
   return {m - u * hw - v * hh, m + u * hw - v * hh, m + u * hw + v * hh, m - u * hw + v * hh};
+}
+
+// The ink core of a turned text (sloped, set along a curve) as a line is measured against it: the
+// glyph area turned with the node, shrunk by the inset, and without the depth below the baseline
+// (descenders are thin tails) when the box holds just the text, as for upright text.
+std::vector<geo::Point> turned_core(const ir::Node& n, double inset) {
+  const std::vector<geo::Point> q = glyph_quad(n);
+  if (q.size() != 4) return {};
+  const double w = geo::dist(q[0], q[1]), h = geo::dist(q[1], q[2]);
+  const geo::Point u = (q[1] - q[0]) * (1 / w), v = (q[2] - q[1]) * (1 / h);
+  // A sheared box (a slanted canvas with transform shape): the text's metrics are scaled by the
+  // frame's area factor, so its glyph band along each axis is not known; such text keeps the
+  // upright bounds.
+  if (std::abs(geo::dot(u, v)) > kMaxShearCos) return {};
+  // the node's own units on the page (a scaled or squashed canvas: transform shape)
+  const double th = n.text_height + n.text_depth + 2 * n.inner_sep;
+  const double box_h = geo::dist(n.corners[1], n.corners[2]);
+  const double kv = th > 0 ? std::min(1.0, box_h / th) : 1.0;
+  const double depth = kv * n.text_depth, height = kv * n.text_height;
+  const double bottom = n.text_depth > 0 && n.text_height > 0 && h <= depth + height + 1.0 ? depth : inset;
+  if (w <= 2 * inset || h <= bottom + inset) return {};
+  const geo::Point a = q[0] + u * inset + v * bottom, b = q[1] - u * inset + v * bottom;
+  const geo::Point c = q[2] - u * inset - v * inset, e = q[3] + u * inset - v * inset;
+  return {a, b, c, e};
+}
+
+// The middle of a letter's baseline, when a text decoration set it on its path with its base
+// anchor there (no raise): that path is its baseline, which its letters sit on by construction.
+std::optional<geo::Point> baseline_middle(const ir::Node& n) {
+  const std::vector<geo::Point> q = glyph_quad(n);
+  if (q.size() != 4) return std::nullopt;
+  const double h = geo::dist(q[1], q[2]);
+  if (!(h > 0) || n.text_height + n.text_depth <= 0) return std::nullopt;
+  const geo::Point v = (q[2] - q[1]) * (1 / h);
+  return (q[0] + q[1]) * 0.5 + v * (h * n.text_depth / (n.text_height + n.text_depth));
+}
+
+double distance_to_polyline(geo::Point p, const std::vector<geo::Point>& pts) {
+  double best = INFINITY;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const geo::Point a = pts[i], d = pts[i + 1] - pts[i];
+    const double len2 = geo::dot(d, d);
+    const double t = len2 > 0 ? std::clamp(geo::dot(p - a, d) / len2, 0.0, 1.0) : 0.0;
+    best = std::min(best, geo::dist(p, a + d * t));
+  }
+  if (pts.size() == 1) best = geo::dist(p, pts[0]);
+  return best;
 }
 
 // Two crossing lengths closer than this are a tie (the clip length and GEOS's overlay of the same
@@ -264,9 +330,13 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (ratio <= text_ratio) continue;
       const ir::Node& na = d.nodes[labels[i].node];
       const ir::Node& nb = d.nodes[labels[j].node];
+      // Letters of one text decoration: it sets each at its own width's share of the path, so
+      // their boxes abut on the baseline and fan along its bends. Where their ink meets would
+      // take the glyphs' outlines, which are not modelled: not judged (promise 1).
+      if (na.along_path && nb.along_path && na.along_path->run == nb.along_path->run) continue;
       // Turned text: the upright boxes around two letters along a curve overlap where the letters
       // do not; measure the turned glyph areas themselves.
-      if (std::abs(na.rotation_deg) > 0.5 || std::abs(nb.rotation_deg) > 0.5) {
+      if (std::abs(na.rotation_deg) > kTurnedDeg || std::abs(nb.rotation_deg) > kTurnedDeg) {
         const auto qa = glyph_quad(na), qb = glyph_quad(nb);
         if (qa.size() == 4 && qb.size() == 4) {
           const geo::Shape pa = geo::Shape::polygon(qa), pb = geo::Shape::polygon(qb);
@@ -309,11 +379,16 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     // are thin tails, so the core leaves out the depth below the baseline.
     if (n.incomplete) continue;  // not placed: nothing certain to overlap
     ir::Box core = geo::inflate(l.glyphs, -inset - n.uncertainty_pt);
-    if (std::abs(n.rotation_deg) < 1e-9 && n.text_depth > 0 && n.text_height > 0 &&
-        l.glyphs.height() <= n.text_height + n.text_depth + 1.0)
+    // Turned text (sloped, set along a curve) covers its turned box, not the upright box around it.
+    std::vector<geo::Point> turned;
+    if (std::abs(n.rotation_deg) > kTurnedDeg && !(turned = turned_core(n, inset)).empty()) {
+      core = geo::bounds_of(turned);
+    } else if (std::abs(n.rotation_deg) < 1e-9 && n.text_depth > 0 && n.text_height > 0 && l.glyphs.height() <= n.text_height + n.text_depth + 1.0) {
       core.ymin = std::min(core.ymax, l.glyphs.ymin + n.text_depth);
+    }
     if (core.width() <= 0 || core.height() <= 0) continue;
-    geo::Shape core_shape = geo::Shape::box(core);
+    geo::Shape core_shape = turned.empty() ? geo::Shape::box(core) : geo::Shape::polygon(turned);
+    const std::optional<geo::Point> baseline = n.along_path ? baseline_middle(n) : std::nullopt;
     double worst = 0;
     const Stroke* worst_stroke = nullptr;
     for (std::size_t si : scene.strokes_near(core, 0)) {
@@ -323,6 +398,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // a guessed line (a to path drawn straight) is not where TeX draws it
       if (geometry_lost(d, e.incomplete, e.prov.range)) continue;
       bool same_path = n.on_path && *n.on_path == e.path_id;
+      // A text decoration's letters sit on its path: descenders hang across it by design. Only
+      // where the letter's baseline is on that path (within the inset; not raised off it).
+      if (n.along_path && n.along_path->path_id == e.path_id && baseline &&
+          distance_to_polyline(*baseline, s.pts) <= inset)
+        continue;
       // A marking (tikz-cd's `"/" marking`) is a glyph set across its own arrow on purpose.
       if (same_path && n.role == "arrow marking") continue;
       // An opaque node background painted after the line hides it.
@@ -331,8 +411,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // (a shorter one can be neither reported nor the worst of a report).
       auto upper = box_clip_length(core, s.pts);
       if (upper && *upper < min_cross - 1e-6) continue;
-      // One segment cannot overlap itself: its clip length is the overlay's length.
-      double inside = upper && s.pts.size() == 2 ? *upper : geo::Shape::line(s.pts).intersection_length(core_shape);
+      // One segment cannot overlap itself: its clip length is the overlay's length (in the upright
+      // box; the turned core lies inside its bounds, so there the clip length only bounds it).
+      double inside = upper && s.pts.size() == 2 && turned.empty()
+                          ? *upper
+                          : geo::Shape::line(s.pts).intersection_length(core_shape);
       if (inside > worst + kTieEpsilon) worst = inside, worst_stroke = &s;  // ties: the first stroke
     }
     if (worst_stroke && worst > min_cross) {
