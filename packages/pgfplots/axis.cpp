@@ -34,6 +34,7 @@
 #include "ir/coords.hpp"
 #include "ir/library.hpp"
 #include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
 #include "packages/support.hpp"
 #include "tex/styles.hpp"
@@ -72,6 +73,11 @@ constexpr const char* kCycleList[] = {
     "brown!60!black, densely dashed, mark=square*",       "black, densely dashed, mark=otimes*",
     "blue, densely dashed, mark=star",                    "red, densely dashed, mark=diamond*"};
 
+// `bar cycle list` (pgfplots.code.tex), which `ybar`/`xbar` select: the bars' colours.
+constexpr const char* kBarCycleList[] = {"blue,fill=blue!30!white",           "red,fill=red!30!white",
+                                         "brown!60!black,fill=brown!30!white", "black,fill=gray",
+                                         "violet!80!black,fill=violet",        "green,fill=green!80!black"};
+
 // Axis keys that change only how things are painted, never where anything is (colours, line
 // styles of ticks/grid/axis lines, the plots' styles, number of minor ticks).
 const std::set<std::string>& appearance_keys() {
@@ -83,7 +89,7 @@ const std::set<std::string>& appearance_keys() {
       "every axis plot post/.append style", "cycle list name", "cycle list", "cycle multi list", "cycle multiindex* list",
       "no markers", "no marks", "mark options", "mark size", "every mark/.style", "every mark/.append style",
       "minor tick num", "minor x tick num", "minor y tick num", "minor xtick", "minor ytick",
-      "minor tick length", "subtickwidth", "xtick pos", "ytick pos", "tickpos",
+      "minor tick length", "subtickwidth",
       "axis on top", "unbounded coords", "filter discard warning", "trig format plots", "smooth", "thick", "thin",
       "very thick", "ultra thick", "semithick", "very thin", "line width", "color", "draw", "fill", "opacity",
       "axis line style", "every axis/.style", "every axis/.append style", "every tick label/.style",
@@ -104,23 +110,25 @@ const std::set<std::string>& plot_keys() {
   static const std::set<std::string> keys = {"domain",      "samples",  "samples at", "variable",
                                              "forget plot", "id",       "unbounded coords",
                                              "no markers",  "no marks", "legend image post style",
-                                             "trig format plots", "samples y", "domain y", "point meta"};
+                                             "trig format plots", "samples y", "domain y", "point meta",
+                                             "scatter", "scatter src", "visualization depends on", "ybar legend",
+                                             "xbar legend", "area legend", "line legend", "bar cycle list"};
   return keys;
 }
+
+// pgfplots' own plot keys, read or only painting: not handed on to TikZ
+bool pgfplots_plot_key(const std::string& k) { return plot_keys().count(k) != 0 || starts_with(k, "scatter/"); }
 
 // Plot options of plot types this model does not draw (bars, error bars, meshes...).
 bool unmodelled_plot_key(const std::string& k) {
   static const std::set<std::string> keys = {
-      "ybar", "xbar", "ybar stacked", "xbar stacked", "ybar interval", "xbar interval", "error bars/.cd",
-      "scatter", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver", "stack plots",
-      "ycomb", "xcomb", "const plot", "const plot mark left", "const plot mark right", "jump mark left",
-      "jump mark right", "patch", "matrix plot", "matrix plot*", "shader", "area legend", "ybar legend",
+      "ybar interval", "xbar interval", "error bars/.cd", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver",
+      "ycomb", "xcomb", "patch", "matrix plot", "matrix plot*", "shader",
       "restrict x to domain", "restrict y to domain", "x filter/.code", "y filter/.code", "x expr", "y expr",
-      "fill between/of", "nodes near coords", "error bars/y dir", "error bars/x dir", "bar width", "bar shift",
-      "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
+      "fill between/of", "nodes near coords", "error bars/y dir", "error bars/x dir", "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
       "colormap name", "view"};
   return keys.count(k) != 0 || starts_with(k, "error bars") || starts_with(k, "x error") || starts_with(k, "y error") ||
-         starts_with(k, "nodes near coords") || starts_with(k, "scatter/") || starts_with(k, "mesh/") ||
+         starts_with(k, "nodes near coords") || starts_with(k, "mesh/") ||
          starts_with(k, "hist/") || starts_with(k, "boxplot/");
 }
 
@@ -142,10 +150,12 @@ struct Direction {
   std::optional<std::vector<double>> ticks;  // `xtick=` (data units); empty: no ticks
   bool ticks_data = false;                   // `xtick=data`
   std::optional<std::vector<std::string>> tick_labels;  // `xticklabels=`
+  std::vector<std::string> symbols;                      // `symbolic x coords=`
   std::string label, label_style, ticklabel_style;
   bool has_label = false, hidden = false;
   std::string line = "box";  // `axis x line`: box, lower (bottom/left), none
   std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
+  bool ticks_upper = true;            // `xtick pos=both` (the default): ticks on the upper line too
   bool arrow = false;                 // the line ends in an arrow (-stealth)
   std::uint32_t middle_at = 0;        // where `axis lines=middle` was set (line "middle" until laid out)
   bool label_near_ticks = false;      // `xlabel near ticks` after the line was chosen
@@ -270,6 +280,7 @@ class AxisPicture final : public ir::PackagePicture {
     if (!not_lowered_.valid) not_lowered_ = st.prov.range, not_lowered_reason_ = why;
   }
   std::optional<std::vector<double>> tick_list(const std::string& v, ir::LibraryHost& host);
+  std::vector<double> tick_positions(const Direction& d) const;
   std::vector<std::pair<double, std::string>> tick_labels(const Direction& d, ir::LibraryHost& host,
                                                           const tex::Statement& st);
   Sampling sampling_from(const std::string& options, ir::LibraryHost& host) const;
@@ -280,7 +291,19 @@ class AxisPicture final : public ir::PackagePicture {
     return r->value;
   }
 
+  // One \addplot as the limits were computed: its type, its points (stacked values where the
+  // plots stack), the stack below it, its place among the plots of the same bar type.
+  struct Resolved {
+    PlotKind kind;
+    std::vector<Point> points, base;
+    std::size_t type_index = 0, type_count = 1;
+  };
+  PlotKind plot_kind(const AddPlot& ap) const;
+  void draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
+
   const tex::Picture& pic_;
+  std::string axis_plot_keys_;  // the axis' plot-type keys (ybar, bar width, const plot...): every plot's
+  std::map<const tex::Statement*, Resolved> resolved_;
   int depth_ = 0;
   bool axis_ = false;    // the current axis is laid out (its data scope is open)
   bool failed_ = false;  // the current axis cannot be laid out: its one warning covers the rest
@@ -484,6 +507,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   legend_at_x_ = legend_at_y_ = kLegendAt;
   legend_anchor_ = "north east", legend_font_.clear(), legend_cells_anchor_ = "center";
   begin_statement_ = &st;
+  axis_plot_keys_.clear();
+  resolved_.clear();
   const std::uint32_t opt_base = open == std::string::npos ? 0 : static_cast<std::uint32_t>(open + 1);
   // `every axis` first (pgfplots.code.tex \pgfplots@init@options: the style, then the axis'
   // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
@@ -505,8 +530,23 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     const std::string v = fk.value;
     auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : y_; };
     auto on_both = [&](auto&& f) { f(x_), f(y_); };
+    PlotKind probe;
+    if (read_plot_kind_key(k, trimmed(v), fk.has_value, probe)) {
+      // every plot of the axis is of this type (pgfplots applies them in the axis' scope)
+      axis_plot_keys_ += "," + k + (fk.has_value ? "={" + v + "}" : "");
+      if (char d = outside_ticks_of(k)) dir(d).tick_align = "outside";
+      continue;
+    }
+    if (k == "symbolic x coords" || k == "symbolic y coords") {
+      std::vector<std::string> names;
+      for (const auto& it : tex::split_options(v))
+        names.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
+      dir(k[9]).symbols = names;
+      continue;
+    }
     if (k == "xmin" || k == "xmax" || k == "ymin" || k == "ymax") {
       auto n = number(v, host);
+      if (!n) n = data_value(v, dir(k[0]).symbols);
       if (!n) {
         unknown_keys_.push_back({k + "=" + v, fk.begin});
         continue;
@@ -554,6 +594,14 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       // `every axis x label` at `ticklabel cs:0.5`, as laid out below, whatever `axis x line` said
       if (k[0] != 'y') x_.label_near_ticks = true;
       if (k[0] != 'x') y_.label_near_ticks = true;
+    } else if (k == "tick pos" || k == "xtick pos" || k == "ytick pos") {
+      // both (default), or the lower line only (left/bottom); ticks on the upper line alone
+      // move the tick labels there, which is not modelled
+      const std::string m = trimmed(v);
+      const bool lower = m == "left" || m == "bottom" || m == "lower";
+      if (m != "both" && !lower) unknown_keys_.push_back({k + "=" + m, fk.begin});
+      else if (k == "tick pos") on_both([&](Direction& d) { d.ticks_upper = !lower; });
+      else dir(k[0]).ticks_upper = !lower;
     } else if (k == "tick align" || k == "xtick align" || k == "ytick align") {
       const std::string m = trimmed(v);
       if (m != "inside" && m != "outside" && m != "center") unknown_keys_.push_back({k + "=" + m, fk.begin});
@@ -599,7 +647,20 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
         dir(k[0]).ticks_data = true;
         continue;
       }
-      auto l = tick_list(v, host);
+      std::optional<std::vector<double>> l;
+      if (!dir(k[0]).symbols.empty()) {
+        l.emplace();
+        for (const auto& it : tex::split_options(v)) {
+          auto n = data_value(trimmed(tex::strip_braces(it.key)), dir(k[0]).symbols);
+          if (!n) {
+            l.reset();
+            break;
+          }
+          l->push_back(*n);
+        }
+      } else {
+        l = tick_list(v, host);
+      }
       if (l) dir(k[0]).ticks = *l;
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "xticklabels" || k == "yticklabels") {
@@ -649,14 +710,26 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   return true;
 }
 
+// The plot type of one \addplot: the axis' plot-type keys, then its own.
+PlotKind AxisPicture::plot_kind(const AddPlot& ap) const {
+  PlotKind kind;
+  for (const std::string& opts : {axis_plot_keys_, ap.options})
+    for (const auto& it : tex::split_options(opts))
+      read_plot_kind_key(strip_prefix(tex::normalise_key(it.key)), tex::strip_braces(it.value), it.has_value, kind);
+  return kind;
+}
+
 // Limits from the user and from the data of every \addplot up to the matching \end{axis}.
 bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host) {
   std::size_t i = 0;
   while (i < pic_.statements.size() && &pic_.statements[i] != &st) ++i;
   std::vector<Point> data;
-  std::vector<double> first_x;  // `xtick=data`: the first plot's x values
+  std::vector<Point> first_points;  // `xtick=data`: the first plot's coordinates
   bool data_unknown = false;
   std::string unknown_why;
+  const Symbols symbols{x_.symbols, y_.symbols};
+  std::vector<Point> stack;  // the stacked plots so far (pgfplots stacks by coordinate index)
+  std::map<int, std::vector<Resolved*>> bar_groups;  // bar plots with `bar shift auto`, by handler
   int depth = 0;
   for (std::size_t j = i; j < pic_.statements.size(); ++j) {
     const std::string t(ir::text_trim(pic_.statements[j].text));
@@ -672,20 +745,44 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     bool modelled = true;
     for (const auto& it : tex::split_options(ap->options))
       if (unmodelled_plot_key(strip_prefix(tex::normalise_key(it.key)))) modelled = false;
-    if (!modelled) {
+    Resolved r;
+    r.kind = plot_kind(*ap);
+    if (!modelled || !r.kind.unsupported.empty()) {
       data_unknown = true, unknown_why = "a plot type that is not modelled";
       continue;
     }
     const Sampling s = sampling_from(ap->options, host);
-    PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); });
+    PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); }, symbols);
     if (!pd.unsupported.empty()) {
       data_unknown = true, unknown_why = pd.unsupported;
       continue;
     }
-    if (first_x.empty())
-      for (const Point& p : pd.points) first_x.push_back(p.x);
+    if (first_points.empty()) first_points = pd.points;
+    if (r.kind.stacked) {
+      // `stack plots=y` (x for xbar stacked): each coordinate on top of the previous stacked
+      // plot's coordinate of the same index (pgfplotsstackedplots.code.tex)
+      const bool in_x = r.kind.handler == PlotKind::Handler::bar_x;
+      if (!stack.empty()) {
+        bool same = stack.size() == pd.points.size();
+        for (std::size_t k = 0; same && k < stack.size(); ++k)
+          same = std::abs(in_x ? stack[k].y - pd.points[k].y : stack[k].x - pd.points[k].x) < 1e-9;
+        if (!same) {
+          data_unknown = true, unknown_why = "stacked plots whose coordinates do not match";
+          continue;
+        }
+        r.base = stack;
+        for (std::size_t k = 0; k < stack.size(); ++k) (in_x ? pd.points[k].x : pd.points[k].y) += in_x ? stack[k].x : stack[k].y;
+      }
+      stack = pd.points;
+    }
+    r.points = pd.points;
     data.insert(data.end(), pd.points.begin(), pd.points.end());
+    Resolved& kept = resolved_[&pic_.statements[j]] = std::move(r);
+    if (kept.kind.bars() && kept.kind.shift_auto) bar_groups[static_cast<int>(kept.kind.handler)].push_back(&kept);
   }
+  // bar shift auto: \numplotsofactualtype and \plotnumofactualtype (pgfplots.code.tex)
+  for (auto& [handler, group] : bar_groups)
+    for (std::size_t k = 0; k < group.size(); ++k) group[k]->type_index = k, group[k]->type_count = group.size();
   auto need = [](const Direction& d) { return !d.user_min || !d.user_max; };
   if (data_unknown && (need(x_) || need(y_))) {
     not_lowered(st, "its limits rest on " + unknown_why);
@@ -749,18 +846,16 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     d->lo = lo, d->hi = hi;
     if (d->ticks_data) {
       std::vector<double> ts;
-      for (double v : first_x)
-        if (auto tv = d->transform(v)) ts.push_back(*tv);
+      for (const Point& p : first_points)
+        if (auto tv = d->transform(d == &x_ ? p.x : p.y)) ts.push_back(*tv);
       d->ticks = ts;
     }
   }
   return true;
 }
 
-// The tick labels of one direction: (position along the axis in pt, text).
-std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direction& d, ir::LibraryHost& host,
-                                                                     const tex::Statement& st) {
-  std::vector<std::pair<double, std::string>> out;
+// The major ticks of one direction, in transformed data units: the user's, or pgfplots' own.
+std::vector<double> AxisPicture::tick_positions(const Direction& d) const {
   std::vector<double> ticks;
   if (d.ticks) {
     for (double v : *d.ticks) {
@@ -770,7 +865,23 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
   } else {
     ticks = d.log ? log_ticks(d.lo, d.hi, d.length) : linear_ticks(d.lo, d.hi, d.length);
   }
-  const int scale_exp = d.log || d.ticks || d.tick_labels ? 0 : tick_scale_exponent(d.lo, d.hi);
+  return ticks;
+}
+
+// The tick labels of one direction: (position along the axis in pt, text).
+std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direction& d, ir::LibraryHost& host,
+                                                                     const tex::Statement& st) {
+  std::vector<std::pair<double, std::string>> out;
+  const std::vector<double> ticks = tick_positions(d);
+  if (!d.symbols.empty() && !d.ticks && !d.tick_labels) {
+    // the default ticks of a symbolic axis: where pgfplots puts them is not modelled
+    host.problem("unsupported-construct",
+                 std::string("the default tick labels of symbolic ") + d.name + " coordinates are not placed", 0,
+                 static_cast<std::uint32_t>(st.text.size()), false);
+    approximate_ = true;
+    return out;
+  }
+  const int scale_exp = d.log || d.ticks || d.tick_labels || !d.symbols.empty() ? 0 : tick_scale_exponent(d.lo, d.hi);
   if (scale_exp != 0) {
     host.problem("unsupported-construct",
                  std::string("the common factor of the ") + d.name + " tick labels (scaled ticks) is not placed", 0,
@@ -783,6 +894,11 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
     if (d.tick_labels) {
       if (k >= d.tick_labels->size()) break;
       text = (*d.tick_labels)[k];
+    } else if (!d.symbols.empty()) {
+      // a symbolic coordinate is printed as its name (pgfplots manual 4.22, symbolic x coords)
+      const long idx = std::lround(v);
+      if (std::abs(v - static_cast<double>(idx)) > 1e-9 || idx < 0 || static_cast<std::size_t>(idx) >= d.symbols.size()) continue;
+      text = d.symbols[static_cast<std::size_t>(idx)];
     } else {
       auto p = print_number(d.log ? std::round(v) : v / std::pow(10.0, scale_exp));
       if (!p) {
@@ -878,6 +994,27 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   auto tick_clearance = [&](const Direction& d) {
     return d.tick_align == "center" ? major_tick_length_ / 2 : d.tick_align == "outside" ? major_tick_length_ : 0.0;
   };
+  // major ticks that reach out of a box (`tick align=outside` or `center`, as `ybar` sets it):
+  // `every tick` is very thin, on the lower and (tick pos=both) the upper line. Ticks inside
+  // the box are paint inside it and are not drawn.
+  if (x_.line == "box" && y_.line == "box") {
+    for (const Direction* d : {&x_, &y_}) {
+      const double out = tick_clearance(*d), in = major_tick_length_ - out;
+      if (d->hidden || out <= 0) continue;
+      const double across = d == &x_ ? H : W;
+      std::string path;
+      auto seg = [&](double along, double a, double b) {
+        const bool xd = d == &x_;
+        path += " (" + pt(xd ? along : a) + "," + pt(xd ? a : along) + ") -- (" + pt(xd ? along : b) + "," +
+                pt(xd ? b : along) + ")";
+      };
+      for (double v : tick_positions(*d)) {
+        seg(d->map(v), -out, in);
+        if (d->ticks_upper) seg(d->map(v), across + out, across - in);
+      }
+      if (!path.empty()) host.emit("\\draw[very thin,gray]" + path + ";", 0, whole);
+    }
+  }
   // tick labels, anchored at the lower x and left y axis lines
   const std::size_t first_node = host.node_count();
   double below = 0, left = 0;  // how far the tick labels reach out from the box (ticklabel cs)
@@ -954,13 +1091,16 @@ void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
   axis_ = false;
 }
 
-// \addplot[opts] <data>; drawn as a TikZ plot of the points pgfplots computes, in the data frame.
+// \addplot[opts] <data>; drawn as pgf's plot handler draws the points pgfplots computes: a TikZ
+// path in pt from the box's corner (pgfplots computes in floating point: data such as 1e5 is no
+// TeX dimension), in a scope of the axis' frame that keeps the data scope's clip.
 void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host) {
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
   auto ap = split_addplot(std::string(st.text));
   if (!ap) return;
   std::string draw_opts;
   bool modelled = true;
+  PlotKind ignored;
   for (const auto& it : tex::split_options(ap->options)) {
     const std::string k = strip_prefix(tex::normalise_key(it.key));
     if (unmodelled_plot_key(k)) {
@@ -968,38 +1108,155 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
       modelled = false;
       break;
     }
-    if (plot_keys().count(k)) continue;
+    if (pgfplots_plot_key(k) || read_plot_kind_key(k, tex::strip_braces(it.value), it.has_value, ignored)) continue;
     draw_opts += (draw_opts.empty() ? "" : ",") + (it.has_value ? it.key + "={" + it.value + "}" : it.key);
   }
-  const std::size_t cycle = plot_index_++ % (sizeof kCycleList / sizeof kCycleList[0]);
+  const std::size_t cycle = plot_index_++;
   if (!modelled) return;
-  if (ap->options.empty() || ap->plus)
-    draw_opts = std::string(kCycleList[cycle]) + (draw_opts.empty() ? "" : "," + draw_opts);
+  // the plot as the limits saw it; a plot they did not see (inside a scope) is read alone
+  Resolved r;
+  if (auto found = resolved_.find(&st); found != resolved_.end()) {
+    r = found->second;
+  } else {
+    r.kind = plot_kind(*ap);
+    if (r.kind.unsupported.empty()) {
+      const Sampling s = sampling_from(ap->options, host);
+      PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); },
+                                   Symbols{x_.symbols, y_.symbols});
+      if (!pd.unsupported.empty()) {
+        host.problem("unsupported-construct", pd.unsupported, 0, whole);
+        return;
+      }
+      if (r.kind.stacked) r.kind.unsupported = "a stacked plot inside a scope of the axis is not modelled";
+      r.points = pd.points;
+    }
+  }
+  if (!r.kind.unsupported.empty()) {
+    host.problem("unsupported-construct", "\\addplot: " + r.kind.unsupported, 0, whole);
+    return;
+  }
+  if (ap->options.empty() || ap->plus) {
+    const std::string entry = r.kind.bars() ? kBarCycleList[cycle % std::size(kBarCycleList)]
+                                            : kCycleList[cycle % std::size(kCycleList)];
+    draw_opts = entry + (draw_opts.empty() ? "" : "," + draw_opts);
+  }
   bool forget = false;
   for (const auto& it : tex::split_options(ap->options))
     if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
   if (!forget) legend_plot_styles_.push_back(draw_opts);
-  const Sampling s = sampling_from(ap->options, host);
-  PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); });
-  if (!pd.unsupported.empty()) {
-    host.problem("unsupported-construct", pd.unsupported, 0, whole);
+  if (r.kind.bars()) {
+    if (ap->closed_cycle) {
+      host.problem("unsupported-construct", "\\closedcycle after a bar plot is not modelled", 0, whole);
+      return;
+    }
+    draw_bars(r, draw_opts, st, host);
     return;
   }
-  // The points in pt from the box's corner (pgfplots computes them in floating point: data such
-  // as 1e5 is no TeX dimension), in a scope of the axis' frame that keeps the data scope's clip.
   // Points far outside the box are clipped away; they are held to TeX's range.
-  std::string coords;
   auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
-  for (const Point& p : pd.points) {
-    auto x = x_.transform(p.x), y = y_.transform(p.y);
-    if (!x || !y) continue;
-    coords += "(" + pt(held(x_.map(*x))) + "," + pt(held(y_.map(*y))) + ") ";
+  auto mapped = [&](const std::vector<Point>& pts) {
+    std::vector<Point> out;
+    for (const Point& p : pts) {
+      auto x = x_.transform(p.x), y = y_.transform(p.y);
+      if (x && y) out.push_back({held(x_.map(*x)), held(y_.map(*y))});
+    }
+    return out;
+  };
+  const std::vector<Point> pts = mapped(r.points);
+  if (pts.empty()) return;
+  auto at = [](const Point& p) { return "(" + pt(p.x) + "," + pt(p.y) + ")"; };
+  std::vector<std::string> paths;
+  if (ap->closed_cycle) {
+    // \closedcycle (pgfplots.code.tex): the path runs back along the stacked plot below it, or
+    // down to y=0 and back at the first x (`area plots`, manual 4.5.10)
+    std::vector<Point> below;
+    if (!r.base.empty()) {
+      below = mapped(r.base);
+      std::reverse(below.begin(), below.end());
+    } else {
+      auto zero = y_.transform(0);
+      if (!zero) {
+        host.problem("unsupported-construct", "\\closedcycle on a logarithmic y axis is not modelled", 0, whole);
+        return;
+      }
+      below = {{pts.back().x, held(y_.map(*zero))}, {pts.front().x, held(y_.map(*zero))}};
+    }
+    std::string path;
+    for (const auto& piece : handler_pieces(pts, r.kind.handler))
+      for (const Point& p : piece) path += (path.empty() ? "" : " -- ") + at(p);
+    for (const Point& p : below) path += " -- " + at(p);
+    paths.push_back(path + " -- cycle");
+  } else if (!r.kind.only_marks) {
+    for (const auto& piece : handler_pieces(pts, r.kind.handler)) {
+      std::string coords;
+      for (const Point& p : piece) coords += at(p) + " ";
+      paths.push_back("plot coordinates {" + coords + "}");
+    }
   }
-  if (coords.empty()) return;
+  // `only marks`: the marks alone, which this model does not draw (nor on any plot)
+  if (paths.empty()) return;
   ir::Settings plot_frame = host.settings();
   plot_frame.ctm = frame_.ctm;
   host.begin_scope(plot_frame);
-  host.emit("\\draw[" + draw_opts + "] plot coordinates {" + coords + "};", 0, whole);
+  for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
+  host.emit("\\end{scope}", 0, 0);
+}
+
+// ybar/xbar (pgflibraryplothandlers.code.tex, \pgfplothandlerybar): a rectangle per point from
+// the zero level (the stacked plot below, for stacked bars) to the point, `bar width` wide
+// (a length, or axis units without one: compat >= 1.7), moved by `bar shift`; `bar shift auto`
+// sets the shift of the k-th of n plots to -(n w + (n-1) sep)/2 + (k + 1/2) w + k sep.
+void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st,
+                            ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  const bool vertical = r.kind.handler == PlotKind::Handler::bar_y;
+  const Direction& along = vertical ? x_ : y_;   // where the bars stand
+  const Direction& value = vertical ? y_ : x_;   // how long they are
+  if (along.log || value.log) {
+    host.problem("unsupported-construct", "bars on a logarithmic axis are not modelled", 0, whole);
+    return;
+  }
+  auto length = [&](const std::string& v) -> std::optional<double> {
+    std::string err;
+    auto m = host.eval(v, &err);
+    if (!m) return std::nullopt;
+    return m->is_length ? m->value : m->value * along.scale;
+  };
+  auto w = length(r.kind.bar_width);
+  auto shift = length(r.kind.bar_shift);
+  auto sep = length(r.kind.bar_sep);
+  if (!w || !shift || !sep) {
+    host.problem("unsupported-construct", "a bar width or shift that is not a number is not modelled", 0, whole);
+    return;
+  }
+  if (r.kind.shift_auto) {
+    const double n = static_cast<double>(r.type_count), k = static_cast<double>(r.type_index);
+    *shift = -0.5 * (n * *w + (n - 1) * *sep) + (0.5 + k) * *w + k * *sep;
+  }
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
+  std::string path;
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const Point p = r.points[i];
+    const double from = r.base.size() == r.points.size() ? (vertical ? r.base[i].y : r.base[i].x) : 0.0;
+    const double c = along.map(vertical ? p.x : p.y) + *shift;
+    const double v0 = held(value.map(from)), v1 = held(value.map(vertical ? p.y : p.x));
+    const double a0 = held(c - *w / 2), a1 = held(c + *w / 2);
+    Point lo = vertical ? Point{a0, v0} : Point{v0, a0}, hi = vertical ? Point{a1, v1} : Point{v1, a1};
+    if (clip_) {
+      // what the axis' clip leaves of the bar (a bar from a zero level below the box is cut at
+      // its edge, as TeX shows it); a bar wholly outside is not seen
+      const double bx0 = std::max(std::min(lo.x, hi.x), 0.0), bx1 = std::min(std::max(lo.x, hi.x), x_.length);
+      const double by0 = std::max(std::min(lo.y, hi.y), 0.0), by1 = std::min(std::max(lo.y, hi.y), y_.length);
+      if (!(bx1 > bx0) || !(by1 > by0)) continue;
+      lo = {bx0, by0}, hi = {bx1, by1};
+    }
+    path += " (" + pt(lo.x) + "," + pt(lo.y) + ") rectangle (" + pt(hi.x) + "," + pt(hi.y) + ")";
+  }
+  if (path.empty()) return;
+  ir::Settings plot_frame = host.settings();
+  plot_frame.ctm = frame_.ctm;
+  host.begin_scope(plot_frame);
+  host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
   host.emit("\\end{scope}", 0, 0);
 }
 

@@ -37,7 +37,7 @@ std::string number_text(double v) {
 }
 
 // `coordinates {(x,y) (x,y) ...}`; error bars (`+- (..)`) and meta data (`[..]`) are not modelled.
-PlotData read_coordinates(const std::string& body) {
+PlotData read_coordinates(const std::string& body, const Symbols& sym) {
   PlotData out;
   std::size_t i = 0;
   while (true) {
@@ -59,7 +59,7 @@ PlotData read_coordinates(const std::string& body) {
                                           : "\\addplot coordinate '(" + inner + ")' is not a number pair";
       return out;
     }
-    auto x = parse_number(trimmed(items[0].key)), y = parse_number(trimmed(items[1].key));
+    auto x = data_value(trimmed(items[0].key), sym.x), y = data_value(trimmed(items[1].key), sym.y);
     if (!x || !y) {
       // symbolic coordinates, nan/inf (discarded by pgfplots' `unbounded coords=discard`)
       const std::string a = trimmed(items[0].key), b = trimmed(items[1].key);
@@ -80,7 +80,7 @@ PlotData read_coordinates(const std::string& body) {
 // An inline table (pgfplots manual 4.3.2): rows end at a newline (or `\\` with `row sep=\\`),
 // columns are separated by blanks (or `col sep=comma`); a first row that is not all numbers is the
 // header. `x`/`y` (column names) or `x index`/`y index` pick the columns (default 0 and 1).
-PlotData read_table(const std::string& options, const std::string& body) {
+PlotData read_table(const std::string& options, const std::string& body, const Symbols& sym) {
   PlotData out;
   std::map<std::string, std::string> kv;
   for (const auto& it : tex::split_options(options)) {
@@ -171,7 +171,7 @@ PlotData read_table(const std::string& options, const std::string& body) {
   for (std::size_t r = has_header ? 1 : 0; r < rows.size(); ++r) {
     const auto& row = rows[r];
     if (*xc >= row.size() || *yc >= row.size()) continue;
-    auto x = parse_number(row[*xc]), y = parse_number(row[*yc]);
+    auto x = data_value(row[*xc], sym.x), y = data_value(row[*yc], sym.y);
     if (!x || !y) {
       if (row[*xc] == "nan" || row[*yc] == "nan" || row[*xc] == "inf" || row[*yc] == "inf") continue;
       out.unsupported = "\\addplot table cell '" + (x ? row[*yc] : row[*xc]) + "' is not a number";
@@ -223,6 +223,11 @@ std::optional<AddPlot> split_addplot(const std::string& text) {
   out.source = trimmed(std::string_view(t).substr(std::min(i, t.size())));
   if (!out.source.empty() && out.source.back() == ';') out.source.pop_back();
   out.source = trimmed(out.source);
+  constexpr std::string_view kClosed = "\\closedcycle";
+  if (out.source.size() > kClosed.size() && out.source.compare(out.source.size() - kClosed.size(), kClosed.size(), kClosed) == 0) {
+    out.closed_cycle = true;
+    out.source = trimmed(out.source.substr(0, out.source.size() - kClosed.size()));
+  }
   return out;
 }
 
@@ -247,7 +252,16 @@ std::string substitute_variable(const std::string& expr, const std::string& vari
   return out;
 }
 
-PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval) {
+std::optional<double> data_value(const std::string& s, const std::vector<std::string>& symbols) {
+  if (auto v = parse_number(s)) return v;
+  const std::string t = trimmed(s);
+  for (std::size_t k = 0; k < symbols.size(); ++k)
+    if (symbols[k] == t) return static_cast<double>(k);
+  return std::nullopt;
+}
+
+PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
+                        const Symbols& symbols) {
   PlotData out;
   std::string s = trimmed(source);
   std::size_t end = 0;
@@ -262,7 +276,7 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
       out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
       return out;
     }
-    return read_coordinates(*body);
+    return read_coordinates(*body, symbols);
   }
   if (starts_with(s, "table")) {
     std::size_t i = ir::text_skip_space(s, 5);
@@ -313,7 +327,7 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
       out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
       return out;
     }
-    return read_table(opts, data);
+    return read_table(opts, data, symbols);
   }
   std::string xexpr, yexpr;
   if (starts_with(s, "expression")) s = trimmed(s.substr(10));

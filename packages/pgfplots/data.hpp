@@ -14,7 +14,8 @@ struct AddPlot {
   bool plus = false;       // \addplot+ : the options are appended to the cycle list entry
   bool three_d = false;    // \addplot3
   std::string options;     // between the brackets, as written
-  std::string source;      // after the options, without the final ';'
+  std::string source;      // after the options, without the final ';' (and \closedcycle)
+  bool closed_cycle = false;  // ends in \closedcycle (pgfplots manual 4.5.10, area plots)
 };
 
 // Splits "\addplot+[opts] coordinates {...};"; nullopt when the text is not an \addplot.
@@ -38,9 +39,19 @@ struct Sampling {
   std::string variable = "x";
 };
 
+// `symbolic x coords={a,b,c}` (pgfplots manual 4.22): the names stand for 0, 1, 2 in that direction.
+struct Symbols {
+  std::vector<std::string> x, y;
+  bool empty() const { return x.empty() && y.empty(); }
+};
+
 // Reads the plot's data: `coordinates {...}`, `table[...] {inline data}`, `{expr}`,
 // `expression {expr}` or `({expr}, {expr})` (parametric). `table_keys` are the table's options.
-PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval);
+PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
+                        const Symbols& symbols = {});
+
+// A coordinate of data: a number, or the index of a symbolic coordinate.
+std::optional<double> data_value(const std::string& s, const std::vector<std::string>& symbols);
 
 // `expr` with every use of the variable (`x`, `\x`) replaced by `value` (parenthesised).
 std::string substitute_variable(const std::string& expr, const std::string& variable, const std::string& value);

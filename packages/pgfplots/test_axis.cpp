@@ -4,6 +4,7 @@
 
 #include "ir/test_lower_support.hpp"
 #include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
 
 using namespace lowertest;
@@ -17,6 +18,14 @@ std::vector<const ir::Node*> nodes_with_role(const ir::Diagram& d, const std::st
     if (n.role == role) out.push_back(&n);
   return out;
 }
+
+// the points as (x, y) pairs (ir::Point has no ==)
+std::vector<std::pair<double, double>> xy(const std::vector<ir::Point>& pts) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& p : pts) out.push_back({p.x, p.y});
+  return out;
+}
+using XY = std::vector<std::pair<double, double>>;
 
 }  // namespace
 
@@ -187,5 +196,116 @@ TEST_CASE("pgfplots axis: axis lines=middle on a first-quadrant axis and the tic
     p.other(axis + ",ymin=-2]");
     p.other("\\end{axis}");
     CHECK(has_rule(p.lower(), "unsupported-key"));
+  }
+}
+
+TEST_CASE("pgfplots plot handlers: const plot, const plot mark right/mid and jump marks as pgf draws them") {
+  using H = pp::PlotKind::Handler;
+  const std::vector<ir::Point> pts{{0, 0}, {1, 2}, {3, 1}};
+  // \pgf@plot@const@line@handler: horizontal to the next x, then vertical
+  auto left = pp::handler_pieces(pts, H::const_left);
+  REQUIRE(left.size() == 1);
+  CHECK(xy(left[0]) == XY{{0, 0}, {1, 0}, {1, 2}, {3, 2}, {3, 1}});
+  // mark right: vertical first
+  CHECK(xy(pp::handler_pieces(pts, H::const_right)[0]) == XY{{0, 0}, {0, 2}, {1, 2}, {1, 1}, {3, 1}});
+  // mark mid: the step halfway between the x values
+  CHECK(xy(pp::handler_pieces(pts, H::const_mid)[0]) == XY{{0, 0}, {0.5, 0}, {0.5, 2}, {1, 2}, {2, 2}, {2, 1}, {3, 1}});
+  // jump mark left: one horizontal piece per point but the last
+  auto jl = pp::handler_pieces(pts, H::jump_left);
+  REQUIRE(jl.size() == 2);
+  CHECK(xy(jl[1]) == XY{{1, 2}, {3, 2}});
+  auto jr = pp::handler_pieces(pts, H::jump_right);
+  REQUIRE(jr.size() == 2);
+  CHECK(xy(jr[0]) == XY{{0, 2}, {1, 2}});
+  // the plot-type keys: later ones win, ybar's value is the space between bars
+  pp::PlotKind k;
+  CHECK(pp::read_plot_kind_key("ybar", "4pt", true, k));
+  CHECK((k.handler == H::bar_y && k.shift_auto && k.bar_sep == "4pt"));
+  CHECK(pp::read_plot_kind_key("bar shift", "0pt", true, k));
+  CHECK(!k.shift_auto);
+  CHECK(!pp::read_plot_kind_key("blue", "", false, k));
+  CHECK(pp::read_plot_kind_key("ybar stacked", "minus", true, k));
+  CHECK(!k.unsupported.empty());
+}
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18) on the same axes: the picture's bbox.
+TEST_CASE("pgfplots bars: ybar side by side, ybar stacked, xbar, symbolic x coords with xtick=data") {
+  auto bbox = [](const ir::Diagram& d) { return d.picture_bbox; };
+  {
+    // two ybar series over x = 1..3: limits as a line plot's ([0.8, 3.2] x [0.6, 5.4]); ybar's
+    // xtick align=outside: the ticks on the upper line reach 0.15cm (+ half of very thin) above
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar]");
+    p.other("\\addplot coordinates {(1,2) (2,3) (3,5)};");
+    p.other("\\addplot coordinates {(1,1) (2,4) (3,2)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(bbox(d).ymax == doctest::Approx(166.36656).epsilon(1e-4));
+    CHECK(bbox(d).ymin == doctest::Approx(-17.57826).epsilon(1e-4));
+    // bar shift auto, 2 plots of width 10pt 2pt apart: the first plot's bars 6pt left of x; its
+    // first bar stands from the box's bottom (0 is below the box: clipped) to y=2
+    const ir::Rectangle* first = nullptr;
+    for (const auto& el : d.elements)
+      if (auto* r = std::get_if<ir::Rectangle>(&el.geom); r && el.style.fill && !first) first = r;
+    REQUIRE(first);
+    const double x1 = 195.0 * 0.2 / 2.4, y2 = 162.0 * 1.4 / 4.8;
+    CHECK_PT(first->corners[0], x1 - 11, 0);
+    CHECK_PT(first->corners[2], x1 - 1, y2);
+  }
+  {
+    // stacked: the y limits are those of the sums [2, 7] enlarged ([1.5, 7.5]); no outside ticks
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar stacked]");
+    p.other("\\addplot coordinates {(1,2) (2,3) (3,5)};");
+    p.other("\\addplot coordinates {(1,1) (2,4) (3,2)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(bbox(d).ymax == doctest::Approx(162.20421).epsilon(1e-4));
+    // the upper plot's second bar from 3 to 7
+    std::vector<const ir::Rectangle*> bars;
+    for (const auto& el : d.elements)
+      if (auto* r = std::get_if<ir::Rectangle>(&el.geom); r && el.style.fill) bars.push_back(r);
+    REQUIRE(bars.size() == 6);
+    CHECK(bars[4]->corners[0].y == doctest::Approx(162.0 * 1.5 / 6).epsilon(1e-6));
+    CHECK(bars[4]->corners[2].y == doctest::Approx(162.0 * 5.5 / 6).epsilon(1e-6));
+  }
+  {
+    // xbar: the y ticks stand outside, on the right line too
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[xbar]");
+    p.other("\\addplot coordinates {(2,1) (3,2) (5,3)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(bbox(d).xmax == doctest::Approx(199.36627).epsilon(1e-4));
+  }
+  {
+    // symbolic x coords: a, b, c are 0, 1, 2; xtick=data prints them by name
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar,symbolic x coords={a,b,c},xtick=data]");
+    p.other("\\addplot coordinates {(a,2) (b,3) (c,5)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    std::vector<std::string> texts;
+    for (const auto* n : nodes_with_role(d, "tick label"))
+      if (n->center.y < 0) texts.push_back(n->text);
+    CHECK(texts == std::vector<std::string>{"a", "b", "c"});
+    CHECK(bbox(d).ymin == doctest::Approx(-18.18369).epsilon(1e-4));
+  }
+  {
+    // bars on a log axis: not drawn, reported
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar,ymode=log]");
+    p.other("\\addplot coordinates {(1,2) (2,3)};");
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) == 1);
   }
 }

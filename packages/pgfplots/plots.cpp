@@ -1,0 +1,103 @@
+// packages/pgfplots/plots.cpp: plot types (pgfplots manual 4.5) and pgf's plot handlers
+// (pgflibraryplothandlers.code.tex).
+#include "packages/pgfplots/plots.hpp"
+
+#include "ir/library.hpp"
+
+namespace tikzlint::pgfplots {
+
+bool read_plot_kind_key(const std::string& key, const std::string& value0, bool has_value, PlotKind& kind) {
+  using H = PlotKind::Handler;
+  const std::string value(ir::text_trim(value0));
+  if (key == "sharp plot") {
+    kind.handler = H::line;
+  } else if (key == "const plot" || key == "const plot mark left") {
+    kind.handler = H::const_left;
+  } else if (key == "const plot mark right") {
+    kind.handler = H::const_right;
+  } else if (key == "const plot mark mid") {
+    kind.handler = H::const_mid;
+  } else if (key == "jump mark left") {
+    kind.handler = H::jump_left;
+  } else if (key == "jump mark right") {
+    kind.handler = H::jump_right;
+  } else if (key == "only marks") {
+    kind.only_marks = !(has_value && value == "false");
+  } else if (key == "ybar" || key == "xbar") {
+    // /pgfplots/ybar/.style={bar direction=y, bar cycle list, xtick align=outside, ...,
+    // bar shift auto={#1}, /tikz/ybar}, #1 defaults to 2pt
+    kind.handler = key == "ybar" ? H::bar_y : H::bar_x;
+    kind.shift_auto = true;
+    kind.bar_sep = has_value && !value.empty() ? value : "2pt";
+  } else if (key == "ybar stacked" || key == "xbar stacked") {
+    // stack plots=y (x), stack dir=#1 (plus), /tikz/ybar (xbar): the bars keep bar shift
+    kind.handler = key == "ybar stacked" ? H::bar_y : H::bar_x;
+    kind.stacked = true;
+    if (has_value && !value.empty() && value != "plus")
+      kind.unsupported = "'" + key + "=" + value + "' (stacking downwards) is not modelled";
+  } else if (key == "bar width") {
+    kind.bar_width = value;
+  } else if (key == "bar shift") {
+    kind.bar_shift = value;
+    kind.shift_auto = false;
+  } else if (key == "bar shift auto") {
+    kind.shift_auto = true;
+    kind.bar_sep = has_value && !value.empty() ? value : "2pt";
+  } else if (key == "stack plots") {
+    if (value == "y") kind.stacked = true;
+    else if (value == "false") kind.stacked = false;
+    else kind.unsupported = "'stack plots=" + value + "' is not modelled";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+char outside_ticks_of(const std::string& key) {
+  if (key == "ybar") return 'x';
+  if (key == "xbar") return 'y';
+  return 0;
+}
+
+std::vector<std::vector<ir::Point>> handler_pieces(const std::vector<ir::Point>& pts, PlotKind::Handler h) {
+  using H = PlotKind::Handler;
+  std::vector<std::vector<ir::Point>> out;
+  if (pts.empty()) return out;
+  if (h == H::line || h == H::bar_x || h == H::bar_y) return {pts};
+  std::vector<ir::Point> cur{pts[0]};
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const ir::Point a = pts[i - 1], b = pts[i];
+    switch (h) {
+      case H::const_left:  // \pgf@plot@const@line@handler: to (x_i, y_{i-1}), then to (x_i, y_i)
+        cur.push_back({b.x, a.y});
+        cur.push_back(b);
+        break;
+      case H::const_right:  // ...mark@right: to (x_{i-1}, y_i), then to (x_i, y_i)
+        cur.push_back({a.x, b.y});
+        cur.push_back(b);
+        break;
+      case H::const_mid: {  // ...mark@mid: at the middle x
+        const double xc = 0.5 * (a.x + b.x);
+        cur.push_back({xc, a.y});
+        cur.push_back({xc, b.y});
+        cur.push_back(b);
+        break;
+      }
+      case H::jump_left:  // \pgf@plot@jumpmarkleft: to (x_i, y_{i-1}), move to (x_i, y_i)
+        cur.push_back({b.x, a.y});
+        out.push_back(std::move(cur));
+        cur = {b};
+        break;
+      case H::jump_right:  // \pgf@plot@jumpmarkright: move to (x_{i-1}, y_i), to (x_i, y_i)
+        if (cur.size() >= 2) out.push_back(std::move(cur));
+        cur = {{a.x, b.y}, b};
+        break;
+      default:
+        break;
+    }
+  }
+  if (cur.size() >= 2) out.push_back(std::move(cur));
+  return out;
+}
+
+}  // namespace tikzlint::pgfplots

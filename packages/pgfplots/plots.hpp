@@ -1,0 +1,41 @@
+// packages/pgfplots/plots.hpp: the plot types an \addplot draws (pgfplots manual 4.5 "Two
+// Dimensional Plot Types"): which handler its options (after the axis' own) select, and the
+// geometry pgf's plot handlers make of the points (pgflibraryplothandlers.code.tex,
+// pgfplots.code.tex's ybar/xbar styles).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/diagram.hpp"
+
+namespace tikzlint::pgfplots {
+
+struct PlotKind {
+  // pgf's plot handlers: lineto (sharp plot), constantlineto (const plot = const plot mark left),
+  // constantlinetomarkright, constantlinetomarkmid, jumpmarkleft, jumpmarkright, ybar, xbar
+  enum class Handler { line, const_left, const_right, const_mid, jump_left, jump_right, bar_y, bar_x };
+  Handler handler = Handler::line;
+  bool only_marks = false;       // `only marks`: the marks without the line
+  bool stacked = false;          // `stack plots=y` (x for `xbar stacked`), `ybar stacked`
+  bool shift_auto = false;       // `bar shift auto` (what `ybar=<sep>`/`xbar=<sep>` set)
+  std::string bar_sep = "2pt";   // `ybar=<sep>`: the space between the bars of one group
+  std::string bar_width = "10pt";  // /pgf/bar width (pgfmoduleplot's default)
+  std::string bar_shift = "0pt";   // /pgf/bar shift
+  std::string unsupported;       // non-empty: a plot type this model does not draw (says which)
+  bool bars() const { return handler == Handler::bar_y || handler == Handler::bar_x; }
+};
+
+// Reads the plot-type keys of one option list into `kind` (later keys win, as pgfkeys sets them).
+// Returns true when the key is one of them (so the caller does not hand it on to TikZ).
+bool read_plot_kind_key(const std::string& key, const std::string& value, bool has_value, PlotKind& kind);
+
+// The axis-level keys a plot-type key sets as well (pgfplots.code.tex: `ybar` sets
+// `xtick align=outside`, `xbar` sets `ytick align=outside`): 'x', 'y' or 0.
+char outside_ticks_of(const std::string& key);
+
+// The polyline pieces pgf's handler makes of the points (in pt): one piece for a line or a
+// constant plot, one per step for jump marks.
+std::vector<std::vector<ir::Point>> handler_pieces(const std::vector<ir::Point>& pts, PlotKind::Handler h);
+
+}  // namespace tikzlint::pgfplots
