@@ -1035,12 +1035,18 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   }
   TextBox tb;
   if (n.shape != NodeShape::coordinate && !text.empty()) {
-    tb = measure_text(text, font, ns.text_width);
     if (auto what = unsized_text_construct(text)) {
-      // measure_text would size it as literal text: the box is unknown, not that wrong one
-      problem("unsupported-construct", "node text with '" + *what + "' is not sized: the node's box is unknown",
-              b, e, &ps);
-      n.incomplete = true;
+      if (auto box = measure_latex_box(text, font)) {
+        tb = *box;  // a \parbox, minipage or tabular LaTeX sizes by its own rules
+      } else {
+        // measure_text would size it as literal text: the box is unknown, not that wrong one
+        problem("unsupported-construct", "node text with '" + *what + "' is not sized: the node's box is unknown",
+                b, e, &ps);
+        n.incomplete = true;
+        tb = measure_text(text, font, ns.text_width);
+      }
+    } else {
+      tb = measure_text(text, font, ns.text_width);
     }
   }
   if (ns.text_width > 0) tb.width = std::max(tb.width, ns.text_width);

@@ -326,8 +326,9 @@ TEST_CASE("labels: label= and pin= on a coordinate sit around its point") {
   CHECK(d.nodes[1].box.xmin > kCm);
 }
 
-TEST_CASE("nodes: text TeX boxes itself (minipage, \\parbox, a nested picture, node parts) is unsized") {
-  for (const char* text : {"\\begin{minipage}{2cm}a b\\end{minipage}", "\\parbox{2cm}{a}", "\\tikz \\draw (0,0)--(1,1);",
+TEST_CASE("nodes: text TeX boxes itself (a minipage of a page width, a nested picture, node parts) is unsized") {
+  for (const char* text : {"\\begin{minipage}{\\linewidth}a b\\end{minipage}", "\\parbox{.3\\textwidth}{a}",
+                           "\\tikz \\draw (0,0)--(1,1);",
                            "a \\nodepart{second} b", "$\\begin{array}{c} x\\\\ y\\end{array}$"}) {
     Pic p;
     p.path(std::string("\\node {") + text + "};");
@@ -341,4 +342,14 @@ TEST_CASE("nodes: text TeX boxes itself (minipage, \\parbox, a nested picture, n
   auto d = q.lower();
   CHECK(!d.nodes[0].incomplete);
   CHECK(count_unsupported(d) == 0);
+  // a \\parbox, minipage or tabular of a known width is sized (ir/textboxes.cpp)
+  for (const char* text : {"\\begin{minipage}{2cm}a b\\end{minipage}", "\\parbox{2cm}{a}",
+                           "\\begin{tabular}{cc} a & b \\end{tabular}"}) {
+    Pic r;
+    r.path(std::string("\\node {") + text + "};");
+    auto dr = r.lower();
+    REQUIRE(dr.nodes.size() == 1);
+    CHECK(!dr.nodes[0].incomplete);
+    CHECK(count_unsupported(dr) == 0);
+  }
 }

@@ -164,3 +164,28 @@ TEST_CASE("a space after a colon or full stop gets the font's extra space (\\non
   // an uppercase letter before the period keeps the normal space
   CHECK(measure_text("A. b", lmr()).width - measure_text("A.b", lmr()).width == doctest::Approx(3.33).epsilon(0.01));
 }
+
+TEST_CASE("a parbox, a minipage and a tabular are sized as LaTeX builds them") {
+  FontSpec f;  // Latin Modern 10pt
+  // lualatex: \parbox{2cm}{...} and a minipage are their width; [c] centres on the math axis
+  auto pb = measure_latex_box("\\parbox{2cm}{some text that wraps here}", f);
+  REQUIRE(pb);
+  CHECK(pb->width == doctest::Approx(56.9055).epsilon(1e-4));
+  CHECK(pb->height - pb->depth == doctest::Approx(2 * 2.5));
+  // tabular{cc}: columns a/c and b/d with \tabcolsep 6pt on both sides, two 12pt rows
+  auto tab = measure_latex_box("\\begin{tabular}{cc} a & b \\\\ c & d \\end{tabular}", f);
+  REQUIRE(tab);
+  CHECK(tab->width == doctest::Approx(41.23 - 6.6666).epsilon(1e-3));
+  CHECK(tab->height + tab->depth == doctest::Approx(24.0));
+  // a `|` rule takes no width without the array package; \hline adds 0.4pt
+  auto ruled = measure_latex_box("\\begin{tabular}{|c|} a \\\\ \\hline \\end{tabular}", f);
+  auto plain = measure_latex_box("\\begin{tabular}{c} a \\\\ \\end{tabular}", f);
+  REQUIRE(ruled);
+  REQUIRE(plain);
+  CHECK(ruled->width == doctest::Approx(plain->width));
+  CHECK(ruled->height + ruled->depth == doctest::Approx(plain->height + plain->depth + 0.4));
+  // what is not read stays unsized
+  CHECK(!measure_latex_box("\\parbox{0.5\\textwidth}{x}", f));
+  CHECK(!measure_latex_box("\\begin{tabular}{@{}c} \\multicolumn{1}{c}{x} \\end{tabular}", f));
+  CHECK(!measure_latex_box("x \\begin{tabular}{c} a \\end{tabular}", f));
+}

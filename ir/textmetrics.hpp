@@ -1,6 +1,7 @@
 // ir/textmetrics.hpp: the size of a node's text as TeX would typeset it.
 // One interface: lowering asks only this; the implementation uses font metric tables.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,12 @@ struct TextBox {
 // `text` is the node's text after macro expansion (may hold $math$, \textbf, \\ ...).
 // `text_width` > 0 wraps at that width (text width=); `align` is "left"/"center"/"right"/"".
 TextBox measure_text(std::string_view text, const FontSpec& font, double text_width = 0);
+
+// Node text that is one box LaTeX builds (ir/textboxes.cpp): `\parbox[pos]{w}{..}`,
+// `\begin{minipage}[pos]{w}..\end{minipage}` or `\begin{tabular}[pos]{l c r p{w} |}..\end{tabular}`,
+// sized as LaTeX sizes it; nullopt for anything else or a part it does not read (a width of the
+// page such as \textwidth, \multicolumn, @{} columns...).
+std::optional<TextBox> measure_latex_box(std::string_view text, const FontSpec& font);
 
 // Font-size commands (\tiny ... \Huge) relative to the class base size (10, 11 or 12pt).
 double font_size_for_command(std::string_view command, double base_size_pt);
