@@ -138,6 +138,10 @@ struct Node {
     std::uint32_t run = 0;
   };
   std::optional<AlongPath> along_path;
+  // The layout that placed the node among its fellows, "" for none: "chain" (a node `on chain`),
+  // "matrix" (a cell of a \matrix). Such a node is an element of that layout carrying its text
+  // (a chain's member, a table's entry), not a label placed beside another element.
+  std::string placed_by;
   double pos_on_path = -1;  // 0..1 when placed on a path segment
   std::string placement;    // "above", "below left", "anchor=west", "" ...
   Provenance prov;

@@ -144,6 +144,7 @@ json node_json(const Node& n, const Ctx& sm) {
             {"label_of", n.label_of ? json(*n.label_of) : json(nullptr)},
             {"on_path", n.on_path ? json(*n.on_path) : json(nullptr)},
             {"pos_on_path", n.pos_on_path >= 0 ? num(n.pos_on_path) : json(nullptr)},
+            {"placed_by", n.placed_by},
             {"along_path", n.along_path ? json{{"path_id", n.along_path->path_id}, {"run", n.along_path->run}}
                                         : json(nullptr)},
             {"placement", n.placement},

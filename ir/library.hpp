@@ -100,6 +100,9 @@ class LibraryHost {
   // "use an axis that is not lowered" (ir::Diagram::uses_axis) after all.
   virtual void set_uses_axis(bool uses) {}
   virtual void set_node_role(std::size_t first, const std::string& role) {}
+  // The layout (ir::Node::placed_by: "matrix") that placed the nodes from `first` on, where no
+  // inner layout did.
+  virtual void set_node_placed_by(std::size_t first, const std::string& layout) {}
   // The same for elements (ir::Element::role): the bars a plot handler draws from its data.
   virtual std::size_t element_count() const { return 0; }
   virtual void set_element_role(std::size_t first, const std::string& role) {}

@@ -1390,6 +1390,7 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
   }
   Node& n = d_.nodes[idx];
   n.on_path = placed.on_path;
+  if (ns.lib->on_chain) n.placed_by = "chain";
   n.pos_on_path = placed.pos;
   if (n.placement.empty() && placed.on_path) n.placement = "pos=" + std::to_string(placed.pos).substr(0, 5);
   if (!ns.labels.empty() || !ns.pins.empty()) {
@@ -3212,6 +3213,10 @@ class PictureLowerer::Host final : public LibraryHost {
   void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
   void set_node_role(std::size_t first, const std::string& role) override {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].role = role;
+  }
+  void set_node_placed_by(std::size_t first, const std::string& layout) override {
+    for (std::size_t i = first; i < L_.d_.nodes.size(); ++i)
+      if (L_.d_.nodes[i].placed_by.empty()) L_.d_.nodes[i].placed_by = layout;
   }
   std::size_t element_count() const override { return L_.d_.elements.size(); }
   void set_element_role(std::size_t first, const std::string& role) override {

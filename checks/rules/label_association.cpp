@@ -51,7 +51,9 @@ const RuleDoc label_association_doc = {
     "a state, a box of a flowchart, a shape) is an element that carries its text, not a label of\n"
     "another element, and a picture with nothing drawn but text (no line, outline or vertex dot)\n"
     "has nothing its text could name: neither is checked. Nor are the letters a text decoration\n"
-    "sets along a path (decorations.text): each is a piece of that text. Text a package typesets as its own\n"
+    "sets along a path (decorations.text): each is a piece of that text; nor a node a layout places\n"
+    "among its fellows (a chain's member, a matrix cell): it is an element of that layout, carrying\n"
+    "its text. Text a package typesets as its own\n"
     "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
     "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
     "vertex carrying its own name; a name within the orphan distance of a node drawn with a shape\n"
@@ -287,8 +289,10 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // A node with a border or background of its own is an element that carries its text (a
     // vertex, a state, a box, a shape example), not a label placed beside another element.
     if ((n.drawn || n.filled) && !n.label_of) continue;
-    // A letter a text decoration set along a path is part of that text, not a name.
+    // A letter a text decoration set along a path is part of that text, not a name; a node a
+    // layout placed among its fellows (a chain's member, a matrix cell) is an element of it.
     if (n.along_path) continue;
+    if (!n.label_of && !n.placed_by.empty()) continue;
     // So is a node an edge ends at: a vertex of a graph, a tree or a figure, named by its text,
     // and any text node of a graph or flowchart (a vertex with no edge yet).
     if (!n.label_of && scene.joined(l.node)) continue;

@@ -508,7 +508,9 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
   // grow the picture (the matrix node around them does)
   host.begin_interrupt_bbox();
   host.emit("\\begin{scope}[" + serialise(scene) + "]", 0, 0);
+  const std::size_t first_cell_node = host.node_count();
   for (const auto& x : all_cells(text_origin, true)) host.emit(x.text, x.begin, x.end);
+  host.set_node_placed_by(first_cell_node, "matrix");
   host.emit("\\end{scope}", 0, 0);
   host.end_interrupt_bbox();
   host.emit("\\end{scope}", 0, 0);
