@@ -116,6 +116,24 @@ const std::set<std::string>& plot_keys() {
   return keys;
 }
 
+// pgfplots' size styles (pgfplots.code.tex), as key lists: `height=` empty keeps the default
+// aspect ratio; fonts, tick spacing, tick length and the title shift change with the size.
+const char* size_style(const std::string& k) {
+  if (k == "normalsize") return "width=240pt,height=207pt,max space between ticks=35";
+  if (k == "small")
+    return "width=6.5cm,height=,tick label style={font=\\footnotesize},label style={font=\\small},"
+           "max space between ticks=25";
+  if (k == "footnotesize")
+    return "width=5cm,height=,legend style={font=\\footnotesize},tick label style={font=\\footnotesize},"
+           "label style={font=\\small},title style={font=\\small},every axis title shift=0pt,"
+           "max space between ticks=15,major tick length=0.1cm";
+  if (k == "tiny")
+    return "width=4cm,height=,legend style={font=\\tiny},tick label style={font=\\tiny},"
+           "label style={font=\\tiny},title style={font=\\footnotesize},every axis title shift=0pt,"
+           "max space between ticks=12,major tick length=0.1cm";
+  return nullptr;
+}
+
 // pgfplots' own plot keys, read or only painting: not handed on to TikZ
 bool pgfplots_plot_key(const std::string& k) { return plot_keys().count(k) != 0 || starts_with(k, "scatter/"); }
 
@@ -125,10 +143,10 @@ bool unmodelled_plot_key(const std::string& k) {
       "ybar interval", "xbar interval", "error bars/.cd", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver",
       "ycomb", "xcomb", "patch", "matrix plot", "matrix plot*", "shader",
       "restrict x to domain", "restrict y to domain", "x filter/.code", "y filter/.code", "x expr", "y expr",
-      "fill between/of", "nodes near coords", "error bars/y dir", "error bars/x dir", "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
+      "fill between/of", "error bars/y dir", "error bars/x dir", "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
       "colormap name", "view"};
   return keys.count(k) != 0 || starts_with(k, "error bars") || starts_with(k, "x error") || starts_with(k, "y error") ||
-         starts_with(k, "nodes near coords") || starts_with(k, "mesh/") ||
+         starts_with(k, "mesh/") ||
          starts_with(k, "hist/") || starts_with(k, "boxplot/");
 }
 
@@ -300,6 +318,8 @@ class AxisPicture final : public ir::PackagePicture {
   };
   PlotKind plot_kind(const AddPlot& ap) const;
   void draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
+  std::optional<double> bar_shift_pt(const Resolved& r, ir::LibraryHost& host) const;
+  void draw_nodes_near_coords(const Resolved& r, const tex::Statement& st, ir::LibraryHost& host);
 
   const tex::Picture& pic_;
   std::string axis_plot_keys_;  // the axis' plot-type keys (ybar, bar width, const plot...): every plot's
@@ -315,6 +335,12 @@ class AxisPicture final : public ir::PackagePicture {
   bool has_title_ = false, scale_only_ = false, clip_ = true, approximate_ = false, legend_ = false,
        legend_reported_ = false, any_approximate_ = false;
   double width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
+  // `width=` / `height=` left empty (the size styles do): that one follows the other at the
+  // default aspect ratio (pgfplots.scaling.code.tex)
+  bool width_auto_ = false, height_auto_ = false;
+  double title_shift_ = kTitleShiftPt;
+  TickParameters tick_params_;
+  int legend_columns_ = 1;
   double major_tick_length_ = kMajorTickLengthPt;
   Sampling sampling_;
   std::size_t plot_index_ = 0;
@@ -342,6 +368,10 @@ void AxisPicture::read_legend_style(const std::string& v, std::uint32_t at) {
       else unknown_keys_.push_back({"legend style at=" + val, at});
     } else if (k == "anchor") {
       legend_anchor_ = val;
+    } else if (k == "legend columns") {
+      auto n = parse_number(val);
+      if (n && (*n == -1 || *n >= 1)) legend_columns_ = static_cast<int>(*n);
+      else unknown_keys_.push_back({"legend style legend columns=" + val, at});
     } else if (k == "font") {
       legend_font_ = val;
     } else if (k == "draw" || k == "fill" || k == "line width" || k == "thick" || k == "thin" || k == "text" ||
@@ -386,16 +416,23 @@ void AxisPicture::draw_legend(ir::LibraryHost& host) {
   if (legend_entries_.empty()) return;
   const std::uint32_t whole = begin_statement_ ? static_cast<std::uint32_t>(begin_statement_->text.size()) : 0;
   const std::string text_opts = "inner sep=2pt,text depth=0.15em" + (legend_font_.empty() ? "" : ",font=" + legend_font_);
+  // `legend columns` (-1: all entries in one row): the entries fill the rows left to right; a
+  // column is as wide as its widest text (plus the image), a row as high as its highest text
+  const std::size_t n = legend_entries_.size();
+  const std::size_t cols = legend_columns_ < 0 ? n : std::min<std::size_t>(n, static_cast<std::size_t>(legend_columns_));
+  const std::size_t rows = (n + cols - 1) / cols;
   std::vector<ir::NodeExtent> cells;
-  double col_w = 0, total_h = 0;
-  for (const auto& e : legend_entries_) {
-    auto m = host.measure_node(text_opts, e);
+  std::vector<double> col_w(cols, 0), row_h(rows, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    auto m = host.measure_node(text_opts, legend_entries_[k]);
     if (!m) return;
     cells.push_back(*m);
-    col_w = std::max(col_w, m->box.width());
-    total_h += m->box.height();
+    col_w[k % cols] = std::max(col_w[k % cols], m->box.width());
+    row_h[k / cols] = std::max(row_h[k / cols], m->box.height());
   }
-  const double w = 2 * kLegendInnerXSepPt + kLegendImageWidthPt + col_w, h = 2 * kLegendInnerYSepPt + total_h;
+  double w = 2 * kLegendInnerXSepPt, h = 2 * kLegendInnerYSepPt;
+  for (double c : col_w) w += kLegendImageWidthPt + c;
+  for (double r : row_h) h += r;
   const std::string box_opts = "draw,fill=white,inner sep=0pt,minimum width=" + pt(w) + ",minimum height=" + pt(h) +
                                ",anchor=" + legend_anchor_;
   const double px = legend_at_x_ * x_.length, py = legend_at_y_ * y_.length;
@@ -405,20 +442,24 @@ void AxisPicture::draw_legend(ir::LibraryHost& host) {
   host.emit("\\node[" + box_opts + "] at (" + pt(px) + "," + pt(py) + ") {};", 0, whole);
   const ir::Box box{m->box.xmin + px, m->box.ymin + py, m->box.xmax + px, m->box.ymax + py};
   double top = box.ymax - kLegendInnerYSepPt;
-  const double image_x = box.xmin + kLegendInnerXSepPt, col_x = image_x + kLegendImageWidthPt;
-  for (std::size_t k = 0; k < cells.size(); ++k) {
-    const double ch = cells[k].box.height(), cw = cells[k].box.width();
-    const double cy = top - ch / 2;
-    double cx = col_x + col_w / 2;
-    if (legend_cells_anchor_ == "west") cx = col_x + cw / 2;
-    if (legend_cells_anchor_ == "east") cx = col_x + col_w - cw / 2;
-    host.emit("\\node[" + text_opts + "] at (" + pt(cx) + "," + pt(cy) + ") {" + legend_entries_[k] + "};", 0, whole);
-    const std::string style = k < legend_plot_styles_.size() ? legend_plot_styles_[k] : std::string();
-    // the image: pgfplots' `legend image code`, a line through (0cm,0) (0.3cm,0) (0.6cm,0)
-    host.emit("\\draw[" + style + "] (" + pt(image_x + kLegendLineInsetPt) + "," + pt(cy) + ") -- (" +
-                  pt(image_x + kLegendImageWidthPt - kLegendLineInsetPt) + "," + pt(cy) + ");",
-              0, whole);
-    top -= ch;
+  for (std::size_t r = 0; r < rows; ++r) {
+    double image_x = box.xmin + kLegendInnerXSepPt;
+    const double cy = top - row_h[r] / 2;
+    for (std::size_t c = 0; c < cols && r * cols + c < n; ++c) {
+      const std::size_t k = r * cols + c;
+      const double cw = cells[k].box.width(), col_x = image_x + kLegendImageWidthPt;
+      double cx = col_x + col_w[c] / 2;
+      if (legend_cells_anchor_ == "west") cx = col_x + cw / 2;
+      if (legend_cells_anchor_ == "east") cx = col_x + col_w[c] - cw / 2;
+      host.emit("\\node[" + text_opts + "] at (" + pt(cx) + "," + pt(cy) + ") {" + legend_entries_[k] + "};", 0, whole);
+      const std::string style = k < legend_plot_styles_.size() ? legend_plot_styles_[k] : std::string();
+      // the image: pgfplots' `legend image code`, a line through (0cm,0) (0.3cm,0) (0.6cm,0)
+      host.emit("\\draw[" + style + "] (" + pt(image_x + kLegendLineInsetPt) + "," + pt(cy) + ") -- (" +
+                    pt(image_x + kLegendImageWidthPt - kLegendLineInsetPt) + "," + pt(cy) + ");",
+                0, whole);
+      image_x = col_x + col_w[c];
+    }
+    top -= row_h[r];
   }
   host.set_node_role(first, "legend");
 }
@@ -499,6 +540,10 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   has_title_ = scale_only_ = approximate_ = legend_ = legend_reported_ = false;
   clip_ = true;
   width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
+  width_auto_ = height_auto_ = false;
+  title_shift_ = kTitleShiftPt;
+  tick_params_ = TickParameters{};
+  legend_columns_ = 1;
   major_tick_length_ = kMajorTickLengthPt;
   sampling_ = Sampling{};
   plot_index_ = 0;
@@ -524,8 +569,16 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     std::vector<tex::FlatKey> own = host.expand_keys(opts);
     keys.insert(keys.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
   }
-  for (const tex::FlatKey& fk : keys) {
+  for (std::size_t key_index = 0; key_index < keys.size(); ++key_index) {
+    const tex::FlatKey fk = keys[key_index];
     const std::string k = strip_prefix(fk.key);
+    if (const char* style = size_style(k); style && !fk.has_value) {
+      // pgfplots' size styles (pgfplots.code.tex, /pgfplots/small/.style...): their keys in place
+      std::vector<tex::FlatKey> expansion = host.expand_keys(style);
+      for (tex::FlatKey& e : expansion) e.begin = fk.begin, e.end = fk.end;
+      keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(key_index) + 1, expansion.begin(), expansion.end());
+      continue;
+    }
     if (k == "every axis" && !fk.has_value) continue;  // not defined: nothing to apply
     const std::string v = fk.value;
     auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : y_; };
@@ -555,7 +608,21 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       (k.substr(1) == "min" ? d.user_min : d.user_max) = *n;
     } else if (k == "width" || k == "height") {
       auto n = number(v, host);
-      if (n) (k == "width" ? width_ : height_) = *n;
+      if (n) (k == "width" ? width_ : height_) = *n, (k == "width" ? width_auto_ : height_auto_) = false;
+      else if (trimmed(v).empty()) (k == "width" ? width_auto_ : height_auto_) = true;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "max space between ticks") {
+      auto n = number(v, host);
+      if (n && *n > 0) tick_params_.max_space_pt = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "every axis title shift") {
+      auto n = number(v, host);
+      if (n) title_shift_ = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "legend columns") {
+      auto n = number(v, host);
+      if (n && (*n == -1 || *n >= 1)) legend_columns_ = static_cast<int>(*n);
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "scale only axis") {
       scale_only_ = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "x" || k == "y") {
@@ -640,7 +707,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     } else if (k == "tick label style" || k == "ticklabel style" || k == "every tick label/.append style") {
       tick_label_style_ += "," + v;
     } else if (k == "xticklabel style" || k == "yticklabel style" || k == "every x tick label/.append style" ||
-               k == "every y tick label/.append style") {
+               k == "every y tick label/.append style" || k == "x tick label style" || k == "y tick label style") {
       dir(k[0] == 'e' ? k[6] : k[0]).ticklabel_style += "," + v;
     } else if (k == "xtick" || k == "ytick") {
       if (trimmed(v) == "data") {
@@ -863,7 +930,7 @@ std::vector<double> AxisPicture::tick_positions(const Direction& d) const {
       if (tv && *tv >= d.lo - 1e-9 * (d.hi - d.lo) && *tv <= d.hi + 1e-9 * (d.hi - d.lo)) ticks.push_back(*tv);
     }
   } else {
-    ticks = d.log ? log_ticks(d.lo, d.hi, d.length) : linear_ticks(d.lo, d.hi, d.length);
+    ticks = d.log ? log_ticks(d.lo, d.hi, d.length, tick_params_) : linear_ticks(d.lo, d.hi, d.length, tick_params_);
   }
   return ticks;
 }
@@ -947,7 +1014,9 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
                  opt_base_ + at + 1, false);
     approximate_ = true;
   }
-  // size (pgfplots.scaling.code.tex)
+  // size (pgfplots.scaling.code.tex): an empty width or height follows the other at 240:207
+  if (height_auto_ && !width_auto_) height_ = width_ * kDefaultHeightPt / kDefaultWidthPt;
+  if (width_auto_ && !height_auto_) width_ = height_ * kDefaultWidthPt / kDefaultHeightPt;
   for (Direction* d : {&x_, &y_}) {
     if (d->unit) {
       d->scale = *d->unit;
@@ -970,8 +1039,8 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     gs.draw = true;
     gs.line_width = 0.4;
     gs.draw_color = "black!25";
-    auto step = [](const Direction& d) {
-      auto t = d.log ? log_ticks(d.lo, d.hi, d.length) : linear_ticks(d.lo, d.hi, d.length);
+    auto step = [this](const Direction& d) {
+      auto t = d.log ? log_ticks(d.lo, d.hi, d.length, tick_params_) : linear_ticks(d.lo, d.hi, d.length, tick_params_);
       return t.size() >= 2 ? (t[1] - t[0]) * d.scale : d.length;
     };
     ir::Grid g;
@@ -1047,7 +1116,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
               0, whole);
   // every axis title: at (0.5,1), above, yshift=6pt
   if (has_title_)
-    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + kTitleShiftPt) + ") {" + title_ +
+    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + title_shift_) + ") {" + title_ +
                   "};",
               0, whole);
   host.set_node_role(label_nodes, "axis label");
@@ -1150,6 +1219,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
       return;
     }
     draw_bars(r, draw_opts, st, host);
+    if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
     return;
   }
   // Points far outside the box are clipped away; they are held to TeX's range.
@@ -1194,12 +1264,14 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
     }
   }
   // `only marks`: the marks alone, which this model does not draw (nor on any plot)
-  if (paths.empty()) return;
-  ir::Settings plot_frame = host.settings();
-  plot_frame.ctm = frame_.ctm;
-  host.begin_scope(plot_frame);
-  for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
-  host.emit("\\end{scope}", 0, 0);
+  if (!paths.empty()) {
+    ir::Settings plot_frame = host.settings();
+    plot_frame.ctm = frame_.ctm;
+    host.begin_scope(plot_frame);
+    for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
+    host.emit("\\end{scope}", 0, 0);
+  }
+  if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
 }
 
 // ybar/xbar (pgflibraryplothandlers.code.tex, \pgfplothandlerybar): a rectangle per point from
@@ -1216,22 +1288,13 @@ void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const te
     host.problem("unsupported-construct", "bars on a logarithmic axis are not modelled", 0, whole);
     return;
   }
-  auto length = [&](const std::string& v) -> std::optional<double> {
-    std::string err;
-    auto m = host.eval(v, &err);
-    if (!m) return std::nullopt;
-    return m->is_length ? m->value : m->value * along.scale;
-  };
-  auto w = length(r.kind.bar_width);
-  auto shift = length(r.kind.bar_shift);
-  auto sep = length(r.kind.bar_sep);
-  if (!w || !shift || !sep) {
+  std::string err;
+  auto wm = host.eval(r.kind.bar_width, &err);
+  auto w = wm ? std::optional<double>(wm->is_length ? wm->value : wm->value * along.scale) : std::nullopt;
+  auto shift = bar_shift_pt(r, host);
+  if (!w || !shift) {
     host.problem("unsupported-construct", "a bar width or shift that is not a number is not modelled", 0, whole);
     return;
-  }
-  if (r.kind.shift_auto) {
-    const double n = static_cast<double>(r.type_count), k = static_cast<double>(r.type_index);
-    *shift = -0.5 * (n * *w + (n - 1) * *sep) + (0.5 + k) * *w + k * *sep;
   }
   auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
   std::string path;
@@ -1256,7 +1319,75 @@ void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const te
   ir::Settings plot_frame = host.settings();
   plot_frame.ctm = frame_.ctm;
   host.begin_scope(plot_frame);
+  const std::size_t first = host.element_count();
   host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
+  host.set_element_role(first, "data");
+  host.emit("\\end{scope}", 0, 0);
+}
+
+// The bar shift in pt (along the axis the bars stand on): `bar shift`, or with `bar shift auto`
+// -(n w + (n-1) sep)/2 + (k + 1/2) w + k sep for the k-th of n plots of the type.
+std::optional<double> AxisPicture::bar_shift_pt(const Resolved& r, ir::LibraryHost& host) const {
+  const Direction& along = r.kind.handler == PlotKind::Handler::bar_y ? x_ : y_;
+  auto length = [&](const std::string& v) -> std::optional<double> {
+    std::string err;
+    auto m = host.eval(v, &err);
+    if (!m) return std::nullopt;
+    return m->is_length ? m->value : m->value * along.scale;
+  };
+  auto w = length(r.kind.bar_width), shift = length(r.kind.bar_shift), sep = length(r.kind.bar_sep);
+  if (!w || !shift || !sep) return std::nullopt;
+  if (r.kind.shift_auto) {
+    const double n = static_cast<double>(r.type_count), k = static_cast<double>(r.type_index);
+    return -0.5 * (n * *w + (n - 1) * *sep) + (0.5 + k) * *w + k * *sep;
+  }
+  return shift;
+}
+
+// nodes near coords (pgfplots.code.tex, nodes near coords*): at each point (moved by the bar
+// shift), \pgfmathprintnumber of the point meta (y; x for xbar or `point meta=x`), `above` it
+// (below for a negative value) or, aligned horizontally, right of it (left). pgfplots draws them
+// with the marks, outside the axis' clip: they grow the picture.
+void AxisPicture::draw_nodes_near_coords(const Resolved& r, const tex::Statement& st, ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  const char meta = r.kind.point_meta ? r.kind.point_meta : r.kind.handler == PlotKind::Handler::bar_x ? 'x' : 'y';
+  std::string why = r.kind.near_unsupported;
+  if (why.empty() && meta == '?') why = "nodes near coords of a point meta other than x or y are not modelled";
+  if (why.empty() && r.kind.stacked) why = "nodes near coords on stacked plots are not modelled";
+  if (why.empty() && (x_.log || y_.log)) why = "nodes near coords on a logarithmic axis are not modelled";
+  std::optional<double> shift = 0.0;
+  if (r.kind.bars()) shift = bar_shift_pt(r, host);
+  if (why.empty() && !shift) why = "a bar shift that is not a number is not modelled";
+  if (!why.empty()) {
+    host.problem("unsupported-construct", why, 0, whole);
+    return;
+  }
+  const bool horizontal = r.kind.near_align == "horizontal" || (r.kind.near_align == "auto" && meta == 'x');
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
+  std::vector<std::string> nodes;
+  auto inside = [](const Direction& d, double v) {
+    const double tol = 1e-9 * (d.hi - d.lo);
+    return v >= d.lo - tol && v <= d.hi + tol;
+  };
+  for (const Point& p : r.points) {
+    // as the marks: only at the points within the axis' limits (lualatex draws none outside)
+    if (!inside(x_, p.x) || !inside(y_, p.y)) continue;
+    const double v = meta == 'x' ? p.x : p.y;
+    auto text = print_number(v);
+    if (!text) {
+      host.problem("unsupported-construct", "a node near coords in scientific notation is not typeset", 0, whole);
+      return;
+    }
+    double px = x_.map(p.x), py = y_.map(p.y);
+    (r.kind.handler == PlotKind::Handler::bar_x ? py : px) += *shift;
+    const char* anchor = horizontal ? (v < 0 ? "east" : "west") : (v < 0 ? "north" : "south");
+    nodes.push_back("\\node[anchor=" + std::string(anchor) + r.kind.near_style + "] at (" + pt(held(px)) + "," +
+                    pt(held(py)) + ") {$" + *text + "$};");
+  }
+  host.begin_scope(frame_);
+  const std::size_t first = host.node_count();
+  for (const std::string& n : nodes) host.emit(n, 0, whole);
+  host.set_node_role(first, "data label");
   host.emit("\\end{scope}", 0, 0);
 }
 

@@ -43,6 +43,26 @@ bool read_plot_kind_key(const std::string& key, const std::string& value0, bool 
   } else if (key == "bar shift auto") {
     kind.shift_auto = true;
     kind.bar_sep = has_value && !value.empty() ? value : "2pt";
+  } else if (key == "nodes near coords" || key == "nodes near coords*") {
+    // the default text, \pgfmathprintnumber\pgfplotspointmeta; a text of one's own is not modelled
+    std::string v;
+    for (char c : value)
+      if (c != '{' && c != '}' && c != ' ') v += c;
+    kind.nodes_near_coords = !(has_value && value == "false");
+    if (has_value && !v.empty() && v != "\\pgfmathprintnumber\\pgfplotspointmeta" && value != "false" && value != "true")
+      kind.near_unsupported = "nodes near coords with a text of their own are not modelled";
+  } else if (key == "nodes near coords align") {
+    if (value == "auto" || value == "vertical" || value == "horizontal") kind.near_align = value;
+    else kind.near_unsupported = "'nodes near coords align=" + value + "' is not modelled";
+  } else if (key == "every node near coord/.append style" || key == "every node near coord/.style" ||
+             key == "nodes near coords style" || key == "node near coords style" || key == "node near coord style") {
+    kind.near_style = (key == "every node near coord/.style" ? "" : kind.near_style) + "," + value;
+  } else if (key.rfind("nodes near coords", 0) == 0) {
+    kind.near_unsupported = "'" + key + "' is not modelled";
+  } else if (key == "point meta") {
+    kind.point_meta = value == "x" || value == "rawx" ? 'x' : value == "y" || value == "rawy" || value == "f(x)" ? 'y' : '?';
+  } else if (key == "stack dir") {
+    if (value != "plus") kind.unsupported = "'stack dir=" + value + "' (stacking downwards) is not modelled";
   } else if (key == "stack plots") {
     if (value == "y") kind.stacked = true;
     else if (value == "false") kind.stacked = false;

@@ -22,6 +22,12 @@ struct PlotKind {
   std::string bar_sep = "2pt";   // `ybar=<sep>`: the space between the bars of one group
   std::string bar_width = "10pt";  // /pgf/bar width (pgfmoduleplot's default)
   std::string bar_shift = "0pt";   // /pgf/bar shift
+  // `nodes near coords` (pgfplots manual 4.5.11): the point meta printed at each point
+  bool nodes_near_coords = false;
+  std::string near_align = "auto";  // `nodes near coords align`: auto, vertical, horizontal
+  std::string near_style;           // `every node near coord/.append style`
+  char point_meta = 0;              // `point meta=x`/`y`; 0: pgfplots' default (f(x), x for xbar)
+  std::string near_unsupported;     // non-empty: the nodes are not modelled (the plot still is)
   std::string unsupported;       // non-empty: a plot type this model does not draw (says which)
   bool bars() const { return handler == Handler::bar_y || handler == Handler::bar_x; }
 };

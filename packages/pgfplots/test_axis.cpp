@@ -309,3 +309,83 @@ TEST_CASE("pgfplots bars: ybar side by side, ybar stacked, xbar, symbolic x coor
     CHECK(count_unsupported(p.lower()) == 1);
   }
 }
+
+// lualatex (tools/tex-diff): `small` is width=6.5cm with the height at the default aspect ratio,
+// footnotesize tick labels and 25pt between ticks; a legend in one row (legend columns=-1)
+// below the axis.
+TEST_CASE("pgfplots axis: the size style small, a legend in one row") {
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[small]");
+    p.other("\\addplot coordinates {(1,2) (2,3) (3,5)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.xmax == doctest::Approx(140.14159).epsilon(1e-4));
+    CHECK(d.picture_bbox.ymax == doctest::Approx(114.71715).epsilon(1e-4));
+    CHECK(d.picture_bbox.ymin == doctest::Approx(-12.0215).epsilon(1e-4));
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar,legend style={at={(0.5,-0.15)},anchor=north,legend columns=-1}]");
+    p.other("\\addplot coordinates {(1,2) (2,3) (3,5)};");
+    p.other("\\addplot coordinates {(1,1) (2,4) (3,2)};");
+    p.other("\\legend{A,B}");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.ymin == doctest::Approx(-41.35875).epsilon(1e-4));
+    // the two texts side by side on one row
+    std::vector<const ir::Node*> texts;
+    for (const auto& n : d.nodes)
+      if (n.text == "A" || n.text == "B") texts.push_back(&n);
+    REQUIRE(texts.size() == 2);
+    CHECK(texts[0]->center.y == doctest::Approx(texts[1]->center.y));
+    CHECK(texts[1]->center.x > texts[0]->center.x + 17);
+  }
+}
+
+// lualatex (tools/tex-diff): nodes near coords print the value above each bar (right of it for
+// xbar), moved by the bar shift, outside the clip (they grow the picture), none at a point
+// outside the limits.
+TEST_CASE("pgfplots nodes near coords: above ybar bars, right of xbar bars, none outside the limits") {
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar,nodes near coords,enlarge y limits=false,ymin=0]");
+    p.other("\\addplot coordinates {(1,2) (2,3) (3,5)};");
+    p.other("\\addplot coordinates {(1,1) (2,4) (3,-2)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.ymax == doctest::Approx(175.30537).epsilon(1e-4));
+    CHECK(d.picture_bbox.ymin == doctest::Approx(-17.57811).epsilon(1e-4));
+    auto labels = nodes_with_role(d, "data label");
+    REQUIRE(labels.size() == 5);  // (3,-2) is below ymin=0
+    // "$5$" on the first plot's third bar: 6pt left of x=3 (bar shift auto), its bottom at the box top
+    CHECK(labels[2]->text == "$5$");
+    CHECK(labels[2]->center.x == doctest::Approx(195.0 * 2.2 / 2.4 - 6).epsilon(1e-6));
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[xbar,nodes near coords,enlargelimits=false]");
+    p.other("\\addplot coordinates {(2,1) (3,2) (5,3)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.xmax == doctest::Approx(206.86595).epsilon(1e-4));
+    CHECK(d.picture_bbox.ymax == doctest::Approx(168.55519).epsilon(1e-4));
+  }
+  {
+    // a text of one's own is not modelled
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar,nodes near coords={\\pgfmathprintnumber\\pgfplotspointmeta\\%}]");
+    p.other("\\addplot coordinates {(1,2) (2,3)};");
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) >= 1);
+  }
+}
