@@ -13,6 +13,7 @@
 #include <set>
 
 #include "grammar/grammar.hpp"
+#include "ir/arrow_tips.hpp"
 #include "ir/coords.hpp"
 #include "ir/decorations.hpp"
 #include "ir/ir.hpp"
@@ -140,6 +141,10 @@ class PictureLowerer {
     keys_.base_font_size = doc.base_font_size_pt;
     keys_.positioning_loaded = std::find(doc.tikz_libraries.begin(), doc.tikz_libraries.end(), "positioning") !=
                                doc.tikz_libraries.end();
+    // pgflibraryarrows.meta.code.tex redefines `To`, the tip `>` means by default (<-> /.tip = To),
+    // as Computer Modern Rightarrow; core pgf's To is the old `to`
+    arrows_meta_ = std::find(doc.tikz_libraries.begin(), doc.tikz_libraries.end(), "arrows.meta") !=
+                   doc.tikz_libraries.end();
     keys_.user_colors = &colors;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
@@ -187,6 +192,13 @@ class PictureLowerer {
     std::map<std::string, std::string> let;  // "\p1" -> "(x pt,y pt)" text ...
     BBoxAccumulator bbox;       // the path's own points (pgf's \pgf@pathminx...)
     BBoxAccumulator node_bbox;  // its nodes, labels and pins: their borders (outer sep not included)
+    // The elements of the path's current subpath, in path order (where the arrow tips go), and
+    // the hulls of the tips its edges drew (each edge is a path of its own).
+    std::vector<std::size_t> subpath;
+    BBoxAccumulator tips_bbox;
+    // The path closes a subpath somewhere (cycle, rectangle, circle, ellipse): pgf draws no tips
+    // on it at all (pgfcorepathprocessing.code.tex \pgfprocesscheckclosed)
+    bool closes = false;
     std::vector<std::vector<Point>> clip_polygons;
     bool clip_is_rect = false;
   };
@@ -210,6 +222,15 @@ class PictureLowerer {
 
   // --- geometry output
   std::size_t add_element(PathState& ps, Geometry g, const Style& style);
+  // An element that continues the path's current subpath (a closed shape starts and ends its own).
+  std::size_t add_path_piece(PathState& ps, Geometry g, const Style& style) {
+    const std::size_t i = add_element(ps, std::move(g), style);
+    if (i != static_cast<std::size_t>(-1)) ps.subpath.push_back(i);
+    return i;
+  }
+  // pgfcorepathusage.code.tex \pgf@add@arrow@at@start/end: the hulls of the tips `s` draws on
+  // the open subpath `pieces` (elements in path order), into `acc`.
+  void add_arrow_hulls(const std::vector<std::size_t>& pieces, const Settings& s, BBoxAccumulator& acc) const;
   void flush_run(PathState& ps, bool closed, bool explicit_cycle);
   void move_to(PathState& ps, const Resolved& r);
   void line_to(PathState& ps, const Resolved& r);
@@ -322,6 +343,7 @@ class PictureLowerer {
   int library_depth_ = 0;      // synthetic statements emitted by a library, nested
   std::string base_dir_;       // the checked file's directory (set_base_dir)
   std::shared_ptr<const ReadGate> gate_;  // set_read_gate
+  bool arrows_meta_ = false;   // \usetikzlibrary{arrows.meta}
   std::map<std::string, std::map<std::string, std::string>>* doc_defs_ = nullptr;
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
@@ -893,13 +915,30 @@ std::size_t PictureLowerer::add_element(PathState& ps, Geometry g, const Style& 
   return d_.elements.size() - 1;
 }
 
+void PictureLowerer::add_arrow_hulls(const std::vector<std::size_t>& pieces, const Settings& s,
+                                     BBoxAccumulator& acc) const {
+  if (pieces.empty() || (!s.style.arrow_start && !s.style.arrow_end)) return;
+  const std::string_view meaning_of_gt = !s.arrow_default.empty() ? std::string_view(s.arrow_default)
+                                         : arrows_meta_           ? std::string_view("Computer Modern Rightarrow")
+                                                                  : std::string_view("to");
+  for (const bool at_start : {true, false}) {
+    const std::string& spec = at_start ? s.arrow_start_tips : s.arrow_end_tips;
+    if (spec.empty()) continue;
+    const auto end = path_end(d_.elements[at_start ? pieces.front() : pieces.back()].geom, at_start);
+    if (!end) continue;  // closed, or no direction
+    const auto tips = arrow_tip_sequence(spec, at_start, meaning_of_gt, s.style.line_width);
+    if (!tips) continue;  // a tip not modelled: its flag only
+    for (Point p : arrow_hull_points(*tips, end->first, end->second)) acc.add(p);
+  }
+}
+
 void PictureLowerer::flush_run(PathState& ps, bool closed, bool explicit_cycle) {
   if (ps.run.size() >= 2) {
     if (ps.s.clip) {
       if (closed || ps.run.size() >= 3) ps.clip_polygons.push_back(ps.run);
     }
     if (ps.run.size() == 2 && !closed) {
-      add_element(ps, Segment{ps.run[0], ps.run[1]}, ps.s.style);
+      add_path_piece(ps, Segment{ps.run[0], ps.run[1]}, ps.s.style);
     } else {
       Polyline pl;
       pl.points = ps.run;
@@ -910,7 +949,7 @@ void PictureLowerer::flush_run(PathState& ps, bool closed, bool explicit_cycle) 
         if (std::abs(f.x - l.x) < 1e-6 && std::abs(f.y - l.y) < 1e-6) pl.closed = true;
       }
       const bool is_closed = pl.closed;
-      add_element(ps, pl, ps.s.style);
+      add_path_piece(ps, pl, ps.s.style);
       if (is_closed && ps.s.style.fill && ps.run_is_3d && ps.run3.size() == ps.run.size()) {
         Face3D f;
         f.points3 = ps.run3;
@@ -927,6 +966,7 @@ void PictureLowerer::flush_run(PathState& ps, bool closed, bool explicit_cycle) 
 
 void PictureLowerer::move_to(PathState& ps, const Resolved& r) {
   flush_run(ps, false, false);
+  ps.subpath.clear();
   ps.has_cur = true;
   ps.cur_local = r.local;
   ps.cur_node = r.bare_node;
@@ -1796,6 +1836,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
     }
     case OpKind::Cycle: {
       if (!ps.subpath_start_set) return;
+      ps.closes = true;
       const Point start = ps.run.empty() ? canvas(ps, ps.cur_local) : ps.run.back();
       Point target = ps.subpath_start;
       if (op.argument == "|-" || op.argument == "-|") {
@@ -1827,6 +1868,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       if (op.coords.size() < 2 && !op.to_cycle) return;
       const Point start_local = ps.cur_local;
       std::optional<Resolved> target;
+      if (op.to_cycle) ps.closes = true;  // tikz.code.tex: `.. cycle` ends with \pgfpathclose
       if (op.to_cycle) {
         target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
       } else {
@@ -1853,7 +1895,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       if (ps.run.size() == 1 && !ps.run_start_node.empty()) bz.p0 = named_.at(ps.run_start_node).border_toward_canvas(bz.c1);
       if (!target->bare_node.empty()) bz.p1 = named_.at(target->bare_node).border_toward_canvas(bz.c2);
       flush_run(ps, false, false);
-      add_element(ps, bz, s.style);
+      add_path_piece(ps, bz, s.style);
       for (Point p : {bz.p0, bz.c1, bz.c2, bz.p1}) ps.bbox.add(p);
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::curve;
@@ -1881,6 +1923,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         ps.clip_is_rect = s.ctm.is_similarity() && std::abs(std::fmod(s.ctm.rotation_deg(), 90.0)) < 1e-9;
       }
       add_element(ps, rect, s.style);
+      ps.subpath.clear();
+      ps.closes = true;
       if (ps.cur3 && r->p3 && s.style.fill) {
         // a filled rectangle between two 3D corners lies in a plane of the frame
       }
@@ -1939,9 +1983,13 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       PrincipalEllipse pr = principal_axes(el.u, el.v);
       if (std::abs(pr.rx - pr.ry) < 1e-6 * std::max(1.0, pr.rx)) {
         add_element(ps, Circle{el.center, pr.rx}, s.style);
+        ps.subpath.clear();
+        ps.closes = true;
       } else {
         double rot = pr.rotation_deg;
         add_element(ps, Ellipse{el.center, pr.rx, pr.ry, rot}, s.style);
+        ps.subpath.clear();
+        ps.closes = true;
       }
       for (Point p : ellipse_hull_points(el)) ps.bbox.add(p);
       if (s.clip) ps.clip_polygons.push_back(polygonise(el));
@@ -2035,7 +2083,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       arc.from = el.at(*t0);
       arc.to = el.at(*t1);
       (void)from;
-      add_element(ps, arc, s.style);
+      add_path_piece(ps, arc, s.style);
       for (Point p : arc_hull_points(el, *t0, *t1)) ps.bbox.add(p);
       const Point end_local = center_local + std::cos(*t1 * kDeg) * u + std::sin(*t1 * kDeg) * v;
       ps.last = SegmentRef{};
@@ -2072,6 +2120,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       g.step_y = step(os.ops->step_y, false);
       for (Point p : g.corners) ps.bbox.add(p);
       add_element(ps, g, s.style);
+      ps.subpath.clear();
       ps.cur_local = c;
       ps.cur_node.clear();
       ps.run.clear();
@@ -2125,7 +2174,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::plot;
       ps.last.pts = pl.points;
-      add_element(ps, pl, s.style);
+      add_path_piece(ps, pl, s.style);
       ps.cur_local = r->local;
       ps.cur_node.clear();
       ps.run = {tc};
@@ -2150,8 +2199,10 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         report(probs, &ps);
       }
       std::optional<Resolved> target;
-      if (op.to_cycle) target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
-      else if (es.lib->loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
+      if (op.to_cycle) {
+        target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
+        if (!is_edge) ps.closes = true;
+      } else if (es.lib->loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
       if (es.custom_to_path && !es.ops->to_path.empty() && es.lib->to_symbols.empty()) {
@@ -2176,7 +2227,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           if (!start_node.empty()) a = named_.at(start_node).border_toward_canvas(tcn);
           if (!target->bare_node.empty()) t = named_.at(target->bare_node).border_toward_canvas(ac);
           Style st = es.style;
-          add_element(ps, Segment{a, t}, st);
+          const std::size_t ei = add_element(ps, Segment{a, t}, st);
+          if (ei != static_cast<std::size_t>(-1) && st.draw) add_arrow_hulls({ei}, es, ps.tips_bbox);
           ps.bbox.add(a);
           ps.bbox.add(t);
           seg.kind = SegmentRef::Kind::line;
@@ -2236,7 +2288,12 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           if (!ps.run.empty() && ps.run.size() == 1) ps.run.clear();
           flush_run(ps, false, false);
         }
-        add_element(ps, bz, is_edge ? es.style : s.style);
+        if (is_edge) {
+          const std::size_t ei = add_element(ps, bz, es.style);
+          if (ei != static_cast<std::size_t>(-1) && es.style.draw) add_arrow_hulls({ei}, es, ps.tips_bbox);
+        } else {
+          add_path_piece(ps, bz, s.style);
+        }
         for (Point p : {bz.p0, bz.c1, bz.c2, bz.p1}) ps.bbox.add(p);
         seg.kind = SegmentRef::Kind::curve;
         seg.bez = bz;
@@ -2308,7 +2365,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           Plot pl;
           pl.points = r;
           for (Point p : r) ps.bbox.add(p);
-          add_element(ps, pl, s.style);
+          add_path_piece(ps, pl, s.style);
         }
       } else if (op.plot_kind == "coordinates") {
         for (const auto& c : op.coords) {
@@ -2359,7 +2416,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       Plot pl;
       pl.points = pts;
       for (Point p : pts) ps.bbox.add(p);
-      add_element(ps, pl, s.style);
+      add_path_piece(ps, pl, s.style);
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::plot;
       ps.last.pts = pts;
@@ -2576,6 +2633,12 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   }
   // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
   if (!s.overlay && !s.size_frozen && extent.any) bbox_.add(extent.box);
+  // \pgf@arrows@rigid@hull: the tips' hulls, where the picture's size is still recorded
+  if (!s.overlay && !s.size_frozen) {
+    if (s.style.draw && !ps.closes && !s.decorate && s.ops->decorating_actions.empty())
+      add_arrow_hulls(ps.subpath, s, bbox_);
+    if (ps.tips_bbox.any) bbox_.add(ps.tips_bbox.box);
+  }
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
   if (ps.incomplete || s.placed_by_layout) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;

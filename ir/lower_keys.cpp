@@ -214,7 +214,8 @@ std::optional<QuoteKey> parse_quote_key(std::string_view key) {
   return q;
 }
 
-bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
+bool parse_arrow_spec(const std::string& key, bool* start, bool* end, std::string* start_tips,
+                      std::string* end_tips) {
   // exactly one '-' outside braces and brackets separates start and end tips
   int depth = 0;
   std::size_t dash = std::string::npos;
@@ -247,6 +248,8 @@ bool parse_arrow_spec(const std::string& key, bool* start, bool* end) {
   if (!tip_ok(l) || !tip_ok(r)) return false;
   if (start) *start = !l.empty();
   if (end) *end = !r.empty();
+  if (start_tips) *start_tips = std::string(l);
+  if (end_tips) *end_tips = std::string(r);
   return true;
 }
 
@@ -540,14 +543,18 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return true;
   }
   bool as = false, ae = false;
-  if (!k.has_value && parse_arrow_spec(key, &as, &ae)) {
+  if (!k.has_value && parse_arrow_spec(key, &as, &ae, &s.arrow_start_tips, &s.arrow_end_tips)) {
     s.style.arrow_start = as;
     s.style.arrow_end = ae;
     return true;
   }
-  if (key == "arrows" && parse_arrow_spec(v, &as, &ae)) {
+  if (key == "arrows" && parse_arrow_spec(v, &as, &ae, &s.arrow_start_tips, &s.arrow_end_tips)) {
     s.style.arrow_start = as;
     s.style.arrow_end = ae;
+    return true;
+  }
+  if (key == ">" && k.has_value) {  // tikz.code.tex: `>=X` declares the tip `<->` as X
+    s.arrow_default = std::string(trim(v));
     return true;
   }
 

@@ -190,6 +190,9 @@ struct Settings {
   double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
   bool custom_to_path = false;
   bool decorate = false;  // decorations (pgfmanual 24): `decorate` on the path (the keys: ops)
+  // The arrow specification's two sides as written ("Stealth[length=3mm]", ">>"), and what `>`
+  // means (the `>=` key; "" = TikZ's default): the tips' hulls grow the picture (ir/arrow_tips.hpp).
+  std::string arrow_start_tips, arrow_end_tips, arrow_default;
   CopyOnWrite<PathOpSettings> ops;
   LibrarySettingsRef lib;
 };
@@ -264,7 +267,8 @@ bool is_size_command(std::string_view cs);  // \\small, \\Large ...
 bool is_known_cosmetic_key(const std::string& key);
 bool is_color_name(const std::string& key);
 // An arrow specification such as "->", "<->", "-{Stealth[length=3mm]}", "latex-latex".
-bool parse_arrow_spec(const std::string& key, bool* start, bool* end);
+bool parse_arrow_spec(const std::string& key, bool* start, bool* end, std::string* start_tips = nullptr,
+                      std::string* end_tips = nullptr);
 // The anchor `auto` gives a node on a path whose direction there is `tangent_deg` (canvas).
 const char* auto_anchor_for(double tangent_deg, bool left);
 

@@ -26,6 +26,7 @@ struct Pic {
   std::vector<tex::Statement> st;
   std::vector<tex::Statement> preamble;
   bool axis = false;
+  std::vector<std::string> libraries;  // \usetikzlibrary'd
   Pic& add(tex::StatementKind k, const std::string& text) {
     tex::Statement s;
     s.kind = k;
@@ -53,6 +54,7 @@ struct Pic {
     doc.base_font_size_pt = base;
     doc.document_class = cls;
     doc.preamble_styles = preamble;
+    doc.tikz_libraries = libraries;
     tex::Picture p;
     p.options = options;
     p.statements = st;
