@@ -52,7 +52,7 @@ TEST_CASE("arrow tips: Stealth and Latex take their defaults and options as arro
   CHECK(up.ymin == doctest::Approx(5.2));
 }
 
-TEST_CASE("arrow tips: > is the >= tip, < its reverse; old-style tips have no hull; unknown tips are not guessed") {
+TEST_CASE("arrow tips: > is the >= tip, < its reverse, old-style tips have no hull, unknown tips are not guessed") {
   auto two = ir::arrow_tip_sequence(">>", false, "Latex", 0.4);
   REQUIRE(two);
   CHECK(two->size() == 2);
