@@ -93,6 +93,9 @@ class LibraryHost {
   virtual void report(const Diagnostic& dg, const std::string& unsupported = "") {}
   // Everything lowered so far rests on what the package could not model: unplaced for the rules.
   virtual void mark_incomplete() {}
+  // The nodes lowered from `first` on rest on what the package could not model (their place is
+  // a guess): unplaced for the rules.
+  virtual void mark_nodes_incomplete(std::size_t first) {}
   // The number of nodes lowered so far, and the role (ir::Node::role) of those from `first` on:
   // a package's own furniture (a pgfplots axis's tick labels) emitted as plain nodes.
   virtual std::size_t node_count() const { return 0; }

@@ -3273,6 +3273,9 @@ class PictureLowerer::Host final : public LibraryHost {
   }
 
   std::size_t node_count() const override { return L_.d_.nodes.size(); }
+  void mark_nodes_incomplete(std::size_t first) override {
+    for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].incomplete = true;
+  }
   void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
   void set_node_role(std::size_t first, const std::string& role) override {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].role = role;

@@ -357,6 +357,7 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   host.emit("\\begin{scope}", 0, 0);  // the calendar's options stay local (\begingroup)
   const std::vector<tex::FlatKey> flat = host.expand_keys(options);
   std::vector<tex::FlatKey> scene;
+  bool days_unplaced = false;  // code moves the days that is not run
   std::string dates, day_xshift = kDayXShift, day_yshift = kDayYShift, month_xshift = kMonthXShift,
                      month_yshift = kMonthYShift, day_text = "\\%d-", month_text = "\\%mt", day_code, days;
   std::string arrangement;                 // day list downward / ... / week list / month list
@@ -392,7 +393,15 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
       else scene.push_back(k);
     } else if (k.key.rfind("execute ", 0) == 0 || k.key == "month code" || k.key == "year code" ||
                k.key == "year text") {
-      host.problem("unsupported-key", "calendar option '" + k.key + "' is not modelled", opt_b, opt_e);
+      // code run around each day's scope may move the days (\pgftransformshift): where they are
+      // is not known, the geometry is lost
+      if (k.key.rfind("execute ", 0) == 0) {
+        host.problem("unsupported-construct",
+                     "calendar option '" + k.key + "' is not modelled: where the days are is not known", opt_b, opt_e);
+        days_unplaced = true;
+      } else {
+        host.problem("unsupported-key", "calendar option '" + k.key + "' is not modelled", opt_b, opt_e);
+      }
     } else if (k.key.find("/.") == std::string::npos) {
       scene.push_back(k);
     }
@@ -463,6 +472,7 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
   };
 
   host.emit("\\begin{scope}[" + serialise(scene) + (scene.empty() ? "" : ", ") + "shift={" + at + "}]", 0, 0);
+  const std::size_t first_node = host.node_count();
   Point acc{0, 0};  // the transformation accumulated by the before/after day scope code
   long month_start_weekday = 0;
   bool reported = false;
@@ -511,9 +521,11 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
         if (!b.options.empty()) if_keys += ", " + b.options;
       } else {
         std::string mnode = "\\node[" + user_month + "] {" + substitute_shorthands(month_text, j) + "};";
-        if (!code_statements(b.code, mnode, code) && !reported) {
-          host.problem("unsupported-construct", "calendar code other than path commands is not lowered", c.begin,
-                       c.end);
+        if (!code_statements(b.code, mnode, code)) {
+          days_unplaced = true;  // the code not lowered may move the day (\pgftransformshift)
+          if (!reported)
+            host.problem("unsupported-construct", "calendar code other than path commands is not lowered", c.begin,
+                         c.end);
           reported = true;
         }
       }
@@ -551,6 +563,8 @@ bool lower_calendar(const tex::Statement& st, LibraryHost& host) {
     else if (arrangement == "day list left") acc.x -= dxs;
     else if (arrangement == "week list" && wd == 6) acc.y -= dys;
   }
+  // days (and month labels) placed without the code that moves them are guesses: not placed
+  if (days_unplaced) host.mark_nodes_incomplete(first_node);
   host.emit("\\end{scope}", 0, 0);
   host.emit("\\end{scope}", 0, whole_e);
   return true;
