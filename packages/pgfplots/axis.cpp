@@ -247,9 +247,18 @@ class AxisPicture final : public ir::PackagePicture {
     if (items.size() < 2) return out;
     double v[2];
     for (int k = 0; k < 2; ++k) {
+      const Direction& d = k == 0 ? x_ : y_;
+      // a symbolic coordinate: its name, or `[normalized]<index>` (pgfplots manual 4.22)
+      const std::string item = trimmed(tex::strip_braces(items[k].key));
+      if (!rel && !items[k].has_value && !d.symbols.empty()) {
+        std::optional<double> idx = starts_with(item, "[normalized]") ? parse_number(item.substr(12))
+                                                                      : data_value(item, d.symbols);
+        if (!idx) return out;
+        v[k] = *idx;
+        continue;
+      }
       auto r = eval(items[k].has_value ? items[k].key + "=" + items[k].value : items[k].key);
       if (!r) return out;
-      const Direction& d = k == 0 ? x_ : y_;
       if (rel) {
         v[k] = d.lo + r->value * (d.hi - d.lo);
       } else {
