@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/coords.hpp"
+#include "support/ascii.hpp"
 #include "tex/pgfmath.hpp"
 #include "tex/styles.hpp"
 
@@ -17,19 +18,13 @@ namespace {
 
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // The arrow keys' values: \pgfarrowsthreeparameters reads "dimension factor factor" (missing
 // ones are 0); `+` prefixes are TeX's own.
 struct ThreeParameters {
   double dim = 0, a = 0, b = 0;
 };
 std::optional<double> number_of(std::string_view t) {
-  t = trimmed(t);
+  t = trim_ascii(t);
   if (!t.empty() && t.front() == '+') t.remove_prefix(1);
   if (t.empty()) return 0.0;
   std::string s(t);
@@ -39,7 +34,7 @@ std::optional<double> number_of(std::string_view t) {
   return v;
 }
 std::optional<double> dimension_of(std::string_view t) {
-  t = trimmed(t);
+  t = trim_ascii(t);
   if (!t.empty() && t.front() == '+') t.remove_prefix(1);
   if (auto d = tex::pgfmath::parse_dimension(t)) return *d;
   return number_of(t);  // \pgfmathsetlength of a bare number: pt
@@ -149,7 +144,7 @@ bool run_options(std::string_view options, double path_lw, TipParameters& p,
     } else if (k == "reversed") {
       p.reversed = !p.reversed;
     } else if (k == "harpoon") {
-      p.harpoon = !(kv.has_value && trimmed(v) == "false");
+      p.harpoon = !(kv.has_value && trim_ascii(v) == "false");
     } else if (k == "left") {
       p.harpoon = true;
     } else if (k == "right") {
@@ -160,7 +155,7 @@ bool run_options(std::string_view options, double path_lw, TipParameters& p,
     } else if (k == "sharp") {
       p.round_join = false;
     } else if (k == "line join") {
-      p.round_join = trimmed(v) == "round";
+      p.round_join = trim_ascii(v) == "round";
     } else if (k == "open" || k == "fill" || k == "color" || k == "line cap" || k == "quick" || k == "flex" ||
                k == "flex'" || k == "bend") {
       // the hull of a filled and an open tip is the same; colours and caps do not move it;
@@ -408,9 +403,9 @@ bool parse_sequence(std::string_view text, bool at_start, std::string_view defau
 
 std::optional<std::vector<ArrowTip>> arrow_tip_sequence(std::string_view side, bool at_start,
                                                         std::string_view default_tip, double line_width) {
-  side = trimmed(side);
+  side = trim_ascii(side);
   std::vector<ArrowTip> tips;
-  if (!parse_sequence(side, at_start, trimmed(default_tip), line_width, 0, "", tips)) return std::nullopt;
+  if (!parse_sequence(side, at_start, trim_ascii(default_tip), line_width, 0, "", tips)) return std::nullopt;
   // \pgfsetarrowsstart prepends each tip: the one written first is the outermost
   if (at_start) std::reverse(tips.begin(), tips.end());
   return tips;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/textmetrics.hpp"
+#include "support/ascii.hpp"
 
 namespace tikzlint::ir {
 namespace {
@@ -27,12 +28,6 @@ constexpr double kDoubleRuleSep = 2.0;     // \doublerulesep (`||`)
 constexpr double kStrutHeight = 0.7;       // \strut: .7\baselineskip above the baseline
 constexpr double kStrutDepth = 0.3;        // and .3\baselineskip below
 constexpr double kMathAxisPerEm = 0.25;    // cmsy10 \fontdimen22 (axis height) / its size
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // The group starting at s[i] ('{' or '['), without its delimiters; i moves past it.
 std::optional<std::string_view> group(std::string_view s, std::size_t& i, char open, char close) {
@@ -57,7 +52,7 @@ std::optional<std::string_view> group(std::string_view s, std::size_t& i, char o
 
 // A width as \parbox and minipage take it: a number with a TeX unit (em/ex of the font).
 std::optional<double> length_pt(std::string_view v, const FontSpec& font) {
-  v = trim(v);
+  v = trim_ascii(v);
   std::size_t k = 0;
   while (k < v.size() && (std::isdigit(static_cast<unsigned char>(v[k])) || v[k] == '.' || v[k] == '-')) ++k;
   if (k == 0) return std::nullopt;
@@ -67,7 +62,7 @@ std::optional<double> length_pt(std::string_view v, const FontSpec& font) {
   } catch (...) {
     return std::nullopt;
   }
-  const std::string_view unit = trim(v.substr(k));
+  const std::string_view unit = trim_ascii(v.substr(k));
   struct Unit {
     std::string_view name;
     double pt;
@@ -162,16 +157,16 @@ std::optional<TextBox> tabular_box(std::string_view spec, std::string_view body,
   double total = 0, uncertainty = 0;
   std::vector<std::string_view> rows = split_top(body, "\\\\");
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::string_view row = trim(rows[r]);
+    std::string_view row = trim_ascii(rows[r]);
     // rules between rows: each \hline adds its width; \cline draws over the row (net nothing)
     for (;;) {
       if (row.starts_with("\\hline")) {
         total += kArrayRuleWidth;
-        row = trim(row.substr(6));
+        row = trim_ascii(row.substr(6));
       } else if (row.starts_with("\\cline")) {
         std::size_t i = 6;
         if (!group(row, i, '{', '}')) return std::nullopt;
-        row = trim(row.substr(i));
+        row = trim_ascii(row.substr(i));
       } else if (row.starts_with("[")) {
         // \\[len] after the previous row: extra depth
         std::size_t i = 0;
@@ -179,7 +174,7 @@ std::optional<TextBox> tabular_box(std::string_view spec, std::string_view body,
         auto pt = len ? length_pt(*len, font) : std::nullopt;
         if (!pt) return std::nullopt;
         total += *pt;
-        row = trim(row.substr(i));
+        row = trim_ascii(row.substr(i));
       } else {
         break;
       }
@@ -189,7 +184,7 @@ std::optional<TextBox> tabular_box(std::string_view spec, std::string_view body,
     if (cells.size() > cols.size()) return std::nullopt;
     double h = kStrutHeight * skip, d = kStrutDepth * skip;
     for (std::size_t k = 0; k < cells.size(); ++k) {
-      std::string_view cell = trim(cells[k]);
+      std::string_view cell = trim_ascii(cells[k]);
       if (cell.find("\\multicolumn") != std::string_view::npos || cell.find("\\multirow") != std::string_view::npos)
         return std::nullopt;
       if (cell.empty()) continue;
@@ -218,13 +213,13 @@ std::optional<TextBox> tabular_box(std::string_view spec, std::string_view body,
 }  // namespace
 
 std::optional<TextBox> measure_latex_box(std::string_view text, const FontSpec& font) {
-  text = trim(text);
+  text = trim_ascii(text);
   std::size_t i = 0;
   char pos = 'c';
   auto position = [&]() -> bool {  // an optional [c]/[t]/[b]
     std::size_t save = i;
     if (auto p = group(text, i, '[', ']')) {
-      std::string_view v = trim(*p);
+      std::string_view v = trim_ascii(*p);
       if (v.size() != 1 || (v[0] != 'c' && v[0] != 't' && v[0] != 'b')) return false;
       pos = v[0];
     } else {
@@ -238,7 +233,7 @@ std::optional<TextBox> measure_latex_box(std::string_view text, const FontSpec& 
     auto w = group(text, i, '{', '}');
     if (!w) return std::nullopt;
     auto body = group(text, i, '{', '}');
-    if (!body || !trim(text.substr(i)).empty()) return std::nullopt;
+    if (!body || !trim_ascii(text.substr(i)).empty()) return std::nullopt;
     auto pt = length_pt(*w, font);
     if (!pt || *pt <= 0) return std::nullopt;
     return paragraph_box(*body, *pt, pos, font);

@@ -9,6 +9,13 @@ namespace tikzlint {
 // std::isspace in the C locale: space, \t, \n, \v, \f, \r.
 constexpr bool is_ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
+// `s` without its leading and trailing blanks.
+constexpr std::string_view trim_ascii(std::string_view s) {
+  while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 // `s` without its leading and trailing blanks and with every inner run of blanks one space: how
 // pgfkeys spells a key, and how names and texts are compared.
 inline std::string collapse_spaces(std::string_view s) {
