@@ -74,11 +74,20 @@ std::vector<Point> ellipse_hull_points(const ConjugateEllipse& e) {
 
 std::vector<Point> arc_hull_points(const ConjugateEllipse& e, double t0, double t1) {
   std::vector<Point> pts;
-  const double sweep = t1 - t0;
-  const int n = std::max(1, static_cast<int>(std::ceil(std::abs(sweep) / 90.0 - 1e-9)));
-  const double step = sweep / n;
-  for (int i = 0; i < n; ++i) {
-    const double a = t0 + i * step, b = a + step;
+  // pgfcorepathconstruct.code.tex \pgfpatharc: while more than 90 degrees are left, a piece of 90
+  // (60 when no more than 115 are left, so that the last piece is not a sliver), then the rest.
+  // The pieces' control points are what grows pgf's bounding box, so the split must be pgf's.
+  std::vector<std::pair<double, double>> pieces;
+  const double dir = t1 >= t0 ? 1.0 : -1.0;
+  double a0 = t0;
+  while (std::abs(t1 - a0) > 90.0 + 1e-9) {
+    const double step = std::abs(t1 - a0) > 115.0 ? 90.0 : 60.0;
+    pieces.emplace_back(a0, a0 + dir * step);
+    a0 += dir * step;
+  }
+  pieces.emplace_back(a0, t1);
+  for (const auto& [a, b] : pieces) {
+    const double step = b - a;
     const double h = 4.0 / 3.0 * std::tan(step * kDeg / 4.0);
     const Point p0 = e.at(a), p1 = e.at(b);
     const Point d0 = e.tangent(a), d1 = e.tangent(b);
