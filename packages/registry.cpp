@@ -23,6 +23,7 @@
   X(calendar)          /* \calendar                                               (pgfmanual 49) */ \
   X(pgf)               /* the pgf basic layer: \pgfpath..., \pgfnode...    (pgfmanual part IX) */ \
   X(chains)            /* \chainin                                                (pgfmanual 46) */ \
+  X(tkzeuclide)        /* \tkzDefPoint, \tkzDraw..., \tkzLabel..., \tkzMark...  (tkz-euclide 4.25c) */ \
   X(shapes)            /* shapes.geometric, shapes.arrows, circuits' shapes  (pgfmanual "Shape Library") */
 
 namespace tikzlint::packages {

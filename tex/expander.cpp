@@ -1823,7 +1823,31 @@ void Expander::p_usepackage(const Token& t) {
     std::string n = trim(to_string(*it));
     if (!n.empty()) load_file(t, n, ".sty", true);
     if (n == "tikz-cd") tikzcd_styles(t);
+    if (n == "tkz-euclide") tkzeuclide_styles(t);
   }
+}
+
+// The styles tkz-euclide defines (tkz-euclide.cfg, version 4.25c), which its commands draw with
+// (packages/tkzeuclide): points are filled circles of 2pt, labels below their point in
+// \normalsize, lines 0.2pt with round caps. line style's `add = .2 and .2` (how far a line runs
+// past its points) is tkz's own key, applied by packages/tkzeuclide itself, not a /tikz key here.
+void Expander::tkzeuclide_styles(const Token& t) {
+  if (tkzeuclide_styles_done_) return;
+  tkzeuclide_styles_done_ = true;
+  std::string defs =
+      "point style/.style={draw=black, inner sep=0pt, shape=circle, minimum size=2, fill=black},"
+      "label style/.style={below, black, font=\\normalsize},"
+      "label angle style/.style={black, font=\\normalsize},"
+      "line style/.style={line width=0.2pt, color=black, solid, line cap=round},"
+      "circle style/.style={color=black!50, line width=0.2pt, solid},"
+      "compass style/.style={color=black!50, line width=0.2pt, solid},"
+      "arc style/.style={color=black, line width=0.2pt}";
+  Statement st;
+  st.kind = StatementKind::StyleDef;
+  st.text = defs;
+  st.origin.assign(defs.size(), t.origin_begin);
+  st.prov = provenance(t, t);
+  if (on_style) on_style(std::move(st));
 }
 
 // The styles tikz-cd defines (tikzlibrarycd.code.tex "Default settings" and "Arrow tip selection

@@ -318,6 +318,7 @@ class Expander {
   void p_tikzdatavisualizationset(const Token&);
   void p_tikzcdset(const Token&);
   void tikzcd_styles(const Token& at);
+  void tkzeuclide_styles(const Token& at);
   void p_pgfplotsset(const Token&);
   void tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite);
   Token group_token(const Token& at, bool open) const;
@@ -367,6 +368,7 @@ class Expander {
   // the control sequence without a meaning that ended the last scan_int/scan_dimen (empty: none)
   std::string scan_undefined_;
   bool tikzcd_styles_done_ = false;  // tikz-cd's styles emitted (tikzcd_styles)
+  bool tkzeuclide_styles_done_ = false;  // tkz-euclide's styles emitted (tkzeuclide_styles)
   bool prefix_global_ = false;
   bool class_seen_ = false;
   std::size_t steps_ = 0;

@@ -15,11 +15,11 @@ namespace {
 // Sorted. Why each is safe to ignore:
 // - classes: the standard ones and their common relatives set page layout and the base font size,
 //   which the front end reads from the class options itself (10pt/11pt/12pt); none changes TikZ;
-// - tikz, pgf, pgfplots, tikz-cd, pgffor, pgfkeys, pgfmath and their libraries: modelled by tikzlint;
+// - tikz, pgf, pgfplots, tikz-cd, tkz-euclide, pgffor, pgfkeys, pgfmath and their libraries: modelled by tikzlint;
 // - colour, fonts, encodings, mathematics, graphics inclusion, page layout, hyperlinks, language:
 //   they change what text looks like in small ways (a glyph's shape) or what is outside the
 //   picture, not where anything of the picture is drawn.
-constexpr std::array<std::string_view, 85> kIrrelevant = {
+constexpr std::array<std::string_view, 86> kIrrelevant = {
     "amsart.cls", "amsbook.cls", "amsfonts.sty", "amsmath.sty", "amssymb.sty",
     "amsthm.sty", "article.cls", "babel.sty", "beamer.cls", "bm.sty",
     "book.cls", "booktabs.sty", "calc.sty", "caption.sty", "cmbright.sty",
@@ -34,7 +34,7 @@ constexpr std::array<std::string_view, 85> kIrrelevant = {
     "proc.cls", "report.cls", "scrartcl.cls", "scrbook.cls", "scrreprt.cls",
     "setspace.sty", "siunitx.sty", "slides.cls", "standalone.cls", "standalone.sty",
     "stmaryrd.sty", "subcaption.sty", "textcomp.sty", "tgheros.sty", "tgtermes.sty",
-    "tikz-cd.sty", "tikz.sty", "times.sty", "txfonts.sty", "ulem.sty", "unicode-math.sty",
+    "tikz-cd.sty", "tikz.sty", "times.sty", "tkz-euclide.sty", "txfonts.sty", "ulem.sty", "unicode-math.sty",
     "upgreek.sty", "url.sty", "verbatim.sty", "wasysym.sty", "xcolor.sty",
     "xparse.sty", "xspace.sty", "xstring.sty", "xunicode.sty",
 };

@@ -341,7 +341,8 @@ class CsNames {
           "pgfdeclareshape", "pgfgetlastxy", "pgfkeys", "pgfmathdeclarefunction", "pgfplotsforeachungrouped",
           "pgfplotsset", "pgfplotstablegetelem", "pgfplotstableset", "providecolor", "renewenvironment", "sisetup",
           "subfile", "tikzcdset", "tikzmath", "tikzset", "tikzstyle", "title", "usepackage", "usepgflibrary",
-          "usegdlibrary", "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor"})
+          "usegdlibrary", "usepgfplotslibrary", "usetikzlibrary", "xdef", "xdefinecolor", "tkzGetLength", "tkzGetAngle",
+          "tkzGetResult", "tkzGetVectxy", "tkzGetPointCoord", "tkzGetPointxy"})
       add(n, kRead);
     for (std::string_view n : kDefiners) add(n, kDefiner);
     for (std::string_view n : kBodyTakers) add(n, kBodyTaker);
@@ -819,6 +820,20 @@ void Checker::collect() {
           else if (t_[k].type == T::close && --depth == 0) break;
         }
         k = skip_space(k + 1);
+      }
+    }
+    // tkz-euclide stores results in the macro named (without its backslash) by the last argument:
+    // \tkzGetLength{rAC} defines \rAC (tkz-tools-eu-math.tex), \tkzGetPointCoord(A){a} \ax and \ay
+    if (name == "tkzGetLength" || name == "tkzGetAngle" || name == "tkzGetResult") {
+      std::size_t m = j;
+      if (arg(m, a)) defined_.insert(trim(a));
+    } else if (name == "tkzGetVectxy" || name == "tkzGetPointCoord" || name == "tkzGetPointxy") {
+      std::size_t m = j;
+      while (m < t_.size() && !t_[m].is(')') && t_[m].type != T::open) ++m;
+      if (m < t_.size() && t_[m].is(')')) ++m;
+      if (arg(m, a)) {
+        defined_.insert(trim(a) + "x");
+        defined_.insert(trim(a) + "y");
       }
     }
     // definitions

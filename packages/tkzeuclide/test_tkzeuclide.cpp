@@ -1,0 +1,104 @@
+// packages/tkzeuclide/test_tkzeuclide.cpp: tkz-euclide's commands lowered by
+// packages/tkzeuclide/tkzeuclide.cpp. Expected numbers are lualatex's (tkz-euclide 4.25c, pgf
+// 3.1.10) for the same picture (fixtures/metrics/tkzeuclide.tex holds it, compared by ctest
+// tex_diff_fixtures): the picture's \pgf@picminx..\pgf@picmaxy and the nodes' centers.
+#include <cmath>
+
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+namespace {
+
+// tex/expander.cpp tkzeuclide_styles: what \usepackage{tkz-euclide} defines.
+const char* kStyles =
+    "point style/.style={draw=black, inner sep=0pt, shape=circle, minimum size=2, fill=black},"
+    "label style/.style={below, black, font=\\normalsize},"
+    "label angle style/.style={black, font=\\normalsize},"
+    "line style/.style={line width=0.2pt, color=black, solid, line cap=round},"
+    "circle style/.style={color=black!50, line width=0.2pt, solid}";
+
+const ir::Node* node_with_text(const ir::Diagram& d, const std::string& text) {
+  for (const auto& n : d.nodes)
+    if (n.text == text) return &n;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("tkzeuclide: points, a midpoint, a polygon, labels and marks as tkz-euclide draws them") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoint(0,0){A}\\tkzDefPoint(4,0){B}\\tkzDefPoint(0,3){C}\n"
+      "\\tkzDefMidPoint(B,C) \\tkzGetPoint{M}\n"
+      "\\tkzDrawPolygon(A,B,C)\\tkzDrawSegment(A,M)\\tkzDrawPoints(A,B,C,M)\n"
+      "\\tkzLabelPoints(A,B)\\tkzLabelPoint[above](C){$C$}\\tkzLabelPoint[above right](M){$M$}\n"
+      "\\tkzLabelSegment(A,B){$4$}\\tkzMarkRightAngle(B,A,C)\\tkzMarkAngle(C,B,A)\n"
+      "\\tkzLabelAngle[pos=1.6](C,B,A){$37^\\circ$}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: [-7.26, -13.70, 121.19, 99.06]
+  CHECK(std::abs(d.picture_bbox.xmin - -7.26) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymin - -13.70) < 0.05);
+  CHECK(std::abs(d.picture_bbox.xmax - 121.19) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymax - 99.06) < 0.05);
+  // the midpoint of B (4cm,0) and C (0,3cm), labelled above right
+  const ir::Node* m = node_with_text(d, "$M$");
+  REQUIRE(m != nullptr);
+  CHECK(m->center.x > 56.9);
+  CHECK(m->center.y > 42.7);
+  // the side's label sits below the side's midpoint (label style: below)
+  const ir::Node* four = node_with_text(d, "$4$");
+  REQUIRE(four != nullptr);
+  CHECK(std::abs(four->center.x - 56.905) < 0.01);
+  CHECK(four->center.y < 0);
+}
+
+TEST_CASE("tkzeuclide: images by rotation, projection and reflection, lines extended by add") {
+  Pic p;
+  p.pre(kStyles);
+  p.options = "scale=.75";
+  p.other(
+      "\\tkzDefPoints{0/0/O,3/1/A,1/2/B}\n"
+      "\\tkzDefPointBy[rotation=center O angle 90](A) \\tkzGetPoint{R}\n"
+      "\\tkzDefPointBy[projection=onto O--A](B) \\tkzGetPoint{H}\n"
+      "\\tkzDefPointBy[reflection=over O--A](B) \\tkzGetPoint{F}\n"
+      "\\tkzDrawLine[add=0 and 1](O,A)\\tkzLabelPoints(R,H,F)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const double u = 0.75 * 72.27 / 2.54;  // 1cm at scale .75
+  const ir::Node* r = node_with_text(d, "$R$");
+  REQUIRE(r != nullptr);
+  CHECK(std::abs(r->center.x - -1 * u) < 0.01);  // (3,1) turned by 90 degrees: (-1,3)
+  // H = ((B.A)/|A|^2) A = 0.5 (3,1); F = 2H - B = (2,-1)
+  const ir::Node* h = node_with_text(d, "$H$");
+  const ir::Node* f = node_with_text(d, "$F$");
+  REQUIRE(h != nullptr);
+  REQUIRE(f != nullptr);
+  CHECK(std::abs(h->center.x - 1.5 * u) < 0.01);
+  CHECK(std::abs(f->center.x - 2 * u) < 0.01);
+  CHECK(f->center.y < h->center.y);
+  // the line runs from O to A + 1 (A - O) = (6,2): the picture reaches x = 6cm at scale .75
+  REQUIRE(d.has_picture_bbox);
+  CHECK(d.picture_bbox.xmax >= 6 * u - 0.01);
+}
+
+TEST_CASE("tkzeuclide: an unmodelled construction is reported once, what it defines is not guessed") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoint(0,0){A}\\tkzDefPoint(4,0){B}\n"
+      "\\tkzDefMidPoint(A,B)\\tkzGetPoint{M}\n"
+      "\\tkzDefTriangle[equilateral](A,B)\\tkzGetPoint{C}\n"
+      "\\tkzDrawPolygon(A,B,C)\\tkzDrawPoints(A,B,C,M)\\tkzLabelPoints(C)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 1);
+  // C is not the stale midpoint: nothing is drawn at it, no label names it
+  CHECK(node_with_text(d, "$C$") == nullptr);
+  std::size_t points = 0;
+  for (const auto& n : d.nodes)
+    if (n.text.empty()) ++points;
+  CHECK(points == 3);  // A, B, M
+}

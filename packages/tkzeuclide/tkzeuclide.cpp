@@ -1,0 +1,813 @@
+// packages/tkzeuclide/tkzeuclide.cpp: tkz-euclide's commands (tkz-euclide 4.25c,
+// tex/latex/tkz-euclide/tkz-obj-eu-*.tex) rewritten into the plain TikZ each one expands to, the
+// way the package's own macros do: a point is a `\coordinate`, \tkzDrawSegment a `\draw[line
+// style] (A) to (B)`, \tkzLabelPoint a `\node[label style]`, \tkzMarkAngle an arc about the
+// vertex. The styles (point style, label style, line style...) are defined by the expander when
+// the document loads tkz-euclide (tex/expander.cpp tkzeuclide_styles, from tkz-euclide.cfg).
+//
+// A statement of the front end is a run of commands ("\tkzDefPoint(0,0){A}\tkzDefPoint(4,0){B}");
+// each is read with its arguments and lowered in turn. What tkz-euclide computes in TeX (a
+// midpoint, an image by a rotation, the foot of a projection, a bisector's direction) is computed
+// here from the points' canvas positions and emitted as a coordinate in the local frame, so the
+// picture's transformation applies to it as it applies to tkz's own \coordinate.
+//
+// A command that is not modelled is reported once per picture (unsupported-construct: the picture
+// is then incomplete for the rules), and so is a command that names a point nothing defined
+// (because an unmodelled construction was to define it): nothing is guessed.
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/library.hpp"
+#include "ir/transform.hpp"
+#include "packages/support.hpp"
+
+namespace tikzlint::ir {
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180;
+constexpr double kPtPerCmTkz = 28.45274;  // tkz-obj-eu-draw-angles.tex: the cm it writes as a number
+// tkz-euclide.cfg \tkz@euc@lineleft / \tkz@euc@lineright: a line extends past its points by .2
+// of their distance on each side (line style's `add = .2 and .2`).
+constexpr double kDefaultLineAdd = 0.2;
+// tkz-obj-eu-draw-angles.tex /tkzmkangle size=1 (cm, x units), /tkzrightangle size=.25 (cm),
+// /tkzlabelangle dist=1 (x units), /tkzFill size=1.
+constexpr double kMarkAngleSize = 1;
+constexpr double kRightAngleSize = 0.25;
+constexpr double kLabelAngleDist = 1;
+// tkz-obj-eu-draw-lines.tex /@tkzmarkoptions: mark `|` of size 4pt at pos .5.
+constexpr double kSegmentMarkSize = 4;
+
+std::string num(double v) { return text_number(v); }
+
+// One argument group as written: its kind ('[', '(', '{') and its text without the delimiters.
+struct Arg {
+  char kind = 0;
+  std::string text;
+  std::uint32_t b = 0, e = 0;
+};
+
+struct Command {
+  std::string name;  // without the backslash
+  std::vector<Arg> args;
+  std::uint32_t b = 0, e = 0;
+};
+
+std::string trim(std::string_view s) { return std::string(text_trim(s)); }
+
+// Split at top-level `sep` (braces, brackets and parentheses nest).
+std::vector<std::string> split_top(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '{' || c == '(' || c == '[') ++depth;
+    else if (c == '}' || c == ')' || c == ']') --depth;
+    else if (c == sep && depth == 0) {
+      out.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  out.push_back(trim(s.substr(start)));
+  return out;
+}
+
+// Point lists of the plural commands: "A,B C,D" (pairs separated by blanks) for segments,
+// lines, circles, angles; "A,B,C" for points.
+std::vector<std::vector<std::string>> groups(std::string_view s) {
+  std::vector<std::vector<std::string>> out;
+  std::string cur;
+  int depth = 0;
+  auto flush = [&] {
+    std::string t = trim(cur);
+    if (!t.empty()) {
+      std::vector<std::string> g;
+      for (auto& p : split_top(t, ','))
+        if (!p.empty()) g.push_back(p);
+      out.push_back(std::move(g));
+    }
+    cur.clear();
+  };
+  for (char c : s) {
+    if (c == '{' || c == '(') ++depth;
+    if (c == '}' || c == ')') --depth;
+    if ((c == ' ' || c == '\n' || c == '\t') && depth == 0) {
+      // a blank right after a comma belongs to the group ("A, B")
+      std::string t = trim(cur);
+      if (!t.empty() && t.back() != ',') flush();
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return out;
+}
+
+// The options of a command with the keys tkz-euclide itself consumes taken out (`size=`, `add=`,
+// `dist=`...): what is left are /tikz keys, passed to the statement as written.
+struct Options {
+  std::vector<std::pair<std::string, std::string>> own;  // consumed key -> value
+  std::string tikz;                                      // the rest
+  const std::string* get(std::string_view k) const {
+    for (auto it = own.rbegin(); it != own.rend(); ++it)
+      if (it->first == k) return &it->second;
+    return nullptr;
+  }
+};
+
+Options split_options(const std::string& text, std::initializer_list<std::string_view> consumed) {
+  Options o;
+  for (const std::string& item : split_top(text, ',')) {
+    if (item.empty()) continue;
+    std::size_t eq = item.find('=');
+    std::string key = trim(item.substr(0, eq));
+    bool mine = false;
+    for (auto c : consumed)
+      if (key == c) mine = true;
+    if (mine) {
+      std::string v = eq == std::string::npos ? "" : trim(item.substr(eq + 1));
+      if (v.size() >= 2 && v.front() == '{' && v.back() == '}') v = v.substr(1, v.size() - 2);
+      o.own.emplace_back(key, v);
+    } else {
+      if (!o.tikz.empty()) o.tikz += ",";
+      o.tikz += item;
+    }
+  }
+  return o;
+}
+
+std::string with(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return a + "," + b;
+}
+
+// The argument pattern of each modelled command: 'o' an optional [..], 'p' a (..), 'g' a {..}.
+struct Signature {
+  std::string_view name;
+  std::string_view args;
+};
+constexpr Signature kSignatures[] = {
+    {"tkzDefPoint", "opg"},        {"tkzDefPoints", "og"},         {"tkzDefMidPoint", "p"},
+    {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},      {"tkzGetPoint", "g"},
+    {"tkzGetPoints", "gg"},        {"tkzGetFirstPoint", "g"},      {"tkzGetSecondPoint", "g"},
+    {"tkzDrawPoint", "op"},        {"tkzDrawPoints", "op"},        {"tkzLabelPoint", "opg"},
+    {"tkzLabelPoints", "op"},      {"tkzDrawSegment", "op"},       {"tkzDrawSegments", "op"},
+    {"tkzDrawLine", "op"},         {"tkzDrawLines", "op"},         {"tkzDrawPolygon", "op"},
+    {"tkzDrawPolygons", "op"},     {"tkzFillPolygon", "op"},       {"tkzDrawCircle", "op"},
+    {"tkzDrawCircles", "op"},      {"tkzLabelSegment", "opg"},     {"tkzLabelSegments", "opg"},
+    {"tkzLabelLine", "opg"},       {"tkzMarkAngle", "op"},         {"tkzMarkAngles", "op"},
+    {"tkzMarkRightAngle", "op"},   {"tkzMarkRightAngles", "op"},   {"tkzLabelAngle", "opg"},
+    {"tkzLabelAngles", "opg"},     {"tkzFillAngle", "op"},         {"tkzFillAngles", "op"},
+    {"tkzMarkSegment", "op"},      {"tkzMarkSegments", "op"},      {"tkzSetUpPoint", "o"},
+    {"tkzSetUpLine", "o"},         {"tkzSetUpStyle", "og"},
+};
+
+const Signature* signature(std::string_view name) {
+  for (const auto& s : kSignatures)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+class Lowerer {
+ public:
+  // What a picture's commands share: what was reported, the points an unmodelled construction
+  // defined (unknown: what uses them is skipped, the construction was reported), whether the
+  // tkz results (tkzPointResult...) are those of a modelled construction, line style's `add`.
+  struct State {
+    std::set<std::string> reported, unknown_points;
+    bool results_known = true;
+    double add_l = kDefaultLineAdd, add_r = kDefaultLineAdd;
+  };
+  Lowerer(const PackageStatement& s, LibraryHost& host, State& state)
+      : text_(s.st.text), host_(host), state_(state), reported_(state.reported), add_l_(state.add_l),
+        add_r_(state.add_r) {}
+
+  void run() {
+    std::size_t i = 0;
+    while (true) {
+      i = text_skip_space(text_, i);
+      if (i >= text_.size()) return;
+      if (text_[i] != '\\') {
+        // text that is not a command of the run (TeX would typeset or run it): not modelled
+        std::size_t e = text_.find('\\', i);
+        if (e == std::string::npos) e = text_.size();
+        unsupported("text '" + trim(std::string_view(text_).substr(i, e - i)) + "' between tkz-euclide commands", i, e);
+        i = e;
+        continue;
+      }
+      std::size_t n = i + 1;
+      while (n < text_.size() && std::isalpha(static_cast<unsigned char>(text_[n]))) ++n;
+      Command c;
+      c.name = text_.substr(i + 1, n - i - 1);
+      c.b = static_cast<std::uint32_t>(i);
+      const Signature* sig = signature(c.name);
+      if (!sig) {
+        std::size_t e = next_command(n);
+        c.e = static_cast<std::uint32_t>(e);
+        unsupported_command(c);
+        i = e;
+        continue;
+      }
+      std::size_t j = n;
+      bool ok = true;
+      for (char want : sig->args) {
+        std::size_t k = text_skip_space(text_, j);
+        char open = want == 'o' ? '[' : want == 'p' ? '(' : '{';
+        if (k >= text_.size() || text_[k] != open) {
+          if (want == 'o') continue;
+          ok = false;
+          break;
+        }
+        std::size_t end = text_skip_group(text_, k);
+        if (end == std::string::npos) {
+          ok = false;
+          break;
+        }
+        c.args.push_back({open, text_.substr(k + 1, end - k - 2), static_cast<std::uint32_t>(k),
+                          static_cast<std::uint32_t>(end)});
+        j = end;
+      }
+      if (!ok) {
+        std::size_t e = next_command(n);
+        c.e = static_cast<std::uint32_t>(e);
+        unsupported("\\" + c.name + " with arguments that are not in the form tkz-euclide reads", c.b, c.e);
+        i = e;
+        continue;
+      }
+      c.e = static_cast<std::uint32_t>(j);
+      lower(c);
+      i = j;
+    }
+  }
+
+ private:
+  std::size_t next_command(std::size_t from) const {
+    std::size_t e = text_.find("\\tkz", from);
+    return e == std::string::npos ? text_.size() : e;
+  }
+
+  void unsupported(const std::string& what, std::size_t b, std::size_t e) {
+    if (!reported_.insert(what).second) return;  // once: the picture is already incomplete
+    host_.problem("unsupported-construct", what + " is not modelled", static_cast<std::uint32_t>(b),
+                  static_cast<std::uint32_t>(e));
+  }
+  void unsupported_command(const Command& c) {
+    // a construction that is not modelled leaves tkz's results unknown, not those of the last one
+    if (c.name.rfind("tkzDef", 0) == 0 || c.name.rfind("tkzInter", 0) == 0 || c.name.rfind("tkzCalc", 0) == 0)
+      state_.results_known = false;
+    unsupported("tkz-euclide's \\" + c.name, c.b, c.e);
+  }
+
+  // Options of command `c` (its '[' argument, or "").
+  static std::string opts(const Command& c) {
+    for (const Arg& a : c.args)
+      if (a.kind == '[') return a.text;
+    return "";
+  }
+  static const Arg* nth(const Command& c, char kind, int n = 0) {
+    for (const Arg& a : c.args)
+      if (a.kind == kind && n-- == 0) return &a;
+    return nullptr;
+  }
+
+  // A point by name, in canvas pt; an unknown name is reported (once) and the command skipped.
+  std::optional<Point> point(const std::string& name, const Command& c) {
+    if (state_.unknown_points.count(name)) return std::nullopt;  // its construction was reported
+    if (auto p = host_.named_center(name)) return p;
+    // after a construction that is not modelled (reported), an unknown name is most likely one it
+    // defined (`name=` prefixes, \tkzGetPoints): skipped without a second report
+    if (!reported_.empty()) return std::nullopt;
+    unsupported("a point '" + name + "' that nothing modelled defined (used by \\" + c.name + ")", c.b, c.e);
+    return std::nullopt;
+  }
+  bool known(const std::vector<std::string>& names, const Command& c) {
+    for (const auto& n : names)
+      if (!point(n, c)) return false;
+    return true;
+  }
+
+  // A number tkz-euclide evaluates (with \fpeval or pgfmath).
+  std::optional<double> number(const std::string& expr, const Command& c) {
+    std::string err;
+    auto v = host_.eval(expr, &err);
+    if (!v) {
+      unsupported("the value '" + expr + "' of \\" + c.name, c.b, c.e);
+      return std::nullopt;
+    }
+    return v->value;
+  }
+
+  // Canvas pt -> the local frame's pt, as a TikZ coordinate.
+  std::string local(Point canvas) const {
+    Point l = host_.settings().ctm.inverse().apply(canvas);
+    return "(" + num(l.x) + "pt," + num(l.y) + "pt)";
+  }
+  // A canvas vector -> the local frame's, as a `++` offset.
+  std::string local_vec(Point v) const {
+    Transform inv = host_.settings().ctm.inverse();
+    Point l = inv.apply_linear(v);
+    return "(" + num(l.x) + "pt," + num(l.y) + "pt)";
+  }
+
+  void emit(const std::string& st, const Command& c) { host_.emit(st, c.b, c.e); }
+
+  void define(const std::string& name, Point canvas, const Command& c) {
+    state_.results_known = true;
+    emit("\\coordinate (" + name + ") at " + local(canvas) + ";", c);
+  }
+
+  void lower(const Command& c) {
+    const std::string& n = c.name;
+    // a construction that fails (a point it names is unknown) leaves no result to get
+    if (n == "tkzDefMidPoint" || n == "tkzDefPointBy") state_.results_known = false;
+    if (n == "tkzDefPoint") return def_point(c);
+    if (n == "tkzDefPoints") return def_points(c);
+    if (n == "tkzDefMidPoint") return def_midpoint(c);
+    if (n == "tkzDefPointBy") return def_point_by(c);
+    if (n == "tkzDefPointsBy") return unsupported_command(c);
+    if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
+      std::string from = n == "tkzGetPoint" ? "tkzPointResult" : n == "tkzGetFirstPoint" ? "tkzFirstPointResult"
+                                                                                         : "tkzSecondPointResult";
+      return get_point(from, trim(nth(c, '{')->text), c);
+    }
+    if (n == "tkzGetPoints") {
+      get_point("tkzFirstPointResult", trim(nth(c, '{', 0)->text), c);
+      get_point("tkzSecondPointResult", trim(nth(c, '{', 1)->text), c);
+      return;
+    }
+    if (n == "tkzDrawPoint" || n == "tkzDrawPoints") return draw_points(c);
+    if (n == "tkzLabelPoint") return label_point(c);
+    if (n == "tkzLabelPoints") return label_points(c);
+    if (n == "tkzDrawSegment" || n == "tkzDrawSegments") return draw_lines(c, false);
+    if (n == "tkzDrawLine" || n == "tkzDrawLines") return draw_lines(c, true);
+    if (n == "tkzDrawPolygon" || n == "tkzDrawPolygons" || n == "tkzFillPolygon") return polygons(c);
+    if (n == "tkzDrawCircle" || n == "tkzDrawCircles") return circles(c);
+    if (n == "tkzLabelSegment" || n == "tkzLabelSegments" || n == "tkzLabelLine") return label_segments(c);
+    if (n == "tkzMarkAngle" || n == "tkzMarkAngles" || n == "tkzFillAngle" || n == "tkzFillAngles")
+      return mark_angles(c);
+    if (n == "tkzMarkRightAngle" || n == "tkzMarkRightAngles") return right_angles(c);
+    if (n == "tkzLabelAngle" || n == "tkzLabelAngles") return label_angles(c);
+    if (n == "tkzMarkSegment" || n == "tkzMarkSegments") return mark_segments(c);
+    if (n == "tkzSetUpPoint") return setup_point(c);
+    if (n == "tkzSetUpLine") return setup_line(c);
+    if (n == "tkzSetUpStyle") {
+      emit("\\tikzset{" + trim(nth(c, '{')->text) + "/.style={" + opts(c) + "}}", c);
+      return;
+    }
+    unsupported_command(c);
+  }
+
+  // tkz-obj-eu-points.tex \tkzDefPoint[opts](x,y){A} / (a:r){A}: \coordinate[opts] (A) at (x,y),
+  // x and y evaluated by \fpeval and divided by \tkzInit's steps (1 unless \tkzInit says).
+  void def_point(const Command& c) {
+    std::string xy = nth(c, '(')->text, name = trim(nth(c, '{')->text);
+    std::optional<Point> p = coordinate(xy, c);
+    if (!p) {
+      state_.unknown_points.insert(name);
+      return;
+    }
+    state_.unknown_points.erase(name);
+    emit("\\coordinate[" + opts(c) + "] (" + name + ") at (" + num(p->x) + "," + num(p->y) + ");", c);
+  }
+  std::optional<Point> coordinate(const std::string& xy, const Command& c) {
+    auto parts = split_top(xy, ',');
+    if (parts.size() == 2) {
+      auto x = number(parts[0], c), y = number(parts[1], c);
+      if (!x || !y) return std::nullopt;
+      return Point{*x, *y};
+    }
+    auto polar = split_top(xy, ':');
+    if (polar.size() == 2) {
+      auto a = number(polar[0], c), r = number(polar[1], c);
+      if (!a || !r) return std::nullopt;
+      return Point{*r * std::cos(*a * kDeg), *r * std::sin(*a * kDeg)};
+    }
+    unsupported("the coordinate '(" + xy + ")' of \\" + c.name, c.b, c.e);
+    return std::nullopt;
+  }
+  // \tkzDefPoints[opts]{x/y/A, ...}: \foreach \ptx/\pty/\name in {...} {\tkzDefPoint[opts](\ptx,\pty){\name}}
+  void def_points(const Command& c) {
+    for (const std::string& item : split_top(nth(c, '{')->text, ',')) {
+      if (item.empty()) continue;
+      auto f = split_top(item, '/');
+      if (f.size() != 3) {
+        unsupported("the point '" + item + "' of \\tkzDefPoints", c.b, c.e);
+        continue;
+      }
+      auto x = number(f[0], c), y = number(f[1], c);
+      if (!x || !y) {
+        state_.unknown_points.insert(f[2]);
+        continue;
+      }
+      state_.unknown_points.erase(f[2]);
+      emit("\\coordinate[" + opts(c) + "] (" + f[2] + ") at (" + num(*x) + "," + num(*y) + ");", c);
+    }
+  }
+  // tkz-obj-eu-points-spc.tex \tkzDefMidPoint(A,B): tkzPointResult halfway.
+  void def_midpoint(const Command& c) {
+    auto ps = split_top(nth(c, '(')->text, ',');
+    if (ps.size() != 2) return unsupported_command(c);
+    auto a = point(ps[0], c), b = point(ps[1], c);
+    if (!a || !b) return;
+    define("tkzPointResult", {(a->x + b->x) / 2, (a->y + b->y) / 2}, c);
+  }
+  void get_point(const std::string& from, const std::string& name, const Command& c) {
+    if (!state_.results_known || !host_.named_center(from)) {
+      state_.unknown_points.insert(name);
+      if (state_.results_known) unsupported("\\" + c.name + "{" + name + "} with no construction before it", c.b, c.e);
+      return;
+    }
+    state_.unknown_points.erase(name);
+    emit("\\coordinate (" + name + ") at (" + from + ");", c);
+  }
+
+  // tkz-obj-eu-points-by.tex \tkzDefPointBy[transformation](P): the image of P as tkzPointResult.
+  void def_point_by(const Command& c) {
+    std::string o = trim(opts(c));
+    std::string p = trim(nth(c, '(')->text);
+    auto eq = o.find('=');
+    if (eq == std::string::npos) return unsupported_command(c);
+    std::string kind = trim(o.substr(0, eq)), spec = trim(o.substr(eq + 1));
+    if (spec.size() >= 2 && spec.front() == '{' && spec.back() == '}') spec = trim(spec.substr(1, spec.size() - 2));
+    auto P = point(p, c);
+    if (!P) return;
+    auto words = [](const std::string& s) {
+      std::vector<std::string> w;
+      std::size_t i = 0;
+      while (i < s.size()) {
+        while (i < s.size() && s[i] == ' ') ++i;
+        std::size_t j = i;
+        int depth = 0;
+        while (j < s.size() && (s[j] != ' ' || depth > 0)) {
+          if (s[j] == '{') ++depth;
+          if (s[j] == '}') --depth;
+          ++j;
+        }
+        if (j > i) w.push_back(s.substr(i, j - i));
+        i = j;
+      }
+      return w;
+    };
+    auto w = words(spec);
+    auto line = [&](const std::string& s) -> std::optional<std::pair<Point, Point>> {
+      auto dash = s.find("--");
+      if (dash == std::string::npos) return std::nullopt;
+      auto a = point(trim(s.substr(0, dash)), c), b = point(trim(s.substr(dash + 2)), c);
+      if (!a || !b) return std::nullopt;
+      return std::make_pair(*a, *b);
+    };
+    // rotation = center O angle a; homothety = center O ratio k; symmetry = center O;
+    // translation = from A to B; reflection = over A--B; projection = onto A--B
+    if (kind == "rotation" && w.size() == 4 && w[0] == "center" && w[2] == "angle") {
+      auto O = point(w[1], c);
+      auto a = number(w[3], c);
+      if (!O || !a) return;
+      double ca = std::cos(*a * kDeg), sa = std::sin(*a * kDeg), dx = P->x - O->x, dy = P->y - O->y;
+      return define("tkzPointResult", {O->x + ca * dx - sa * dy, O->y + sa * dx + ca * dy}, c);
+    }
+    if (kind == "homothety" && w.size() == 4 && w[0] == "center" && w[2] == "ratio") {
+      auto O = point(w[1], c);
+      auto k = number(w[3], c);
+      if (!O || !k) return;
+      return define("tkzPointResult", {O->x + *k * (P->x - O->x), O->y + *k * (P->y - O->y)}, c);
+    }
+    if (kind == "symmetry" && w.size() == 2 && w[0] == "center") {
+      auto O = point(w[1], c);
+      if (!O) return;
+      return define("tkzPointResult", {2 * O->x - P->x, 2 * O->y - P->y}, c);
+    }
+    if (kind == "translation" && w.size() == 4 && w[0] == "from" && w[2] == "to") {
+      auto A = point(w[1], c), B = point(w[3], c);
+      if (!A || !B) return;
+      return define("tkzPointResult", {P->x + B->x - A->x, P->y + B->y - A->y}, c);
+    }
+    if ((kind == "projection" && w.size() == 2 && w[0] == "onto") ||
+        (kind == "reflection" && w.size() == 2 && w[0] == "over")) {
+      auto l = line(w[1]);
+      if (!l) return;
+      auto [A, B] = *l;
+      double ux = B.x - A.x, uy = B.y - A.y, len2 = ux * ux + uy * uy;
+      if (len2 <= 0) return unsupported("\\tkzDefPointBy onto a line of two equal points", c.b, c.e);
+      double t = ((P->x - A.x) * ux + (P->y - A.y) * uy) / len2;
+      Point foot{A.x + t * ux, A.y + t * uy};
+      if (kind == "projection") return define("tkzPointResult", foot, c);
+      return define("tkzPointResult", {2 * foot.x - P->x, 2 * foot.y - P->y}, c);
+    }
+    unsupported("\\tkzDefPointBy[" + kind + "=...]", c.b, c.e);
+  }
+
+  // tkz-obj-eu-draw-points.tex: \node[point style,/tkzdrawpt/.cd,#1] at (P) {}; `size` is
+  // point style's `minimum size`.
+  void draw_points(const Command& c) {
+    Options o = split_options(opts(c), {"size"});
+    std::string style = "point style";
+    if (const auto* s = o.get("size")) style += ",minimum size=" + *s;
+    for (const auto& g : groups(nth(c, '(')->text))
+      for (const auto& p : g) {
+        if (!point(p, c)) continue;
+        emit("\\node[" + with(style, o.tikz) + "] at (" + p + ") {};", c);
+      }
+  }
+  // \tkzLabelPoint[#1](P){text}: \node[label style,#1] at (P) {text};
+  void label_point(const Command& c) {
+    std::string p = trim(nth(c, '(')->text);
+    if (!point(p, c)) return;
+    emit("\\node[" + with("label style", opts(c)) + "] at (" + p + ") {" + nth(c, '{')->text + "};", c);
+  }
+  // \tkzLabelPoints[#1](A,B): each named by itself in math, $A$.
+  void label_points(const Command& c) {
+    for (const auto& g : groups(nth(c, '(')->text))
+      for (const auto& p : g) {
+        if (!point(p, c)) continue;
+        emit("\\node[" + with("label style", opts(c)) + "] at (" + p + ") {$" + p + "$};", c);
+      }
+  }
+
+  // tkz-obj-eu-draw-lines.tex: a segment is `\draw[line style,add=0 and 0,#1] (A) to (B)`, a line
+  // the same with line style's `add` (default .2 and .2): the `to path`
+  // ($(A)!-l!(B)$)--($(B)!-r!(A)$), computed here. `dim=` (a dimension line) is not modelled.
+  void draw_lines(const Command& c, bool line) {
+    Options o = split_options(opts(c), {"add", "dim"});
+    if (o.get("dim")) return unsupported("\\" + c.name + "[dim=...]", c.b, c.e);
+    double l = line ? add_l_ : 0, r = line ? add_r_ : 0;
+    if (const auto* a = o.get("add")) {
+      auto pos = a->find(" and ");
+      if (pos == std::string::npos) return unsupported("\\" + c.name + "[add=" + *a + "]", c.b, c.e);
+      auto lv = number(trim(a->substr(0, pos)), c), rv = number(trim(a->substr(pos + 5)), c);
+      if (!lv || !rv) return;
+      l = *lv;
+      r = *rv;
+    }
+    for (const auto& g : groups(nth(c, '(')->text)) {
+      if (g.size() != 2) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto A = point(g[0], c), B = point(g[1], c);
+      if (!A || !B) continue;
+      Point P{A->x - l * (B->x - A->x), A->y - l * (B->y - A->y)};
+      Point Q{B->x - r * (A->x - B->x), B->y - r * (A->y - B->y)};
+      emit("\\draw[" + with("line style", o.tikz) + "] " + local(P) + " -- " + local(Q) + ";", c);
+    }
+  }
+
+  // tkz-obj-eu-polygons.tex: \draw[line style,line join=round,#1] (A)--(A)--(B)--...--cycle;
+  // \tkzFillPolygon: \fill[#1] ...
+  void polygons(const Command& c) {
+    bool fill = c.name == "tkzFillPolygon";
+    std::vector<std::vector<std::string>> gs;
+    if (c.name == "tkzDrawPolygons") gs = groups(nth(c, '(')->text);
+    else gs.push_back(split_top(nth(c, '(')->text, ','));
+    for (const auto& g : gs) {
+      if (g.size() < 2 || !known(g, c)) continue;
+      std::string path = "(" + g[0] + ")";
+      for (const auto& p : g) path += "--(" + p + ")";
+      path += "--cycle;";
+      if (fill) emit("\\fill[" + opts(c) + "] " + path, c);
+      else emit("\\draw[" + with("line style,line join=round", opts(c)) + "] " + path, c);
+    }
+  }
+
+  // tkz-obj-eu-draw-circles.tex: \node[draw,circle through=(A),circle style,#1] at (O) {}; the
+  // through library's `circle through` is a circle node of inner sep 0 and minimum size twice
+  // the distance.
+  void circles(const Command& c) {
+    for (const auto& g : groups(nth(c, '(')->text)) {
+      if (g.size() != 2) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto O = point(g[0], c), A = point(g[1], c);
+      if (!O || !A) continue;
+      double r = std::hypot(A->x - O->x, A->y - O->y);
+      emit("\\node[" + with("draw,circle,inner sep=0pt,minimum size=" + num(2 * r) + "pt,circle style", opts(c)) +
+               "] at (" + g[0] + ") {};",
+           c);
+    }
+  }
+
+  // \tkzLabelSegment[#1](A,B){t}: \path (A) to node[label style,#1]{t} (B); \tkzLabelLine:
+  // \path (A) to node[#1]{t} (B).
+  void label_segments(const Command& c) {
+    const std::string text = nth(c, '{')->text;
+    std::string style = c.name == "tkzLabelLine" ? opts(c) : with("label style", opts(c));
+    for (const auto& g : groups(nth(c, '(')->text)) {
+      if (g.size() != 2 || !known(g, c)) continue;
+      emit("\\path (" + g[0] + ") to node[" + style + "]{" + text + "} (" + g[1] + ");", c);
+    }
+  }
+
+  // The directions (degrees) of the rays from the vertex, normalised as \tkzNormalizeAngle does.
+  struct Angle {
+    Point vertex;
+    double first = 0, second = 0;
+  };
+  std::optional<Angle> angle(const std::vector<std::string>& g, const Command& c) {
+    if (g.size() != 3) {
+      unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+      return std::nullopt;
+    }
+    auto A = point(g[0], c), O = point(g[1], c), B = point(g[2], c);
+    if (!A || !O || !B) return std::nullopt;
+    Angle a;
+    a.vertex = *O;
+    a.first = std::atan2(A->y - O->y, A->x - O->x) / kDeg;
+    a.second = std::atan2(B->y - O->y, B->x - O->x) / kDeg;
+    // tkz-tools-eu-angles.tex \tkzFindSlopeAngle answers in [0, 360)? It answers atan2 (-180, 180];
+    // \tkzNormalizeAngle: first > 0 and first > second: first -= 360; first <= 0 and first > second:
+    // second += 360.
+    if (a.first > 0) {
+      if (a.first > a.second) a.first -= 360;
+    } else if (a.first > a.second) {
+      a.second += 360;
+    }
+    return a;
+  }
+  std::vector<std::vector<std::string>> angle_groups(const Command& c) {
+    if (c.name.back() == 's') return groups(nth(c, '(')->text);
+    return {split_top(nth(c, '(')->text, ',')};
+  }
+
+  // \tkzMarkAngle[#1](A,O,B): \draw[shift={(O)},/tkzdrawarc/.cd,#1,fill=none] (a1:size) arc
+  // (a1:a2:size) (arc=l; arc=ll / lll add arcs 2.5\pgflinewidth inside and out, not modelled).
+  // \tkzFillAngle[#1]: \path[shift={(O)},fill=...!10,#1] (O) -- (a1:size) arc (...) -- cycle.
+  void mark_angles(const Command& c) {
+    bool fill = c.name.rfind("tkzFill", 0) == 0;
+    Options o = split_options(opts(c), {"size", "arc", "mark", "mkpos", "mksize", "mkcolor"});
+    if (const auto* arc = o.get("arc"); arc && *arc != "l")
+      return unsupported("\\" + c.name + "[arc=" + *arc + "]", c.b, c.e);
+    if (const auto* mark = o.get("mark"); mark && *mark != "none")
+      return unsupported("\\" + c.name + "[mark=" + *mark + "]", c.b, c.e);
+    std::string size = o.get("size") ? *o.get("size") : num(kMarkAngleSize);
+    for (const auto& g : angle_groups(c)) {
+      auto a = angle(g, c);
+      if (!a) continue;
+      std::string shift = "shift={" + local(a->vertex) + "}";
+      std::string f = num(a->first), s = num(a->second);
+      if (fill)
+        emit("\\path[" + with(shift + ",fill=black!10", o.tikz) + "] (" + g[1] + ") -- (" + f + ":" + size + ") arc (" +
+                 f + ":" + s + ":" + size + ") -- cycle;",
+             c);
+      else
+        emit("\\draw[" + with(shift, with(o.tikz, "fill=none")) + "] (" + f + ":" + size + ") arc (" + f + ":" + s +
+                 ":" + size + ");",
+             c);
+    }
+  }
+
+  // \tkzMarkRightAngle[#1](A,O,B): \draw[#1] (O) --++(s u) --++(s v) --++(-s u) -- (O), u and v
+  // the unit vectors towards A and B, s = size (cm, written as 28.45274 size pt).
+  void right_angles(const Command& c) {
+    Options o = split_options(opts(c), {"size", "dotsize", "german", "norm tkz code"});
+    if (o.get("german")) return unsupported("\\" + c.name + "[german]", c.b, c.e);
+    double size = kRightAngleSize;
+    if (const auto* s = o.get("size")) {
+      auto v = number(*s, c);
+      if (!v) return;
+      size = *v;
+    }
+    for (const auto& g : angle_groups(c)) {
+      if (g.size() != 3) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto A = point(g[0], c), O = point(g[1], c), B = point(g[2], c);
+      if (!A || !O || !B) continue;
+      auto unit = [&](Point p) {
+        double d = std::hypot(p.x - O->x, p.y - O->y);
+        return d > 0 ? Point{(p.x - O->x) / d, (p.y - O->y) / d} : Point{0, 0};
+      };
+      Point u = unit(*A), v = unit(*B);
+      double k = kPtPerCmTkz * size;
+      // the offsets are lengths in pt: the picture's transformation applies to them
+      auto off = [&](Point w) { return "(" + num(k * w.x) + "pt," + num(k * w.y) + "pt)"; };
+      emit("\\draw[" + o.tikz + "] (" + g[1] + ") --++" + off(u) + " --++" + off(v) + " --++" +
+               off({-u.x, -u.y}) + " -- (" + g[1] + ");",
+           c);
+    }
+  }
+
+  // \tkzLabelAngle[#1](A,O,B){t}: \path (O) --+(bisector:dist) node[label angle style,#1] {t};
+  // `angle=` replaces the bisector.
+  void label_angles(const Command& c) {
+    Options o = split_options(opts(c), {"dist", "angle"});
+    std::string dist = o.get("dist") ? *o.get("dist") : num(kLabelAngleDist);
+    const std::string text = nth(c, '{')->text;
+    for (const auto& g : angle_groups(c)) {
+      std::string dir;
+      if (const auto* a = o.get("angle"); a && !a->empty()) {
+        if (g.size() != 3 || !known(g, c)) continue;
+        dir = *a;
+      } else {
+        auto a2 = angle(g, c);
+        if (!a2) continue;
+        dir = num((a2->first + a2->second) / 2);
+      }
+      emit("\\path (" + g[1] + ") --+(" + dir + ":" + dist + ") node[" + with("label angle style", o.tikz) + "] {" +
+               text + "};",
+           c);
+    }
+  }
+
+  // \tkzMarkSegment[#1](A,B): a plot mark at pos .5 of A--B, drawn in the segment's direction
+  // (decorations.markings rotates it): the default `|` is a stroke of +-size across the segment.
+  void mark_segments(const Command& c) {
+    Options o = split_options(opts(c), {"pos", "color", "mark", "size"});
+    std::string mark = o.get("mark") ? *o.get("mark") : "|";
+    double pos = 0.5, size = kSegmentMarkSize;
+    if (const auto* p = o.get("pos")) {
+      auto v = number(*p, c);
+      if (!v) return;
+      pos = *v;
+    }
+    if (const auto* s = o.get("size")) {
+      std::string err;
+      auto v = host_.eval(*s, &err);
+      if (!v) return unsupported("the value '" + *s + "' of \\" + c.name, c.b, c.e);
+      size = v->value;  // a unitless size is pt (\pgfsetplotmarksize)
+    }
+    // s|, s||, ... are the tkz marks of several strokes; only the single stroke is modelled
+    if (mark != "|" && mark != "s|") return unsupported("\\" + c.name + "[mark=" + mark + "]", c.b, c.e);
+    for (const auto& g : groups(nth(c, '(')->text)) {
+      if (g.size() != 2) continue;
+      auto A = point(g[0], c), B = point(g[1], c);
+      if (!A || !B) continue;
+      Point M{A->x + pos * (B->x - A->x), A->y + pos * (B->y - A->y)};
+      double d = std::hypot(B->x - A->x, B->y - A->y);
+      if (d <= 0) continue;
+      Point nrm{-(B->y - A->y) / d * size, (B->x - A->x) / d * size};
+      std::string color = o.get("color") ? *o.get("color") : "";
+      emit("\\draw[" + with(color, o.tikz) + "] " + local({M.x + nrm.x, M.y + nrm.y}) + " -- " +
+               local({M.x - nrm.x, M.y - nrm.y}) + ";",
+           c);
+    }
+  }
+
+  // tkz-obj-eu-draw-points.tex \tkzSetUpPoint[size, color, fill, shape]: point style redefined.
+  void setup_point(const Command& c) {
+    Options o = split_options(opts(c), {"size", "color", "fill", "shape"});
+    std::string st;
+    if (const auto* s = o.get("size")) st = with(st, "minimum size=" + *s);
+    if (const auto* s = o.get("shape")) st = with(st, "shape=" + *s);
+    if (const auto* s = o.get("color")) st = with(st, "draw=" + *s + ",fill=" + *s);
+    if (const auto* s = o.get("fill")) st = with(st, "fill=" + *s);
+    st = with(st, o.tikz);
+    emit("\\tikzset{point style/.append style={" + st + "}}", c);
+  }
+  // tkz-obj-eu-draw-lines.tex \tkzSetUpLine[line width, color, style, add]: line style appended.
+  void setup_line(const Command& c) {
+    Options o = split_options(opts(c), {"add", "style"});
+    if (const auto* a = o.get("add")) {
+      auto pos = a->find(" and ");
+      if (pos == std::string::npos) return unsupported("\\tkzSetUpLine[add=" + *a + "]", c.b, c.e);
+      auto lv = number(trim(a->substr(0, pos)), c), rv = number(trim(a->substr(pos + 5)), c);
+      if (!lv || !rv) return;
+      add_l_ = *lv;
+      add_r_ = *rv;
+    }
+    std::string st = o.tikz;
+    if (const auto* s = o.get("style")) st = with(st, *s);
+    if (!st.empty()) emit("\\tikzset{line style/.append style={" + st + "}}", c);
+  }
+
+  const std::string& text_;
+  LibraryHost& host_;
+  State& state_;
+  std::set<std::string>& reported_;
+  double& add_l_;
+  double& add_r_;
+};
+
+class TkzPicture final : public PackagePicture {
+ public:
+  Offer lower_statement(const PackageStatement& s, LibraryHost& host) override {
+    if (s.path || s.command.rfind("\\tkz", 0) != 0) return Offer::pass;
+    Lowerer(s, host, state_).run();
+    return Offer::lowered;
+  }
+
+ private:
+  Lowerer::State state_;
+};
+
+class TkzEuclide final : public Package {
+ public:
+  std::string_view name() const override { return "tkzeuclide"; }
+  std::unique_ptr<PackagePicture> begin_picture(const tex::Picture&) const override {
+    return std::make_unique<TkzPicture>();
+  }
+};
+
+}  // namespace
+}  // namespace tikzlint::ir
+
+namespace tikzlint::packages {
+std::unique_ptr<ir::Package> tkzeuclide() { return std::make_unique<ir::TkzEuclide>(); }
+}  // namespace tikzlint::packages
