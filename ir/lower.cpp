@@ -1049,6 +1049,17 @@ std::optional<std::string> unsized_text_construct(std::string_view text) {
   return std::nullopt;
 }
 
+// `path`, or a copy of it in `storage` with the x, y and z vectors of `node` when they differ.
+const Settings& with_vectors_of(const Settings& path, const Settings& node, std::optional<Settings>& storage) {
+  auto same = [](Point a, Point b) { return a.x == b.x && a.y == b.y; };
+  if (same(path.xvec, node.xvec) && same(path.yvec, node.yvec) && same(path.zvec, node.zvec)) return path;
+  storage = path;
+  storage->xvec = node.xvec;
+  storage->yvec = node.yvec;
+  storage->zvec = node.zvec;
+  return *storage;
+}
+
 std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const std::string& text_in,
                                       const std::string& name, Point anchor_canvas, const Transform& shape_lin,
                                       const std::string& anchor, std::uint32_t b, std::uint32_t e,
@@ -1363,7 +1374,12 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     }
   }
   if (!anchor_point && gn.at) {
-    auto r = resolve(&ps, *gn.at, ps.s, false);
+    // tikz.code.tex \tikz@fig@scan@at: `at (x,y)` becomes \pgfpointxy, evaluated when the node
+    // is placed, so the x, y and z vectors of all the node's options reach it, also of those
+    // written after `at` (tikz-3dplot's `\node[tdplot_rotated_coords] at (1,2,3)`); the node's
+    // transformations act around the point instead.
+    std::optional<Settings> storage;
+    auto r = resolve(&ps, *gn.at, with_vectors_of(ps.s, ns, storage), false);
     if (r) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
     placed.on_path.reset();
     placed.pos = -1;
@@ -1373,7 +1389,9 @@ std::optional<std::size_t> PictureLowerer::lower_node(PathState& ps, const gramm
     if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
     grammar::Coordinate c = grammar::parse_coordinate(t);
     c.span = gn.span;
-    if (auto r = resolve(&ps, c, ps.s, false)) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
+    // `at=` likewise: the vectors of all the node's options
+    std::optional<Settings> storage;
+    if (auto r = resolve(&ps, c, with_vectors_of(ps.s, ns, storage), false)) anchor_point = ps.s.ctm.apply(r->local) + own_offset;
     placed.on_path.reset();
     placed.pos = -1;
   }

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tex/bundled.hpp"
 #include "tex/pgfmath.hpp"
 #include "tex/styles.hpp"
 
@@ -2042,6 +2043,9 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
     }
   }
   if (!any_file && cache) cache->note_absent(probe);
+  if (!any_file)
+    for (const auto& n : names)
+      if (const BundledFile* b = find_bundled(n)) return load_bundled(at, *b, mode);
   if (!quiet && !quiet_when_missing(names.front()) && missing_notes_.insert(names.front())) {
     Diagnostic d;
     d.rule = "missing-file";
@@ -2052,6 +2056,23 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
     doc_.diagnostics.push_back(std::move(d));
   }
   return false;
+}
+
+// A package tikzlint ships (tex/bundled.hpp), read as TeX reads the installed one.
+bool Expander::load_bundled(const Token& at, const BundledFile& b, Load mode) {
+  if (mode == Load::probe) return true;
+  const std::string key = "<bundled>/" + std::string(b.name);
+  if (mode == Load::once && loaded_files_.contains(key)) return true;
+  std::size_t files = 0;
+  for (const auto& in : inputs_) files += in->reader ? 1 : 0;
+  if (files >= 32) {
+    fatal("expansion-limit", "files nested deeper than 32 levels (\\input loop?)", at, {{"limit", 32}});
+    return false;
+  }
+  loaded_files_.insert(key);
+  const bool package = b.name.ends_with(".sty") || b.name.ends_with(".cls");
+  push_file(sm_.add(key, std::string(b.text)), package ? true : at_letter_);
+  return true;
 }
 
 void Expander::p_skip_args(const Token& t) {

@@ -15,6 +15,8 @@
 
 namespace tikzlint::tex {
 
+struct BundledFile;  // tex/bundled.hpp
+
 // The meaning of a control sequence defined by the document, a class or a package.
 // Token-list helpers shared by the expander and \foreach.
 TokenList trim_tokens(TokenList t);   // without leading and trailing spaces and \par
@@ -262,6 +264,7 @@ class Expander {
   enum class Load { always, once, probe };
   bool load_file(const Token& at, const std::string& name, const char* ext, bool once);
   bool load_file(const Token& at, const std::string& name, const char* ext, Load mode, bool quiet);
+  bool load_bundled(const Token& at, const BundledFile& b, Load mode);
   void refuse_read(const Token& at, const std::string& name, ReadRefusal why);
   void p_if_file_exists(const Token& t);
   void record_class_options(const TokenList& opts);

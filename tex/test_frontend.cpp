@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tex/bundled.hpp"
 #include "tex/tex.hpp"
 
 using namespace tikzlint;
@@ -253,6 +254,33 @@ TEST_CASE("a batch remembers package searches that failed, by the folders search
     CHECK(missing(a));   // every document still says what it did not find
     CHECK(!missing(b));  // a search that failed beside a/ does not hide the file beside b/
   }
+  fs::remove_all(root);
+}
+
+TEST_CASE("a bundled package is read when the input's tree has none, and a local copy wins") {
+  namespace fs = std::filesystem;
+  REQUIRE(tex::find_bundled("tikz-3dplot.sty") != nullptr);
+  const fs::path root = fs::temp_directory_path() / ("tikzlint-bundled-" + std::to_string(::getpid()));
+  fs::create_directories(root / "local");
+  fs::create_directories(root / "plain");
+  // a local tikz-3dplot.sty of the user's own: read instead of the bundled one, as TeX would
+  { std::ofstream(root / "local" / "tikz-3dplot.sty") << "\\def\\tdplotsetmaincoords#1#2{\\def\\mine{#1#2}}\n"; }
+  const std::string text =
+      "\\documentclass{standalone}\n\\usepackage{tikz}\n\\usepackage{tikz-3dplot}\n\\begin{document}\n"
+      "\\tdplotsetmaincoords{90}{0}\n\\begin{tikzpicture}\\draw[x=\\raarot cm] (0,0) -- (1,0);\\end{tikzpicture}\n"
+      "\\end{document}\n";
+  auto statement = [&](const char* dir) {
+    SourceManager sm;
+    auto doc = tex::expand_file(sm, sm.add((root / dir / "doc.tex").string(), text), {});
+    for (const auto& d : doc.diagnostics) CHECK(d.rule != "missing-file");
+    REQUIRE(doc.pictures.size() == 1);
+    REQUIRE(doc.pictures[0].statements.size() == 1);
+    return doc.pictures[0].statements[0].text;
+  };
+  // the package's own code ran: \tdplotsetmaincoords{90}{0} set \raarot to cos 0 = 1
+  CHECK(statement("plain") == "\\draw[x=1.0cm] (0,0) -- (1,0);");
+  // the local file defines no \raarot: it stays as written
+  CHECK(statement("local").find("\\raarot") != std::string::npos);
   fs::remove_all(root);
 }
 
