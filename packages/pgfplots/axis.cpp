@@ -16,12 +16,14 @@
 //
 // What is not modelled is reported where it stands: an unknown axis key (`unsupported-key`, and
 // the note `approximate-axis`, which the rules read as "the axis frame is known only roughly"); a
-// plot form, a legend (`unsupported-construct`). An axis whose limits cannot be known (3D, polar,
+// plot form, a legend (`unsupported-construct`). An axis whose limits cannot be known (polar,
 // group plots, automatic limits over data that is not modelled) is not lowered: one warning,
 // and the whole picture is unplaced for the rules.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,6 +38,7 @@
 #include "packages/pgfplots/data.hpp"
 #include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
+#include "packages/pgfplots/view3d.hpp"
 #include "packages/support.hpp"
 #include "tex/styles.hpp"
 
@@ -51,6 +54,10 @@ std::string trimmed(std::string_view s) { return std::string(ir::text_trim(s)); 
 // pgfplots.code.tex: \axisdefaultwidth 240pt, \axisdefaultheight 207pt; 45pt of each is left
 // for the labels (pgfplots.scaling.code.tex, \pgfplots@initsizes@handle@label@const).
 constexpr double kDefaultWidthPt = 240, kDefaultHeightPt = 207, kLabelAllowancePt = 45;
+// `view/az=25`, `view/el=30` (pgfplots.code.tex): the default view of a 3D axis.
+constexpr double kDefaultAzimuth = 25, kDefaultElevation = 30;
+// `every 3d description` sets `try min ticks=3`.
+constexpr int kTryMinTicks3d = 3;
 // `enlargelimits=auto` enlarges an automatic limit by 10% of the range (\pgfplots@enlarge@limit).
 constexpr double kDefaultEnlargement = 0.1;
 // `every axis title shift=6pt`: the title's south anchor above the box.
@@ -98,7 +105,7 @@ const std::set<std::string>& appearance_keys() {
       "transpose legend", "legend to name", "clip marker paths", "clip mode", "set layers", "mark layer",
       "separate axis lines", "every outer x axis line/.style", "every outer y axis line/.style",
       "every inner x axis line/.style", "every inner y axis line/.style", "x axis line style", "y axis line style",
-      "samples y", "domain y", "point meta", "colormap name", "colormap/viridis", "colormap/hot", "colormap/cool",
+      "point meta", "colormap name", "colormap/viridis", "colormap/hot", "colormap/cool",
       "colormap/bluered", "colormap/jet", "colormap/greenyellow", "colormap/redyellow", "colormap/blackwhite",
       "mesh/ordering", "shader", "restrict x to domain*", "restrict y to domain*"};
   return keys;
@@ -110,7 +117,7 @@ const std::set<std::string>& plot_keys() {
   static const std::set<std::string> keys = {"domain",      "samples",  "samples at", "variable",
                                              "forget plot", "id",       "unbounded coords",
                                              "no markers",  "no marks", "legend image post style",
-                                             "trig format plots", "samples y", "domain y", "point meta",
+                                             "trig format plots", "samples y", "domain y", "y domain", "variable y", "point meta",
                                              "scatter", "scatter src", "visualization depends on", "ybar legend",
                                              "xbar legend", "area legend", "line legend", "bar cycle list"};
   return keys;
@@ -136,6 +143,16 @@ const char* size_style(const std::string& k) {
 
 // pgfplots' own plot keys, read or only painting: not handed on to TikZ
 bool pgfplots_plot_key(const std::string& k) { return plot_keys().count(k) != 0 || starts_with(k, "scatter/"); }
+
+// \addplot3 options that paint a mesh or surface, or order its drawing: read as nothing here.
+bool paint3_key(const std::string& k) {
+  static const std::set<std::string> keys = {"z buffer", "shader", "faceted color", "colormap name", "colorbar",
+                                             "mesh/ordering", "mesh/color input", "mesh/interior colormap name",
+                                             "mesh/interior colormap", "colormap access", "point meta min",
+                                             "point meta max", "opacity", "fill opacity", "draw opacity",
+                                             "samples y", "domain y", "y domain", "variable y"};
+  return keys.count(k) != 0 || starts_with(k, "colormap/");
+}
 
 // Plot options of plot types this model does not draw (bars, error bars, meshes...).
 bool unmodelled_plot_key(const std::string& k) {
@@ -244,10 +261,11 @@ class AxisPicture final : public ir::PackagePicture {
     out.handled = true;
     if (!axis_) return out;
     auto items = tex::split_options(args);
-    if (items.size() < 2) return out;
-    double v[2];
-    for (int k = 0; k < 2; ++k) {
-      const Direction& d = k == 0 ? x_ : y_;
+    const std::size_t dims = three_d_ ? 3 : 2;
+    if (items.size() < dims) return out;
+    double v[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < dims; ++k) {
+      const Direction& d = k == 0 ? x_ : k == 1 ? y_ : z_;
       // a symbolic coordinate: its name, or `[normalized]<index>` (pgfplots manual 4.22)
       const std::string item = trimmed(tex::strip_braces(items[k].key));
       if (!rel && !items[k].has_value && !d.symbols.empty()) {
@@ -268,7 +286,7 @@ class AxisPicture final : public ir::PackagePicture {
       }
     }
     // in the data scope: local units are data units (xvec/yvec scaled, origin shifted)
-    out.local = v[0] * s.xvec + v[1] * s.yvec;
+    out.local = v[0] * s.xvec + v[1] * s.yvec + v[2] * s.zvec;
     return out;
   }
 
@@ -297,6 +315,11 @@ class AxisPicture final : public ir::PackagePicture {
   void begin_axis(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
   void end_axis(const tex::Statement& st, ir::LibraryHost& host);
   void lower_addplot(const tex::Statement& st, ir::LibraryHost& host);
+  void lower_addplot3(const tex::Statement& st, ir::LibraryHost& host);
+  void layout_3d(const tex::Statement& st, ir::LibraryHost& host);
+  std::optional<std::size_t> plot3_scanline(const AddPlot& ap, ir::LibraryHost& host, std::string& why) const;
+  std::optional<Point> near_ticklabel_center(Point at, Point inward, Point along, bool rotated, const std::string& opts,
+                                             const std::string& text, ir::LibraryHost& host, ir::Box* box) const;
   void read_legend_command(const std::string& t, const tex::Statement& st, ir::LibraryHost& host);
   void read_legend_style(const std::string& v, std::uint32_t at);
   void draw_legend(ir::LibraryHost& host);
@@ -339,7 +362,13 @@ class AxisPicture final : public ir::PackagePicture {
   std::uint32_t opt_base_ = 0;
   SourceRange not_lowered_;
   std::string not_lowered_reason_;
-  Direction x_, y_;
+  Direction x_, y_, z_;
+  // three-dimensional axes (an \addplot3 in the axis): the view and its projection
+  bool three_d_ = false;
+  double view_az_ = 25, view_el_ = 30;
+  View3d view_;
+  std::vector<PlotData> data3_;  // reused by lower_addplot
+  std::map<const tex::Statement*, PlotData> plots3_;
   std::string title_, title_style_, label_style_, tick_label_style_, grid_ = "none";
   bool has_title_ = false, scale_only_ = false, clip_ = true, approximate_ = false, legend_ = false,
        legend_reported_ = false, any_approximate_ = false;
@@ -444,7 +473,9 @@ void AxisPicture::draw_legend(ir::LibraryHost& host) {
   for (double r : row_h) h += r;
   const std::string box_opts = "draw,fill=white,inner sep=0pt,minimum width=" + pt(w) + ",minimum height=" + pt(h) +
                                ",anchor=" + legend_anchor_;
-  const double px = legend_at_x_ * x_.length, py = legend_at_y_ * y_.length;
+  // axis description cs: the box (the projected box's bounding box in 3D)
+  const double px = legend_at_x_ * (three_d_ ? view_.width : x_.length),
+               py = legend_at_y_ * (three_d_ ? view_.height : y_.length);
   auto m = host.measure_node(box_opts, "");
   if (!m) return;
   const std::size_t first = host.node_count();
@@ -509,6 +540,15 @@ Sampling AxisPicture::sampling_from(const std::string& options, ir::LibraryHost&
       if (a && b) s.lo = *a, s.hi = *b;
     } else if (k == "samples") {
       if (auto n = number(v, host)) s.samples = static_cast<int>(std::lround(*n));
+    } else if (k == "domain y" || k == "y domain") {
+      auto colon = v.find(':');
+      if (colon == std::string::npos) continue;
+      auto a = number(v.substr(0, colon), host), b = number(v.substr(colon + 1), host);
+      if (a && b) s.domain_y = std::make_pair(*a, *b);
+    } else if (k == "samples y") {
+      if (auto n = number(v, host)) s.samples_y = static_cast<int>(std::lround(*n));
+    } else if (k == "variable y") {
+      s.variable_y = v.size() > 1 && v[0] == '\\' ? v.substr(1) : v;
     } else if (k == "variable") {
       s.variable = v.size() > 1 && v[0] == '\\' ? v.substr(1) : v;
     } else if (k == "samples at") {
@@ -542,6 +582,10 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   y_ = Direction{};
   x_.name = 'x';
   y_.name = 'y';
+  z_ = Direction{};
+  z_.name = 'z';
+  view_az_ = kDefaultAzimuth, view_el_ = kDefaultElevation;
+  three_d_ = false;
   x_.log = env == "semilogxaxis" || env == "loglogaxis";
   y_.log = env == "semilogyaxis" || env == "loglogaxis";
   title_.clear(), title_style_.clear(), label_style_.clear(), tick_label_style_.clear();
@@ -574,6 +618,20 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     if (fk.has_value && (strip_prefix(fk.key) == "tickwidth" || strip_prefix(fk.key) == "major tick length"))
       if (auto n = number(fk.value, host)) major_tick_length_ = *n;
   }
+  // `every axis x label/.style={...}` and its kin replace where pgfplots puts the labels (the
+  // expansion defines the style and passes no key on): not modelled
+  for (const auto& it : tex::split_options(opts)) {
+    std::string k = strip_prefix(tex::normalise_key(it.key));
+    std::size_t h = k.find("/.style");
+    if (h == std::string::npos) h = k.find("/.code");
+    if (h == std::string::npos) continue;
+    const std::string base = k.substr(0, h);
+    static const std::set<std::string> placed = {
+        "every axis x label", "every axis y label", "every axis z label", "every axis label", "every axis title",
+        "every x tick label", "every y tick label", "every z tick label", "every tick label", "every axis legend"};
+    const std::size_t where = opts.find(base);
+    if (placed.count(base)) unknown_keys_.push_back({k, static_cast<std::uint32_t>(where == std::string::npos ? 0 : where)});
+  }
   {
     std::vector<tex::FlatKey> own = host.expand_keys(opts);
     keys.insert(keys.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
@@ -590,8 +648,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     }
     if (k == "every axis" && !fk.has_value) continue;  // not defined: nothing to apply
     const std::string v = fk.value;
-    auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : y_; };
-    auto on_both = [&](auto&& f) { f(x_), f(y_); };
+    auto dir = [&](char c) -> Direction& { return c == 'x' ? x_ : c == 'y' ? y_ : z_; };
+    auto on_both = [&](auto&& f) { f(x_), f(y_), f(z_); };
     PlotKind probe;
     if (read_plot_kind_key(k, trimmed(v), fk.has_value, probe)) {
       // every plot of the axis is of this type (pgfplots applies them in the axis' scope)
@@ -606,7 +664,29 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       dir(k[9]).symbols = names;
       continue;
     }
-    if (k == "xmin" || k == "xmax" || k == "ymin" || k == "ymax") {
+    if (k == "view") {
+      // view={az}{el} (pgfplots manual 4.11.1)
+      std::size_t e1 = 0;
+      const std::string val = trimmed(v);
+      std::optional<double> az, el;
+      if (!val.empty() && val[0] == '{' && (e1 = ir::text_skip_group(val, 0)) != std::string::npos) {
+        const std::size_t b2 = ir::text_skip_space(val, e1);
+        const std::size_t e2 = b2 < val.size() && val[b2] == '{' ? ir::text_skip_group(val, b2) : std::string::npos;
+        if (e2 != std::string::npos && trimmed(val.substr(e2)).empty()) {
+          az = number(val.substr(1, e1 - 2), host), el = number(val.substr(b2 + 1, e2 - b2 - 2), host);
+        }
+      }
+      if (az && el) view_az_ = *az, view_el_ = *el;
+      else unknown_keys_.push_back({k + "=" + val, fk.begin});
+      continue;
+    }
+    if (k == "view/h" || k == "view/v" || k == "view/az" || k == "view/el") {
+      auto n = number(v, host);
+      if (n) (k == "view/h" || k == "view/az" ? view_az_ : view_el_) = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+      continue;
+    }
+    if (k == "xmin" || k == "xmax" || k == "ymin" || k == "ymax" || k == "zmin" || k == "zmax") {
       auto n = number(v, host);
       if (!n) n = data_value(v, dir(k[0]).symbols);
       if (!n) {
@@ -640,9 +720,9 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "enlargelimits") {
       on_both([&](Direction& d) { d.enlarge = fk.has_value ? trimmed(v) : "true"; });
-    } else if (k == "enlarge x limits" || k == "enlarge y limits") {
+    } else if (k == "enlarge x limits" || k == "enlarge y limits" || k == "enlarge z limits") {
       dir(k[8]).enlarge = fk.has_value ? trimmed(v) : "true";
-    } else if (k == "xmode" || k == "ymode") {
+    } else if (k == "xmode" || k == "ymode" || k == "zmode") {
       dir(k[0]).log = trimmed(v) == "log";
     } else if (k == "axis lines" || k == "axis lines*" || k == "axis x line" || k == "axis y line" ||
                k == "axis x line*" || k == "axis y line*") {
@@ -698,16 +778,17 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "hide axis") {
       if (!(fk.has_value && trimmed(v) == "false")) x_.hidden = y_.hidden = true;
-    } else if (k == "hide x axis" || k == "hide y axis") {
+    } else if (k == "hide x axis" || k == "hide y axis" || k == "hide z axis") {
       if (!(fk.has_value && trimmed(v) == "false")) dir(k[5]).hidden = true;
-    } else if (k == "xlabel" || k == "ylabel") {
+    } else if (k == "xlabel" || k == "ylabel" || k == "zlabel") {
       dir(k[0]).label = tex::strip_braces(v);
       dir(k[0]).has_label = !trimmed(dir(k[0]).label).empty();
     } else if (k == "title") {
       title_ = tex::strip_braces(v);
       has_title_ = !trimmed(title_).empty();
-    } else if (k == "xlabel style" || k == "ylabel style" || k == "every axis x label/.append style" ||
-               k == "every axis y label/.append style") {
+    } else if (k == "xlabel style" || k == "ylabel style" || k == "zlabel style" ||
+               k == "every axis x label/.append style" || k == "every axis y label/.append style" ||
+               k == "every axis z label/.append style") {
       dir(k[0] == 'e' ? k[11] : k[0]).label_style += "," + v;
     } else if (k == "label style" || k == "every axis label/.append style") {
       label_style_ += "," + v;
@@ -715,10 +796,12 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       title_style_ += "," + v;
     } else if (k == "tick label style" || k == "ticklabel style" || k == "every tick label/.append style") {
       tick_label_style_ += "," + v;
-    } else if (k == "xticklabel style" || k == "yticklabel style" || k == "every x tick label/.append style" ||
-               k == "every y tick label/.append style" || k == "x tick label style" || k == "y tick label style") {
+    } else if (k == "xticklabel style" || k == "yticklabel style" || k == "zticklabel style" ||
+               k == "every x tick label/.append style" || k == "every y tick label/.append style" ||
+               k == "every z tick label/.append style" || k == "x tick label style" || k == "y tick label style" ||
+               k == "z tick label style") {
       dir(k[0] == 'e' ? k[6] : k[0]).ticklabel_style += "," + v;
-    } else if (k == "xtick" || k == "ytick") {
+    } else if (k == "xtick" || k == "ytick" || k == "ztick") {
       if (trimmed(v) == "data") {
         dir(k[0]).ticks_data = true;
         continue;
@@ -739,7 +822,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       }
       if (l) dir(k[0]).ticks = *l;
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
-    } else if (k == "xticklabels" || k == "yticklabels") {
+    } else if (k == "xticklabels" || k == "yticklabels" || k == "zticklabels") {
       std::vector<std::string> labels;
       for (const auto& it : tex::split_options(v))
         labels.push_back(it.has_value ? it.key + "=" + it.value : trimmed(tex::strip_braces(it.key)));
@@ -748,7 +831,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       grid_ = k == "grid" ? (fk.has_value ? trimmed(v) : "major") : "major";
     } else if (k == "xminorgrids" || k == "yminorgrids" || k == "minor grid style") {
       // minor grid lines: paint only (lines inside the box)
-    } else if (k == "domain" || k == "samples" || k == "variable" || k == "samples at") {
+    } else if (k == "domain" || k == "samples" || k == "variable" || k == "samples at" || k == "domain y" || k == "y domain" ||
+               k == "samples y" || k == "variable y") {
       sampling_ = sampling_from(k + "={" + v + "}", host);
     } else if (k == "clip") {
       clip_ = !(fk.has_value && trimmed(v) == "false");
@@ -806,6 +890,18 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   const Symbols symbols{x_.symbols, y_.symbols};
   std::vector<Point> stack;  // the stacked plots so far (pgfplots stacks by coordinate index)
   std::map<int, std::vector<Resolved*>> bar_groups;  // bar plots with `bar shift auto`, by handler
+  std::vector<std::array<double, 3>> data3;  // a 3D axis' data (x, y, z)
+  plots3_.clear();
+  // an axis with an \addplot3 is three-dimensional (pgfplots sets \ifpgfplots@threedim there)
+  {
+    int d = 0;
+    for (std::size_t j = i; j < pic_.statements.size(); ++j) {
+      const std::string t(ir::text_trim(pic_.statements[j].text));
+      if (starts_with(t, "\\begin{")) ++d;
+      if (starts_with(t, "\\end{") && --d == 0) break;
+      if (d == 1 && starts_with(t, "\\addplot3")) three_d_ = true;
+    }
+  }
   int depth = 0;
   for (std::size_t j = i; j < pic_.statements.size(); ++j) {
     const std::string t(ir::text_trim(pic_.statements[j].text));
@@ -814,9 +910,28 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     if (depth != 1 || !starts_with(t, "\\addplot")) continue;
     auto ap = split_addplot(t);
     if (!ap) continue;
-    if (ap->three_d) {
-      not_lowered(st, "\\addplot3 (three-dimensional axes are not modelled)");
-      return false;
+    if (three_d_) {
+      if (!ap->three_d) {
+        not_lowered(st, "a two-dimensional \\addplot in a three-dimensional axis is not modelled");
+        return false;
+      }
+      std::string why;
+      PlotData pd;
+      const std::optional<std::size_t> cols = plot3_scanline(*ap, host, why);
+      if (why.empty()) {
+        pd = read_plot_data3(ap->source, sampling_from(ap->options, host),
+                             [&](const std::string& e) { return number(e, host); });
+        why = pd.unsupported;
+      }
+      if (!why.empty()) {
+        data_unknown = true, unknown_why = why;
+        continue;
+      }
+      if (cols) pd.scanline = *cols;
+      for (std::size_t k = 0; k < pd.points.size(); ++k) data3.push_back({pd.points[k].x, pd.points[k].y, pd.z[k]});
+      if (first_points.empty()) first_points = pd.points;
+      plots3_[&pic_.statements[j]] = std::move(pd);
+      continue;
     }
     bool modelled = true;
     for (const auto& it : tex::split_options(ap->options))
@@ -860,7 +975,7 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   for (auto& [handler, group] : bar_groups)
     for (std::size_t k = 0; k < group.size(); ++k) group[k]->type_index = k, group[k]->type_count = group.size();
   auto need = [](const Direction& d) { return !d.user_min || !d.user_max; };
-  if (data_unknown && (need(x_) || need(y_))) {
+  if (data_unknown && (need(x_) || need(y_) || (three_d_ && need(z_)))) {
     not_lowered(st, "its limits rest on " + unknown_why);
     return false;
   }
@@ -869,13 +984,18 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   auto within = [](const Direction& d, double v) {
     return (!d.user_min || v >= *d.user_min - 1e-12) && (!d.user_max || v <= *d.user_max + 1e-12);
   };
-  for (Direction* d : {&x_, &y_}) {
-    const Direction& other = d == &x_ ? y_ : x_;
+  if (!three_d_)
+    for (const Point& p : data) data3.push_back({p.x, p.y, 0.0});
+  const std::vector<Direction*> dirs = three_d_ ? std::vector<Direction*>{&x_, &y_, &z_} : std::vector<Direction*>{&x_, &y_};
+  for (std::size_t a = 0; a < dirs.size(); ++a) {
+    Direction* d = dirs[a];
     double lo = INFINITY, hi = -INFINITY;
-    for (const Point& p : data) {
-      const double v = d == &x_ ? p.x : p.y, w = d == &x_ ? p.y : p.x;
-      if (!within(other, w)) continue;
-      auto tv = d->transform(v);
+    for (const auto& p : data3) {
+      bool inside = true;
+      for (std::size_t b = 0; b < dirs.size(); ++b)
+        if (b != a && !within(*dirs[b], p[b])) inside = false;
+      if (!inside) continue;
+      auto tv = d->transform(p[a]);
       if (!tv) continue;
       lo = std::min(lo, *tv), hi = std::max(hi, *tv);
     }
@@ -904,7 +1024,8 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     bool en_lo = false, en_hi = false;
     double amount = kDefaultEnlargement;
     std::string e = d->enlarge;
-    if (e == "auto") en_lo = auto_lo, en_hi = auto_hi;
+    // (a 3D axis enlarges only z on `auto`)
+    if (e == "auto") en_lo = (!three_d_ || d == &z_) && auto_lo, en_hi = (!three_d_ || d == &z_) && auto_hi;
     else if (e == "true") en_lo = en_hi = true;
     else if (e == "upper") en_hi = true;
     else if (e == "lower") en_lo = true;
@@ -920,6 +1041,10 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     if (en_lo) lo -= amount * range;
     if (en_hi) hi += amount * range;
     d->lo = lo, d->hi = hi;
+    if (d->ticks_data && d == &z_) {
+      not_lowered(st, "ztick=data is not modelled");
+      return false;
+    }
     if (d->ticks_data) {
       std::vector<double> ts;
       for (const Point& p : first_points)
@@ -1026,6 +1151,10 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   // size (pgfplots.scaling.code.tex): an empty width or height follows the other at 240:207
   if (height_auto_ && !width_auto_) height_ = width_ * kDefaultHeightPt / kDefaultWidthPt;
   if (width_auto_ && !height_auto_) width_ = height_ * kDefaultWidthPt / kDefaultHeightPt;
+  if (three_d_) {
+    layout_3d(st, host);
+    return;
+  }
   for (Direction* d : {&x_, &y_}) {
     if (d->unit) {
       d->scale = *d->unit;
@@ -1173,6 +1302,7 @@ void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
 // path in pt from the box's corner (pgfplots computes in floating point: data such as 1e5 is no
 // TeX dimension), in a scope of the axis' frame that keeps the data scope's clip.
 void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host) {
+  if (three_d_) return lower_addplot3(st, host);
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
   auto ap = split_addplot(std::string(st.text));
   if (!ap) return;
@@ -1397,6 +1527,306 @@ void AxisPicture::draw_nodes_near_coords(const Resolved& r, const tex::Statement
   const std::size_t first = host.node_count();
   for (const std::string& n : nodes) host.emit(n, 0, whole);
   host.set_node_role(first, "data label");
+  host.emit("\\end{scope}", 0, 0);
+}
+
+// The plot-type keys of an \addplot3 (pgfplots manual 4.6 "Three Dimensional Plot Types"):
+// `surf` and `mesh` are drawn as the lines of their mesh, which needs the scanlines (known for
+// sampled expressions, or from `mesh/cols` / `mesh/rows`); `only marks` and `scatter` draw the
+// marks only. Other plot types are not modelled (`why`). Returns the points per scanline given.
+std::optional<std::size_t> AxisPicture::plot3_scanline(const AddPlot& ap, ir::LibraryHost& host, std::string& why) const {
+  std::optional<std::size_t> cols;
+  for (const auto& it : tex::split_options(ap.options)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    const std::string v = trimmed(tex::strip_braces(it.value));
+    if (k == "mesh/cols" || k == "mesh/rows") {
+      auto n = number(v, host);
+      if (!n || *n < 1) {
+        why = "\\addplot3 option '" + k + "=" + v + "' is not modelled";
+        return std::nullopt;
+      }
+      // `mesh/cols` is the length of a scanline; `mesh/rows` their number (read when the data is)
+      if (k == "mesh/cols") cols = static_cast<std::size_t>(std::lround(*n));
+      else cols = std::numeric_limits<std::size_t>::max() - static_cast<std::size_t>(std::lround(*n));
+      continue;
+    }
+    if (k == "surf" || k == "mesh" || k == "only marks" || k == "scatter" || paint3_key(k) || pgfplots_plot_key(k)) continue;
+    PlotKind probe;
+    if (unmodelled_plot_key(k) || read_plot_kind_key(k, v, it.has_value, probe)) {
+      why = "\\addplot3 option '" + k + "' (a plot type) is not modelled";
+      return std::nullopt;
+    }
+  }
+  for (const auto& it : tex::split_options(axis_plot_keys_)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    if (k != "only marks" && k != "scatter") {
+      why = "the axis' plot type '" + k + "' in a three-dimensional axis is not modelled";
+      return std::nullopt;
+    }
+  }
+  return cols;
+}
+
+// pgfplots' `near ticklabel` placement of a node at `at` (the tick, or `ticklabel cs`): the
+// node's centre, and its box in `box`. `rotated`: the node has rotate=90 (the z label), whose
+// anchor pgfplots computes in the node's own frame.
+std::optional<Point> AxisPicture::near_ticklabel_center(Point at, Point inward, Point along, bool rotated,
+                                                        const std::string& opts, const std::string& text,
+                                                        ir::LibraryHost& host, ir::Box* box) const {
+  auto local = [&](Point p) { return rotated ? Point{p.y, -p.x} : p; };
+  const Point in_l = local(inward), along_l = local(along);
+  const std::string name = snap_anchor(in_l);
+  auto c = host.measure_node("anchor=center" + opts, text);
+  if (!c) return std::nullopt;
+  Point compass{0, 0};
+  if (name != "center") {
+    auto m = host.measure_node("anchor=" + name + opts, text);
+    if (!m) return std::nullopt;
+    compass = {-m->center.x, -m->center.y};
+  }
+  Point a = near_ticklabel_anchor(in_l, along_l, compass);
+  if (rotated) a = {-a.y, a.x};
+  const Point center{at.x - a.x, at.y - a.y};
+  ir::Box b = c->box;
+  if (rotated) b = ir::Box{-c->box.ymax, c->box.xmin, -c->box.ymin, c->box.xmax};
+  *box = ir::Box{b.xmin + center.x, b.ymin + center.y, b.xmax + center.x, b.ymax + center.y};
+  return center;
+}
+
+// A 3D axis (pgfplots manual 4.11): the box projected with `view` and stretched to the axis'
+// width and height less the labels' allowance; its background edges; tick labels on the edges
+// pgfplots chooses, with `near ticklabel` anchors; x/y/z labels at `ticklabel cs:0.5` (the
+// z label rotated); the title above the box. Tick marks and grid lines are paint inside the box.
+void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  Direction* dirs[3] = {&x_, &y_, &z_};
+  for (Direction* d : dirs) {
+    if (d->line != "box" || d->unit || d->tick_align != "inside" || !d->symbols.empty()) {
+      host.problem("unsupported-key",
+                   std::string("pgfplots 3D axis: ") + d->name +
+                       " axis lines, units, tick alignment or symbolic coordinates are not modelled",
+                   0, whole, false);
+      approximate_ = true;
+      break;
+    }
+  }
+  const double W = std::max(0.0, scale_only_ ? width_ : width_ - kLabelAllowancePt);
+  const double H = std::max(0.0, scale_only_ ? height_ : height_ - kLabelAllowancePt);
+  auto v = make_view(view_az_, view_el_, W, H);
+  if (!v) {
+    not_lowered(st, "its view collapses the box to a line");
+    return;
+  }
+  view_ = *v;
+  tick_params_.try_min_ticks = kTryMinTicks3d;  // every 3d description
+  tick_params_.max_slack = 0;
+  for (int a = 0; a < 3; ++a) {
+    Direction& d = *dirs[a];
+    d.length = view_.length(a);
+    d.scale = d.length / (d.hi - d.lo);
+    if (!(d.length > 1e-9)) d.hidden = true;  // seen end on: pgfplots hides the axis
+  }
+  auto corner = [&](const BoxEdge& e, double along) {
+    double u[3] = {static_cast<double>(e.side[0]), static_cast<double>(e.side[1]), static_cast<double>(e.side[2])};
+    u[e.axis] = along;
+    return view_.at(u[0], u[1], u[2]);
+  };
+  auto at = [](Point p) { return "(" + pt(p.x) + "," + pt(p.y) + ")"; };
+  if (!(x_.hidden && y_.hidden && z_.hidden)) {
+    std::string path;
+    for (const BoxEdge& e : background_edges(view_)) path += " " + at(corner(e, 0)) + " -- " + at(corner(e, 1));
+    if (!path.empty()) host.emit("\\draw" + path + ";", 0, whole);
+  }
+  // tick labels, and how far they reach out from their edge along its outer normal
+  const std::size_t first_node = host.node_count();
+  double dimen[3] = {0, 0, 0};
+  BoxEdge edges[3];
+  Point normals[3];
+  for (int a = 0; a < 3; ++a) {
+    Direction& d = *dirs[a];
+    if (d.hidden) continue;
+    edges[a] = ticklabel_edge(view_, a);
+    normals[a] = outer_normal(view_, edges[a]);
+    const Point inward{-normals[a].x, -normals[a].y};
+    const std::string style = tick_label_style_ + d.ticklabel_style;
+    for (const auto& [p, text] : tick_labels(d, host, st)) {
+      const Point tick = corner(edges[a], p / d.length);
+      ir::Box box;
+      auto c = near_ticklabel_center(tick, inward, view_.unit[static_cast<std::size_t>(a)], false, style, text, host, &box);
+      if (!c) continue;
+      // \pgfplots@ticklabel@maxtickdimen@updateforcurrentpath: the box corner toward the normal
+      const Point far{normals[a].x > 0 ? box.xmax : box.xmin, normals[a].y > 0 ? box.ymax : box.ymin};
+      dimen[a] = std::max(dimen[a], normals[a].x * (far.x - tick.x) + normals[a].y * (far.y - tick.y));
+      host.emit("\\node[anchor=center" + style + "] at " + at(*c) + " {" + text + "};", 0, whole);
+    }
+  }
+  host.set_node_role(first_node, "tick label");
+  const std::size_t label_nodes = host.node_count();
+  for (int a = 0; a < 3; ++a) {
+    Direction& d = *dirs[a];
+    if (!d.has_label || d.hidden) continue;
+    const Point mid = corner(edges[a], 0.5);
+    const Point p{mid.x + normals[a].x * dimen[a], mid.y + normals[a].y * dimen[a]};
+    const std::string style = label_style_ + d.label_style;
+    // `every axis z label` is rotated; so is the y label of `every 3d view {0}{90}`
+    // (`ylabel near ticks`, the 2D axis' style)
+    const bool rotated = a == 2 || (a == 1 && view_az_ == 0 && view_el_ == 90);
+    ir::Box box;
+    auto c = near_ticklabel_center(p, {-normals[a].x, -normals[a].y}, view_.unit[static_cast<std::size_t>(a)], rotated,
+                                   style, d.label, host, &box);
+    if (!c) continue;
+    host.emit(std::string("\\node[") + (rotated ? "rotate=90," : "") + "anchor=center" + style + "] at " + at(*c) + " {" +
+                  d.label + "};",
+              0, whole);
+  }
+  if (has_title_)
+    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + title_shift_) + ") {" + title_ +
+                  "};",
+              0, whole);
+  host.set_node_role(label_nodes, "axis label");
+
+  // the data frame: local units are (log10 where logarithmic) data units along the projected axes
+  frame_ = host.settings();
+  ir::Settings s = host.settings();
+  const Point xv = (1 / (x_.hi - x_.lo)) * view_.unit[0], yv = (1 / (y_.hi - y_.lo)) * view_.unit[1],
+              zv = (1 / (z_.hi - z_.lo)) * view_.unit[2];
+  const Point shift = view_.origin - (x_.lo * xv + y_.lo * yv + z_.lo * zv);
+  s.ctm = s.ctm.then_local(ir::Transform::shift(shift.x, shift.y));
+  s.xvec = xv, s.yvec = yv, s.zvec = zv;
+  if (clip_) s.size_frozen = true;
+  host.begin_scope(s);
+  axis_ = true;
+  if (clip_) {
+    // pgfplots clips 3D plots to the projected box: its outline, the hull of its corners
+    std::vector<Point> pts;
+    for (int c = 0; c < 8; ++c) pts.push_back(frame_.ctm.apply(view_.at(c & 1, (c >> 1) & 1, (c >> 2) & 1)));
+    std::sort(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.x < q.x || (p.x == q.x && p.y < q.y); });
+    auto cross = [](const Point& o, const Point& p, const Point& q) { return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x); };
+    std::vector<Point> hull(16);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      while (k >= 2 && cross(hull[k - 2], hull[k - 1], pts[i]) <= 0) --k;
+      hull[k++] = pts[i];
+    }
+    for (std::size_t i = pts.size() - 1, t = k + 1; i > 0; --i) {
+      while (k >= t && cross(hull[k - 2], hull[k - 1], pts[i - 1]) <= 0) --k;
+      hull[k++] = pts[i - 1];
+    }
+    hull.resize(k > 0 ? k - 1 : 0);
+    ir::ClipRegion cr;
+    cr.polygon = hull;
+    cr.is_rectangle = false;
+    cr.bounds = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (const Point& p : hull)
+      cr.bounds = {std::min(cr.bounds.xmin, p.x), std::min(cr.bounds.ymin, p.y), std::max(cr.bounds.xmax, p.x),
+                   std::max(cr.bounds.ymax, p.y)};
+    cr.prov = st.prov;
+    cr.owner = "pgfplots axis";
+    host.add_clip(cr);
+  }
+  if (approximate_) {
+    any_approximate_ = true;
+    Diagnostic dg;
+    dg.rule = "approximate-axis";
+    dg.severity = Severity::note;
+    dg.message = "pgfplots axis lowered approximately: some of its keys or text are not modelled";
+    dg.range = st.prov.range;
+    host.report(dg);
+  }
+}
+
+// \addplot3 (pgfplots manual 4.6): the points projected through the view; a line plot as one
+// polyline, `mesh`/`surf` as the lines of their mesh (each scanline and each column: what the
+// rules need of the surface's extent; the faces' colours are paint).
+void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  auto ap = split_addplot(std::string(st.text));
+  if (!ap) return;
+  const std::size_t cycle = plot_index_++;
+  PlotData pd;
+  if (auto found = plots3_.find(&st); found != plots3_.end()) {
+    pd = found->second;
+  } else {
+    std::string why;
+    auto cols = plot3_scanline(*ap, host, why);
+    if (why.empty()) {
+      pd = read_plot_data3(ap->source, sampling_from(ap->options, host), [&](const std::string& e) { return number(e, host); });
+      why = pd.unsupported;
+      if (cols) pd.scanline = *cols;
+    }
+    if (!why.empty()) {
+      host.problem("unsupported-construct", why, 0, whole);
+      return;
+    }
+  }
+  bool mesh = false, only_marks = false;
+  std::string draw_opts;
+  for (const std::string& opts : {axis_plot_keys_, ap->options})
+    for (const auto& it : tex::split_options(opts)) {
+      const std::string k = strip_prefix(tex::normalise_key(it.key));
+      if (k == "surf" || k == "mesh") mesh = true;
+      else if (k == "only marks" || k == "scatter") only_marks = true;
+      else if (&opts == &ap->options && !paint3_key(k) && !pgfplots_plot_key(k) && !starts_with(k, "mesh/"))
+        draw_opts += (draw_opts.empty() ? "" : ",") + (it.has_value ? it.key + "={" + it.value + "}" : it.key);
+    }
+  if (ap->options.empty() || ap->plus)
+    draw_opts = std::string(kCycleList[cycle % std::size(kCycleList)]) + (draw_opts.empty() ? "" : "," + draw_opts);
+  bool forget = false;
+  for (const auto& it : tex::split_options(ap->options))
+    if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
+  if (!forget) legend_plot_styles_.push_back(draw_opts);
+  // `mesh/rows`: the scanline is the number of points over the rows
+  if (pd.scanline > pd.points.size() && pd.scanline != 0) {
+    const std::size_t rows = std::numeric_limits<std::size_t>::max() - pd.scanline;
+    pd.scanline = rows > 0 && pd.points.size() % rows == 0 ? pd.points.size() / rows : 0;
+  }
+  if (only_marks && !mesh) return;  // marks are not drawn (as in 2D)
+  if (mesh && (pd.scanline < 2 || pd.points.size() % pd.scanline != 0)) {
+    host.problem("unsupported-construct", "\\addplot3 mesh or surf whose scanlines are not known (mesh/cols) is not modelled",
+                 0, whole);
+    return;
+  }
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
+  std::vector<std::optional<Point>> proj;
+  for (std::size_t k = 0; k < pd.points.size(); ++k) {
+    auto x = x_.transform(pd.points[k].x), y = y_.transform(pd.points[k].y), z = z_.transform(pd.z[k]);
+    if (!x || !y || !z) {
+      proj.push_back(std::nullopt);
+      continue;
+    }
+    const Point p = view_.at((*x - x_.lo) / (x_.hi - x_.lo), (*y - y_.lo) / (y_.hi - y_.lo), (*z - z_.lo) / (z_.hi - z_.lo));
+    proj.push_back(Point{held(p.x), held(p.y)});
+  }
+  std::vector<std::vector<std::size_t>> lines;
+  if (mesh) {
+    const std::size_t n = pd.scanline, rows = pd.points.size() / n;
+    for (std::size_t r = 0; r < rows; ++r) {
+      lines.emplace_back();
+      for (std::size_t c = 0; c < n; ++c) lines.back().push_back(r * n + c);
+    }
+    for (std::size_t c = 0; c < n && rows > 1; ++c) {
+      lines.emplace_back();
+      for (std::size_t r = 0; r < rows; ++r) lines.back().push_back(r * n + c);
+    }
+  } else {
+    lines.emplace_back();
+    for (std::size_t k = 0; k < proj.size(); ++k) lines.back().push_back(k);
+  }
+  std::vector<std::string> paths;
+  for (const auto& line : lines) {
+    std::string coords;
+    std::size_t count = 0;
+    for (std::size_t k : line)
+      if (proj[k]) coords += "(" + pt(proj[k]->x) + "," + pt(proj[k]->y) + ") ", ++count;
+    if (count >= 1) paths.push_back("plot coordinates {" + coords + "}");
+  }
+  if (paths.empty()) return;
+  ir::Settings plot_frame = host.settings();
+  plot_frame.ctm = frame_.ctm;
+  host.begin_scope(plot_frame);
+  const std::size_t first = host.element_count();
+  for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
+  host.set_element_role(first, "data");
   host.emit("\\end{scope}", 0, 0);
 }
 

@@ -37,7 +37,7 @@ std::string number_text(double v) {
 }
 
 // `coordinates {(x,y) (x,y) ...}`; error bars (`+- (..)`) and meta data (`[..]`) are not modelled.
-PlotData read_coordinates(const std::string& body, const Symbols& sym) {
+PlotData read_coordinates(const std::string& body, const Symbols& sym, bool three = false) {
   PlotData out;
   std::size_t i = 0;
   while (true) {
@@ -54,10 +54,23 @@ PlotData read_coordinates(const std::string& body, const Symbols& sym) {
     }
     std::string inner = body.substr(i + 1, j - i - 2);
     auto items = tex::split_options(inner);
-    if (items.size() != 2) {
-      out.unsupported = items.size() == 3 ? "three-dimensional \\addplot coordinates are not modelled"
-                                          : "\\addplot coordinate '(" + inner + ")' is not a number pair";
+    if (items.size() != (three ? 3u : 2u)) {
+      out.unsupported = items.size() == 3 ? "three-dimensional \\addplot coordinates in a two-dimensional plot are not modelled"
+                                          : "\\addplot coordinate '(" + inner + ")' is not a number " + (three ? "triple" : "pair");
       return out;
+    }
+    std::optional<double> z;
+    if (three) {
+      z = parse_number(trimmed(items[2].key));
+      if (!z) {
+        const std::string c = trimmed(items[2].key);
+        if (c == "nan" || c == "inf" || c == "-inf" || c == "NaN") {
+          i = j;
+          continue;
+        }
+        out.unsupported = "\\addplot3 coordinate '(" + inner + ")' is not numeric";
+        return out;
+      }
     }
     auto x = data_value(trimmed(items[0].key), sym.x), y = data_value(trimmed(items[1].key), sym.y);
     if (!x || !y) {
@@ -72,6 +85,7 @@ PlotData read_coordinates(const std::string& body, const Symbols& sym) {
       return out;
     }
     out.points.push_back({*x, *y});
+    if (three) out.z.push_back(*z);
     i = j;
   }
   return out;
@@ -80,13 +94,13 @@ PlotData read_coordinates(const std::string& body, const Symbols& sym) {
 // An inline table (pgfplots manual 4.3.2): rows end at a newline (or `\\` with `row sep=\\`),
 // columns are separated by blanks (or `col sep=comma`); a first row that is not all numbers is the
 // header. `x`/`y` (column names) or `x index`/`y index` pick the columns (default 0 and 1).
-PlotData read_table(const std::string& options, const std::string& body, const Symbols& sym) {
+PlotData read_table(const std::string& options, const std::string& body, const Symbols& sym, bool three = false) {
   PlotData out;
   std::map<std::string, std::string> kv;
   for (const auto& it : tex::split_options(options)) {
     const std::string k = tex::normalise_key(it.key);
     if (k == "x" || k == "y" || k == "x index" || k == "y index" || k == "col sep" || k == "row sep" ||
-        k == "header" || k == "meta" || k == "meta index") {
+        k == "header" || k == "meta" || k == "meta index" || (three && (k == "z" || k == "z index"))) {
       kv[k] = trimmed(it.value);
     } else {
       out.unsupported = "\\addplot table key '" + k + "' is not modelled";
@@ -164,7 +178,8 @@ PlotData read_table(const std::string& options, const std::string& body, const S
     return dflt;
   };
   auto xc = column("x", "x index", 0), yc = column("y", "y index", 1);
-  if (!xc || !yc) {
+  auto zc = three ? column("z", "z index", 2) : std::optional<std::size_t>(0);
+  if (!xc || !yc || !zc) {
     out.unsupported = "\\addplot table column is not one of the table's (or is an expression)";
     return out;
   }
@@ -177,7 +192,18 @@ PlotData read_table(const std::string& options, const std::string& body, const S
       out.unsupported = "\\addplot table cell '" + (x ? row[*yc] : row[*xc]) + "' is not a number";
       return out;
     }
+    std::optional<double> z;
+    if (three) {
+      if (*zc >= row.size()) continue;
+      z = parse_number(row[*zc]);
+      if (!z) {
+        if (row[*zc] == "nan" || row[*zc] == "inf") continue;
+        out.unsupported = "\\addplot3 table cell '" + row[*zc] + "' is not a number";
+        return out;
+      }
+    }
     out.points.push_back({*x, *y});
+    if (three) out.z.push_back(*z);
   }
   return out;
 }
@@ -260,8 +286,50 @@ std::optional<double> data_value(const std::string& s, const std::vector<std::st
   return std::nullopt;
 }
 
-PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
-                        const Symbols& symbols) {
+namespace {
+
+// \addplot3's expression forms: a grid of samples, y outer and x inner (pgfplots'
+// \pgfplots@plot@expression@threedim: one scanline per y value).
+PlotData sample_grid(const std::vector<std::string>& exprs, const Sampling& s, const Evaluate& eval) {
+  PlotData out;
+  const std::vector<double> xs = sample_values(s);
+  Sampling sy = s;
+  sy.at.clear();
+  if (s.domain_y) sy.lo = s.domain_y->first, sy.hi = s.domain_y->second;
+  if (s.samples_y) sy.samples = *s.samples_y;
+  // `samples y=0` (or 1): a line through the x samples at y = the domain's start
+  std::vector<double> ys = sy.samples <= 1 ? std::vector<double>{sy.lo} : sample_values(sy);
+  if (xs.size() * ys.size() > 250000) {
+    out.unsupported = "\\addplot3 with more than 250000 samples is not modelled";
+    return out;
+  }
+  bool complete = true;
+  for (double y : ys) {
+    for (double x : xs) {
+      double v[3];
+      bool ok = true;
+      for (std::size_t k = 0; k < 3 && ok; ++k) {
+        std::string e = substitute_variable(exprs[k], s.variable, number_text(x));
+        e = substitute_variable(e, s.variable_y, number_text(y));
+        auto r = eval(e);
+        ok = r && std::isfinite(*r);
+        if (ok) v[k] = *r;
+      }
+      if (!ok) {
+        complete = false;
+        continue;
+      }
+      out.points.push_back({v[0], v[1]});
+      out.z.push_back(v[2]);
+    }
+  }
+  // a point left out (undefined) breaks the scanlines: the mesh is then not known
+  if (complete && ys.size() > 1) out.scanline = xs.size();
+  return out;
+}
+
+PlotData read_any(const std::string& source, const Sampling& sampling, const Evaluate& eval, const Symbols& symbols,
+                  bool three) {
   PlotData out;
   std::string s = trimmed(source);
   std::size_t end = 0;
@@ -276,7 +344,7 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
       out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
       return out;
     }
-    return read_coordinates(*body, symbols);
+    return read_coordinates(*body, symbols, three);
   }
   if (starts_with(s, "table")) {
     std::size_t i = ir::text_skip_space(s, 5);
@@ -327,25 +395,30 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
       out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
       return out;
     }
-    return read_table(opts, data, symbols);
+    return read_table(opts, data, symbols, three);
   }
-  std::string xexpr, yexpr;
+  std::string xexpr, yexpr, zexpr;
   if (starts_with(s, "expression")) s = trimmed(s.substr(10));
   if (!s.empty() && s.front() == '{') {
     auto body = group(s, 0, &end);
     if (!body) return out.unsupported = "\\addplot expression: unbalanced '{'", out;
     xexpr = "\\" + sampling.variable;
     yexpr = *body;
+    if (three) yexpr = "\\" + sampling.variable_y, zexpr = *body;
   } else if (!s.empty() && s.front() == '(') {
     std::size_t j = ir::text_skip_group(s, 0);
     if (j == std::string::npos) return out.unsupported = "\\addplot expression: unbalanced '('", out;
     auto items = tex::split_options(s.substr(1, j - 2));
-    if (items.size() != 2) {
-      out.unsupported = "\\addplot of a three-dimensional parametric expression is not modelled";
+    if (three && items.size() == 3) {
+      xexpr = trimmed(items[0].key), yexpr = trimmed(items[1].key), zexpr = trimmed(items[2].key);
+    } else if (three || items.size() != 2) {
+      out.unsupported = three ? "\\addplot3 of a parametric expression without three parts is not modelled"
+                              : "\\addplot of a three-dimensional parametric expression is not modelled";
       return out;
+    } else {
+      xexpr = trimmed(items[0].key);
+      yexpr = trimmed(items[1].key);
     }
-    xexpr = trimmed(items[0].key);
-    yexpr = trimmed(items[1].key);
     end = j;
   } else {
     const std::string word = s.substr(0, s.find_first_of(" {[("));
@@ -356,6 +429,7 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
     out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
     return out;
   }
+  if (three) return sample_grid({xexpr, yexpr, zexpr}, sampling, eval);
   for (double v : sample_values(sampling)) {
     const std::string value = number_text(v);
     auto x = eval(substitute_variable(xexpr, sampling.variable, value));
@@ -363,6 +437,17 @@ PlotData read_plot_data(const std::string& source, const Sampling& sampling, con
     if (x && y && std::isfinite(*x) && std::isfinite(*y)) out.points.push_back({*x, *y});
   }
   return out;
+}
+
+}  // namespace
+
+PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
+                        const Symbols& symbols) {
+  return read_any(source, sampling, eval, symbols, false);
+}
+
+PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval) {
+  return read_any(source, sampling, eval, Symbols{}, true);
 }
 
 }  // namespace tikzlint::pgfplots

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/diagram.hpp"
@@ -24,6 +25,8 @@ std::optional<AddPlot> split_addplot(const std::string& text);
 // The data of one plot, in data coordinates (before any log transform).
 struct PlotData {
   std::vector<ir::Point> points;  // in order; a point pgfplots discards (undefined) is left out
+  std::vector<double> z;          // \addplot3: the z of each point (parallel to `points`)
+  std::size_t scanline = 0;       // \addplot3: points per scanline of a mesh (0: not known)
   std::string unsupported;        // non-empty: the form is not modelled (the message says which)
 };
 
@@ -37,6 +40,11 @@ struct Sampling {
   int samples = 25;
   std::vector<double> at;  // `samples at`: used instead of domain/samples when non-empty
   std::string variable = "x";
+  // \addplot3 (pgfplots manual 4.6.3): `domain y` and `samples y` (default: domain and samples),
+  // the variable `variable y` (default y)
+  std::optional<std::pair<double, double>> domain_y;
+  std::optional<int> samples_y;
+  std::string variable_y = "y";
 };
 
 // `symbolic x coords={a,b,c}` (pgfplots manual 4.22): the names stand for 0, 1, 2 in that direction.
@@ -49,6 +57,11 @@ struct Symbols {
 // `expression {expr}` or `({expr}, {expr})` (parametric). `table_keys` are the table's options.
 PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
                         const Symbols& symbols = {});
+
+// The same for \addplot3: `coordinates {(x,y,z) ...}`, an inline `table` (columns x, y, z),
+// `{expr}` in x and y sampled over a grid (y outer, x inner: scanlines of `samples` points) or
+// `({x},{y},{z})` (a grid too, a line with `samples y` 0 or 1). `points` hold x and y, `z` the z.
+PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval);
 
 // A coordinate of data: a number, or the index of a symbolic coordinate.
 std::optional<double> data_value(const std::string& s, const std::vector<std::string>& symbols);

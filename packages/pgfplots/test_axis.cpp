@@ -6,6 +6,7 @@
 #include "packages/pgfplots/data.hpp"
 #include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
+#include "packages/pgfplots/view3d.hpp"
 
 using namespace lowertest;
 namespace pp = tikzlint::pgfplots;
@@ -139,7 +140,7 @@ TEST_CASE("pgfplots axis: an axis it cannot lay out is reported once and leaves 
   p.axis = true;
   p.other("\\begin{axis}");
   p.path("\\draw (0,0) -- (1,1);");
-  p.other("\\addplot3 {x*y};");
+  p.other("\\addplot[quiver={u=1,v=1}] {x*y};");
   p.path("\\draw (axis cs:1,1) -- (axis cs:2,2);");
   p.other("\\end{axis}");
   auto d = p.lower();
@@ -387,5 +388,128 @@ TEST_CASE("pgfplots nodes near coords: above ybar bars, right of xbar bars, none
     p.other("\\addplot coordinates {(1,2) (2,3)};");
     p.other("\\end{axis}");
     CHECK(count_unsupported(p.lower()) >= 1);
+  }
+}
+
+TEST_CASE("pgfplots 3D view: pgfplots' unit vectors for view={25}{30}, stretched to the box, and the tick label edges") {
+  auto v = pp::make_view(25, 30, 195, 162);
+  REQUIRE(v);
+  // x = (cos az, -sin az sin el), y = (sin az, sin el cos az), z = (0, cos el) before the stretch:
+  // the projected box spans 1.3289 x 1.5302 and is stretched to 195 x 162
+  const double sx = 195 / (std::cos(25 * M_PI / 180) + std::sin(25 * M_PI / 180));
+  CHECK(v->unit[0].x == doctest::Approx(std::cos(25 * M_PI / 180) * sx));
+  CHECK(v->unit[2].x == doctest::Approx(0));
+  CHECK(v->width == 195);
+  double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+  for (int c = 0; c < 8; ++c) {
+    auto p = v->at(c & 1, (c >> 1) & 1, (c >> 2) & 1);
+    xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x), ymin = std::min(ymin, p.y), ymax = std::max(ymax, p.y);
+  }
+  CHECK(xmin == doctest::Approx(0).epsilon(1e-9));
+  CHECK(xmax == doctest::Approx(195));
+  CHECK(ymin == doctest::Approx(0).epsilon(1e-9));
+  CHECK(ymax == doctest::Approx(162));
+  // background faces x=0, y=1, z=0 (n = (-0.37, 0.78, -0.5)): the front corner's 3 edges are not drawn
+  CHECK(pp::background_edges(*v).size() == 9);
+  // tick labels: x on y=0,z=0 (front bottom), y on x=1,z=0 (right), z on x=0,y=0 (left), as lualatex
+  auto ex = pp::ticklabel_edge(*v, 0), ey = pp::ticklabel_edge(*v, 1), ez = pp::ticklabel_edge(*v, 2);
+  CHECK((ex.side[1] == 0 && ex.side[2] == 0));
+  CHECK((ey.side[0] == 1 && ey.side[2] == 0));
+  CHECK((ez.side[0] == 0 && ez.side[1] == 0));
+  // the outer normal of the z edge points left and forward (x and y both at their lower limits)
+  auto n = pp::outer_normal(*v, ez);
+  CHECK(n.x < 0);
+  CHECK(std::hypot(n.x, n.y) == doctest::Approx(1));
+  // near ticklabel: a normal pointing straight down snaps to north; pointing down-left to north east
+  // (the direction is the inner normal, toward the axis: a label below an axis snaps to north)
+  CHECK(pp::snap_anchor({0, 1}) == "north");
+  CHECK(pp::snap_anchor({0.7, 0.7}) == "north east");
+  CHECK(pp::snap_anchor({-0.1, -0.9}) == "south");
+  CHECK(pp::snap_anchor({0.1, 0.1}) == "center");
+  // the anchor on the line from the centre along the normal, where it meets the parallel to the
+  // axis through the compass anchor: a horizontal axis, normal straight down -> the compass anchor
+  auto a = pp::near_ticklabel_anchor({0, 1}, {1, 0}, {0, 5});
+  CHECK(a.x == doctest::Approx(0));
+  CHECK(a.y == doctest::Approx(5));
+  // view {0}{90}: z is seen end on
+  auto top = pp::make_view(0, 90, 195, 162);
+  REQUIRE(top);
+  CHECK(top->length(2) == doctest::Approx(0));
+}
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18) on the same 3D axes: the picture's bbox.
+TEST_CASE("pgfplots 3D axes: addplot3 surf, coordinates and table, the view, x/y/z labels and title, view {0}{90}") {
+  auto near = [](double a, double b) { return std::abs(a - b) < 0.05; };
+  auto check_bbox = [&](const ir::Diagram& d, double x0, double y0, double x1, double y1) {
+    CHECK(near(d.picture_bbox.xmin, x0));
+    CHECK(near(d.picture_bbox.ymin, y0));
+    CHECK(near(d.picture_bbox.xmax, x1));
+    CHECK(near(d.picture_bbox.ymax, y1));
+  };
+  {
+    // default view, surf of x*y over the default domain: x ticks -4..4, y -5, 0, 5, z -20, 0, 20
+    // (only z enlarged); the tick labels with pgfplots' near ticklabel anchors
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot3[surf] {x*y};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    check_bbox(d, -24.64336, -15.9462, 206.65059, 162.18517);
+    // the surface is drawn as its mesh lines: 25 scanlines and 25 columns
+    std::size_t data = 0;
+    for (const auto& el : d.elements)
+      if (el.role == "data") ++data;
+    CHECK(data == 50);
+  }
+  {
+    // view={60}{20}, coordinates, all three labels (the z label rotated) and the title
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[view={60}{20},xlabel=$x$,ylabel=$y$,zlabel=$z$,title=T]");
+    p.other("\\addplot3 coordinates {(0,0,0) (1,2,3) (2,1,5)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    check_bbox(d, -23.84554, -20.206, 205.25226, 181.63045);
+  }
+  {
+    // view={0}{90}: z hidden, the y label rotated (every 3d view {0}{90}: ylabel near ticks)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[view={0}{90},xlabel=$x$,ylabel=$y$]");
+    p.other("\\addplot3[surf,domain=0:2,samples=5] {x+y};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    check_bbox(d, -32.75967, -24.48187, 200.8342, 168.5547);
+  }
+  {
+    // small, an inline table (x, y, z columns), view={-40}{40}, a z label
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[small,zlabel={height},view={-40}{40}]");
+    p.other("\\addplot3 table {x y z 0 0 1 1 0 2 1 1 4 0 1 0.5};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    check_bbox(d, -26.439, -12.62158, 149.44489, 114.71101);
+  }
+  {
+    // a mesh whose scanlines are not known is reported, not guessed; a 2D \addplot in a 3D axis too
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot3[surf] coordinates {(0,0,0) (1,0,1) (0,1,1) (1,1,0)};");
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) == 1);
+    Pic q;
+    q.axis = true;
+    q.other("\\begin{axis}");
+    q.other("\\addplot3 coordinates {(0,0,0) (1,0,1)};");
+    q.other("\\addplot coordinates {(0,0) (1,1)};");
+    q.other("\\end{axis}");
+    CHECK(count_unsupported(q.lower()) == 1);
   }
 }

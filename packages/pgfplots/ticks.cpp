@@ -41,7 +41,7 @@ std::vector<double> linear_ticks(double lo, double hi, double length_pt, const T
     const double h = normalize_step((hi - lo) / std::max(1, n - 1));
     // MIN = int(lo / H) * H - H (truncated toward zero), then MIN, MIN+H, ... up to hi + 0.5 H
     const double first = std::trunc(lo / h) * h - h;
-    const double max = hi + 0.001;
+    const double max = hi + p.max_slack;
     if (max < first + 2 * h && attempt + 1 < 15) continue;
     const double tol = std::max(kDimenEps, 1e-9 * std::max(std::abs(lo), std::abs(hi)));
     for (int k = 0; k < 10000; ++k) {

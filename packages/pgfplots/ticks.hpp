@@ -13,6 +13,10 @@ struct TickParameters {
   double max_space_pt = 35;
   int try_min_ticks = 4;
   int try_min_ticks_log = 3;
+  // \pgfplots@assign@default@tick@foraxis@compute adds 0.001pt to the upper limit "to avoid round
+  // errors" in the axis' own (possibly data-scaled) units: 0.001 data units on a 2D axis; a 3D
+  // axis scales its data to its box first, so there it is negligible (0).
+  double max_slack = 0.001;
 };
 
 // The tick positions of a linear axis [lo, hi] drawn `length_pt` long, in data units, ascending,
