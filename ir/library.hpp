@@ -73,6 +73,16 @@ class LibraryHost {
   virtual void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
                        bool incomplete = true) = 0;
 
+  // The text of a data file the construct names (pgfplots' `\addplot table {data.dat}`), looked
+  // up as TeX does, next to the input, and read only under the read policy
+  // (support/read_policy.hpp): a refused name is a `refused-read` warning, a file that is not
+  // there `missing-file`, a file over `max_bytes` `resource-limit`; nullopt then (and outside a
+  // document).
+  virtual std::optional<std::string> read_data_file(const std::string& name, std::uint32_t b, std::uint32_t e,
+                                                    std::size_t max_bytes) {
+    return std::nullopt;
+  }
+
   // --- For packages that model an environment with a coordinate frame of its own (a pgfplots
   // axis): its frame, its own drawing and its diagnostics. The defaults do nothing.
 

@@ -3256,6 +3256,45 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.stmt_ = saved;
   }
 
+  std::optional<std::string> read_data_file(const std::string& name, std::uint32_t b, std::uint32_t e,
+                                            std::size_t max_bytes) override {
+    if (!L_.gate_) return std::nullopt;  // outside a document: no folder to read from
+    const tex::Statement* saved = L_.stmt_;
+    L_.stmt_ = &st_;
+    std::string path = name;
+    if (!path.empty() && path.front() != '/' && !L_.base_dir_.empty()) path = L_.base_dir_ + "/" + path;
+    ReadRefusal why = L_.gate_->check_name(name);
+    std::error_code ec;
+    const bool there = std::filesystem::is_regular_file(path, ec);
+    if (why == ReadRefusal::none && there) why = L_.gate_->check_found(path);
+    std::optional<std::string> out;
+    if (why != ReadRefusal::none) {
+      // never opened (as `plot file`)
+      const std::size_t before = L_.d_.diagnostics.size();
+      L_.problem("refused-read", "refused to read '" + name + "': " + describe(why) + " is outside the read policy", b,
+                 e, nullptr, true);
+      if (L_.d_.diagnostics.size() > before) {
+        L_.d_.diagnostics.back().evidence = {{"path", name}, {"policy", code_of(why)}};
+        L_.d_.diagnostics.back().notes.push_back(
+            {std::string(ReadGate::summary()) + "; --allow-read DIR widens it", L_.d_.diagnostics.back().range});
+      }
+    } else if (!there) {
+      L_.problem("missing-file", "data file '" + name + "' not found", b, e, nullptr, true);
+    } else if (std::filesystem::file_size(path, ec) > max_bytes || ec) {
+      L_.problem("resource-limit", "data file '" + name + "' is larger than " + std::to_string(max_bytes) + " bytes", b,
+                 e, nullptr, true);
+    } else if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+      std::string text;
+      char buf[65536];
+      std::size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= max_bytes) text.append(buf, n);
+      std::fclose(f);
+      if (text.size() <= max_bytes) out = std::move(text);
+    }
+    L_.stmt_ = saved;
+    return out;
+  }
+
   void begin_scope(const Settings& s) override {
     L_.stack_.push_back(s);
     L_.styles_.push();

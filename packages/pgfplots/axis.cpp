@@ -54,6 +54,9 @@ std::string trimmed(std::string_view s) { return std::string(ir::text_trim(s)); 
 // pgfplots.code.tex: \axisdefaultwidth 240pt, \axisdefaultheight 207pt; 45pt of each is left
 // for the labels (pgfplots.scaling.code.tex, \pgfplots@initsizes@handle@label@const).
 constexpr double kDefaultWidthPt = 240, kDefaultHeightPt = 207, kLabelAllowancePt = 45;
+// `\addplot table {file}`: files up to 16 MiB are read (a bound on memory and time; a plot of
+// more data than that is rare in a figure and pgfplots itself would need minutes for it).
+constexpr std::size_t kMaxDataFileBytes = 16u << 20;
 // `view/az=25`, `view/el=30` (pgfplots.code.tex): the default view of a 3D axis.
 constexpr double kDefaultAzimuth = 25, kDefaultElevation = 30;
 // `every 3d description` sets `try min ticks=3`.
@@ -891,6 +894,10 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   std::vector<Point> stack;  // the stacked plots so far (pgfplots stacks by coordinate index)
   std::map<int, std::vector<Resolved*>> bar_groups;  // bar plots with `bar shift auto`, by handler
   std::vector<std::array<double, 3>> data3;  // a 3D axis' data (x, y, z)
+  // `table {file}`: read next to the input under the read policy; problems point at the axis
+  const ReadFile read_file = [&](const std::string& name) {
+    return host.read_data_file(name, 0, static_cast<std::uint32_t>(st.text.size()), kMaxDataFileBytes);
+  };
   plots3_.clear();
   // an axis with an \addplot3 is three-dimensional (pgfplots sets \ifpgfplots@threedim there)
   {
@@ -920,7 +927,7 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       const std::optional<std::size_t> cols = plot3_scanline(*ap, host, why);
       if (why.empty()) {
         pd = read_plot_data3(ap->source, sampling_from(ap->options, host),
-                             [&](const std::string& e) { return number(e, host); });
+                             [&](const std::string& e) { return number(e, host); }, read_file);
         why = pd.unsupported;
       }
       if (!why.empty()) {
@@ -933,17 +940,20 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       plots3_[&pic_.statements[j]] = std::move(pd);
       continue;
     }
-    bool modelled = true;
+    std::string unmodelled;
     for (const auto& it : tex::split_options(ap->options))
-      if (unmodelled_plot_key(strip_prefix(tex::normalise_key(it.key)))) modelled = false;
+      if (const std::string k = strip_prefix(tex::normalise_key(it.key)); unmodelled.empty() && unmodelled_plot_key(k))
+        unmodelled = k;
     Resolved r;
     r.kind = plot_kind(*ap);
-    if (!modelled || !r.kind.unsupported.empty()) {
-      data_unknown = true, unknown_why = "a plot type that is not modelled";
+    if (!unmodelled.empty() || !r.kind.unsupported.empty()) {
+      data_unknown = true,
+      unknown_why = "a plot type that is not modelled ('" + (unmodelled.empty() ? r.kind.unsupported : unmodelled) + "')";
       continue;
     }
     const Sampling s = sampling_from(ap->options, host);
-    PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); }, symbols);
+    PlotData pd =
+        read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); }, symbols, read_file);
     if (!pd.unsupported.empty()) {
       data_unknown = true, unknown_why = pd.unsupported;
       continue;
@@ -1329,8 +1339,9 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
     r.kind = plot_kind(*ap);
     if (r.kind.unsupported.empty()) {
       const Sampling s = sampling_from(ap->options, host);
-      PlotData pd = read_plot_data(ap->source, s, [&](const std::string& e) { return number(e, host); },
-                                   Symbols{x_.symbols, y_.symbols});
+      PlotData pd = read_plot_data(
+          ap->source, s, [&](const std::string& e) { return number(e, host); }, Symbols{x_.symbols, y_.symbols},
+          [&](const std::string& name) { return host.read_data_file(name, 0, whole, kMaxDataFileBytes); });
       if (!pd.unsupported.empty()) {
         host.problem("unsupported-construct", pd.unsupported, 0, whole);
         return;
@@ -1618,6 +1629,7 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
     return;
   }
   view_ = *v;
+  host.mark_3d();  // the picture is a projection of 3D data (ir::Diagram::is_3d)
   tick_params_.try_min_ticks = kTryMinTicks3d;  // every 3d description
   tick_params_.max_slack = 0;
   for (int a = 0; a < 3; ++a) {
@@ -1750,7 +1762,8 @@ void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host
     std::string why;
     auto cols = plot3_scanline(*ap, host, why);
     if (why.empty()) {
-      pd = read_plot_data3(ap->source, sampling_from(ap->options, host), [&](const std::string& e) { return number(e, host); });
+      pd = read_plot_data3(ap->source, sampling_from(ap->options, host), [&](const std::string& e) { return number(e, host); },
+                           [&](const std::string& name) { return host.read_data_file(name, 0, whole, kMaxDataFileBytes); });
       why = pd.unsupported;
       if (cols) pd.scanline = *cols;
     }

@@ -124,6 +124,7 @@ PlotData read_table(const std::string& options, const std::string& body, const S
     }
   }
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> blank_after;  // the number of rows read when a blank line came
   std::string cur;
   auto end_row = [&] {
     std::vector<std::string> cells;
@@ -150,6 +151,9 @@ PlotData read_table(const std::string& options, const std::string& body, const S
       continue;
     }
     if (row_sep_tex ? (body.compare(i, 2, "\\\\") == 0) : body[i] == '\n') {
+      // a blank line ends a scanline (pgfplots manual 4.6.3: the mesh's rows)
+      if (!row_sep_tex && trimmed(cur).empty() && !rows.empty() && (blank_after.empty() || blank_after.back() != rows.size()))
+        blank_after.push_back(rows.size());
       end_row();
       if (row_sep_tex) ++i;
       continue;
@@ -204,6 +208,14 @@ PlotData read_table(const std::string& options, const std::string& body, const S
     }
     out.points.push_back({*x, *y});
     if (three) out.z.push_back(*z);
+  }
+  // scanlines of equal length, each ended by a blank line (the last one by the end of the data)
+  if (three && !blank_after.empty() && out.points.size() + (has_header ? 1 : 0) == rows.size()) {
+    const std::size_t first = blank_after.front() - (has_header ? 1 : 0);
+    bool even = first > 1;
+    for (std::size_t k = 0; even && k < blank_after.size(); ++k)
+      even = blank_after[k] - (has_header ? 1 : 0) == (k + 1) * first;
+    if (even && out.points.size() % first == 0) out.scanline = first;
   }
   return out;
 }
@@ -329,7 +341,7 @@ PlotData sample_grid(const std::vector<std::string>& exprs, const Sampling& s, c
 }
 
 PlotData read_any(const std::string& source, const Sampling& sampling, const Evaluate& eval, const Symbols& symbols,
-                  bool three) {
+                  bool three, const ReadFile& read) {
   PlotData out;
   std::string s = trimmed(source);
   std::size_t end = 0;
@@ -388,8 +400,18 @@ PlotData read_any(const std::string& source, const Sampling& sampling, const Eva
       }
     }
     if (!inline_data) {
-      out.unsupported = "\\addplot table read from file '" + trimmed(*body) + "' is not modelled";
-      return out;
+      // a file next to the input, read under the read policy (the host reports why it is not)
+      const std::string name = trimmed(*body);
+      std::optional<std::string> text = read ? read(name) : std::nullopt;
+      if (!text) {
+        out.unsupported = "\\addplot table read from file '" + name + "' " + (read ? "that was not read" : "is not modelled");
+        return out;
+      }
+      if (!trimmed(s.substr(end)).empty()) {
+        out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
+        return out;
+      }
+      return read_table(opts, *text, symbols, three);
     }
     if (!trimmed(s.substr(end)).empty()) {
       out.unsupported = "text after an \\addplot's data ('" + trimmed(s.substr(end)).substr(0, 20) + "') is not modelled";
@@ -442,12 +464,13 @@ PlotData read_any(const std::string& source, const Sampling& sampling, const Eva
 }  // namespace
 
 PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
-                        const Symbols& symbols) {
-  return read_any(source, sampling, eval, symbols, false);
+                        const Symbols& symbols, const ReadFile& read) {
+  return read_any(source, sampling, eval, symbols, false, read);
 }
 
-PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval) {
-  return read_any(source, sampling, eval, Symbols{}, true);
+PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval,
+                         const ReadFile& read) {
+  return read_any(source, sampling, eval, Symbols{}, true, read);
 }
 
 }  // namespace tikzlint::pgfplots

@@ -53,15 +53,20 @@ struct Symbols {
   bool empty() const { return x.empty() && y.empty(); }
 };
 
-// Reads the plot's data: `coordinates {...}`, `table[...] {inline data}`, `{expr}`,
+// Reads the plot's data: `coordinates {...}`, `table[...] {inline data}` or `table[...] {file}`
+// (through `read`), `{expr}`,
 // `expression {expr}` or `({expr}, {expr})` (parametric). `table_keys` are the table's options.
+// The text of a data file named by `table {name}` (nullopt: not read; the reader reports why).
+using ReadFile = std::function<std::optional<std::string>(const std::string& name)>;
+
 PlotData read_plot_data(const std::string& source, const Sampling& sampling, const Evaluate& eval,
-                        const Symbols& symbols = {});
+                        const Symbols& symbols = {}, const ReadFile& read = nullptr);
 
 // The same for \addplot3: `coordinates {(x,y,z) ...}`, an inline `table` (columns x, y, z),
 // `{expr}` in x and y sampled over a grid (y outer, x inner: scanlines of `samples` points) or
 // `({x},{y},{z})` (a grid too, a line with `samples y` 0 or 1). `points` hold x and y, `z` the z.
-PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval);
+PlotData read_plot_data3(const std::string& source, const Sampling& sampling, const Evaluate& eval,
+                         const ReadFile& read = nullptr);
 
 // A coordinate of data: a number, or the index of a symbolic coordinate.
 std::optional<double> data_value(const std::string& s, const std::vector<std::string>& symbols);

@@ -513,3 +513,25 @@ TEST_CASE("pgfplots 3D axes: addplot3 surf, coordinates and table, the view, x/y
     CHECK(count_unsupported(q.lower()) == 1);
   }
 }
+
+TEST_CASE("pgfplots data: table read from a file through the reader, blank lines end a 3D mesh's scanlines") {
+  auto eval = [](const std::string& e) { return pp::parse_number(e); };
+  std::string asked;
+  auto read = [&](const std::string& name) -> std::optional<std::string> {
+    asked = name;
+    if (name == "mesh.dat") return std::string("x y z\n0 0 0\n1 0 1\n\n0 1 1\n1 1 2\n\n0 2 0\n1 2 3\n");
+    return std::nullopt;
+  };
+  auto pd = pp::read_plot_data3("table {mesh.dat}", {}, eval, read);
+  CHECK(asked == "mesh.dat");
+  CHECK(pd.unsupported.empty());
+  CHECK(pd.points.size() == 6);
+  CHECK(pd.scanline == 2);
+  CHECK(pd.z[5] == 3);
+  // a file the reader does not give (refused, missing): not modelled, never guessed
+  auto missing = pp::read_plot_data("table[x=a,y=b] {none.dat}", {}, eval, {}, read);
+  CHECK(!missing.unsupported.empty());
+  CHECK(missing.points.empty());
+  // without a reader (no document), a file is not read
+  CHECK(!pp::read_plot_data("table {mesh.dat}", {}, eval).unsupported.empty());
+}
