@@ -23,6 +23,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -209,6 +210,75 @@ struct Direction {
   }
 };
 
+// Error bars (pgfplots manual 4.12, pgfplots.errorbars.code.tex): per direction which way they
+// go (`dir`: none, plus, minus, both) and where their length comes from (`explicit`: the data's
+// `+- (..)` or error column; `explicit relative`: that times the value; `fixed`; `fixed relative`).
+struct ErrorBars {
+  struct Dir {
+    std::string dir = "none", mode;  // mode: "", "explicit", "explicit relative", "fixed", "fixed relative"
+    double fixed = 0;
+    bool drawn() const { return dir != "none" && !mode.empty(); }
+  };
+  Dir x, y;
+  std::string unsupported;
+  std::vector<bool> consumed;  // which option items are error-bar keys (not TikZ drawing keys)
+  bool any() const { return x.drawn() || y.drawn(); }
+};
+
+ErrorBars read_error_bars(const std::string& options, const std::function<std::optional<double>(const std::string&)>& num) {
+  ErrorBars eb;
+  bool in_path = false;  // after `error bars/.cd`, relative keys are error-bar keys
+  const auto items = tex::split_options(options);
+  eb.consumed.assign(items.size(), false);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string k = tex::normalise_key(items[i].key);
+    const std::string v = trimmed(tex::strip_braces(items[i].value));
+    if (starts_with(k, "/")) in_path = false;
+    k = strip_prefix(k);
+    if (k == "error bars/.cd") {
+      in_path = true, eb.consumed[i] = true;
+      continue;
+    }
+    if (starts_with(k, "error bars/")) k = k.substr(11);
+    else if (!in_path) continue;
+    eb.consumed[i] = true;
+    if (k.size() > 2 && (k[0] == 'x' || k[0] == 'y') && k[1] == ' ') {
+      ErrorBars::Dir& d = k[0] == 'x' ? eb.x : eb.y;
+      const std::string what = k.substr(2);
+      if (what == "dir" && (v == "none" || v == "plus" || v == "minus" || v == "both")) {
+        d.dir = v;
+        continue;
+      }
+      if (what == "explicit" || what == "explicit relative") {
+        d.mode = what;
+        continue;
+      }
+      if (what == "fixed" || what == "fixed relative") {
+        if (auto n = num(v)) {
+          d.mode = what, d.fixed = std::abs(*n);
+          continue;
+        }
+      }
+    }
+    // the bars' paint: their style and the marks at their ends (marks are not drawn)
+    if (k == "error bar style" || k == "error mark" || k == "error mark options" || k == "error bar legend") continue;
+    eb.unsupported = "error bars key '" + k + "' is not modelled";
+  }
+  return eb;
+}
+
+// The extent of one point's error bar in one direction: [value - minus, value + plus].
+std::pair<double, double> error_extent(const ErrorBars::Dir& d, double value, double plus_given, double minus_given) {
+  double plus = 0, minus = 0;
+  if (d.mode == "fixed") plus = minus = d.fixed;
+  else if (d.mode == "fixed relative") plus = minus = d.fixed * std::abs(value);
+  else if (d.mode == "explicit") plus = plus_given, minus = minus_given;
+  else if (d.mode == "explicit relative") plus = plus_given * std::abs(value), minus = minus_given * std::abs(value);
+  if (!std::isfinite(plus)) plus = 0;
+  if (!std::isfinite(minus)) minus = 0;
+  return {value - (d.dir == "minus" || d.dir == "both" ? minus : 0), value + (d.dir == "plus" || d.dir == "both" ? plus : 0)};
+}
+
 class AxisPicture final : public ir::PackagePicture {
  public:
   explicit AxisPicture(const tex::Picture& pic) : pic_(pic) {}
@@ -350,7 +420,10 @@ class AxisPicture final : public ir::PackagePicture {
     PlotKind kind;
     std::vector<Point> points, base;
     std::size_t type_index = 0, type_count = 1;
+    ErrorBars errors;
+    std::vector<Point> err_plus, err_minus;  // explicit error values (PlotData)
   };
+  void draw_error_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
   PlotKind plot_kind(const AddPlot& ap) const;
   void draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
   std::optional<double> bar_shift_pt(const Resolved& r, ir::LibraryHost& host) const;
@@ -941,10 +1014,16 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       continue;
     }
     std::string unmodelled;
-    for (const auto& it : tex::split_options(ap->options))
-      if (const std::string k = strip_prefix(tex::normalise_key(it.key)); unmodelled.empty() && unmodelled_plot_key(k))
-        unmodelled = k;
     Resolved r;
+    r.errors = read_error_bars(ap->options, [&](const std::string& e) { return number(e, host); });
+    {
+      const auto items = tex::split_options(ap->options);
+      for (std::size_t q = 0; q < items.size(); ++q)
+        if (const std::string k = strip_prefix(tex::normalise_key(items[q].key));
+            unmodelled.empty() && !r.errors.consumed[q] && unmodelled_plot_key(k))
+          unmodelled = k;
+    }
+    if (unmodelled.empty() && !r.errors.unsupported.empty()) unmodelled = r.errors.unsupported;
     r.kind = plot_kind(*ap);
     if (!unmodelled.empty() || !r.kind.unsupported.empty()) {
       data_unknown = true,
@@ -978,6 +1057,22 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
     }
     r.points = pd.points;
     data.insert(data.end(), pd.points.begin(), pd.points.end());
+    if (r.errors.any()) {
+      if (r.kind.stacked || r.kind.bars() || x_.log || y_.log) {
+        data_unknown = true, unknown_why = "error bars on stacked plots, bars or a logarithmic axis";
+        continue;
+      }
+      // pgfplots counts the bars' ends in the limits
+      r.err_plus = pd.err_plus, r.err_minus = pd.err_minus;
+      for (std::size_t q = 0; q < pd.points.size(); ++q) {
+        const Point ep = q < pd.err_plus.size() ? pd.err_plus[q] : Point{NAN, NAN};
+        const Point em = q < pd.err_minus.size() ? pd.err_minus[q] : Point{NAN, NAN};
+        const auto [x0, x1] = error_extent(r.errors.x, pd.points[q].x, ep.x, em.x);
+        const auto [y0, y1] = error_extent(r.errors.y, pd.points[q].y, ep.y, em.y);
+        data.push_back({x0, pd.points[q].y}), data.push_back({x1, pd.points[q].y});
+        data.push_back({pd.points[q].x, y0}), data.push_back({pd.points[q].x, y1});
+      }
+    }
     Resolved& kept = resolved_[&pic_.statements[j]] = std::move(r);
     if (kept.kind.bars() && kept.kind.shift_auto) bar_groups[static_cast<int>(kept.kind.handler)].push_back(&kept);
   }
@@ -1319,8 +1414,12 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
   std::string draw_opts;
   bool modelled = true;
   PlotKind ignored;
-  for (const auto& it : tex::split_options(ap->options)) {
+  const ErrorBars errors = read_error_bars(ap->options, [&](const std::string& e) { return number(e, host); });
+  const auto option_items = tex::split_options(ap->options);
+  for (std::size_t q = 0; q < option_items.size(); ++q) {
+    const auto& it = option_items[q];
     const std::string k = strip_prefix(tex::normalise_key(it.key));
+    if (errors.consumed[q]) continue;
     if (unmodelled_plot_key(k)) {
       host.problem("unsupported-construct", "\\addplot option '" + k + "' (a plot type) is not modelled", 0, whole);
       modelled = false;
@@ -1331,6 +1430,10 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
   }
   const std::size_t cycle = plot_index_++;
   if (!modelled) return;
+  if (!errors.unsupported.empty()) {
+    host.problem("unsupported-construct", "\\addplot: " + errors.unsupported, 0, whole);
+    return;
+  }
   // the plot as the limits saw it; a plot they did not see (inside a scope) is read alone
   Resolved r;
   if (auto found = resolved_.find(&st); found != resolved_.end()) {
@@ -1347,6 +1450,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
         return;
       }
       if (r.kind.stacked) r.kind.unsupported = "a stacked plot inside a scope of the axis is not modelled";
+      if (errors.any()) r.kind.unsupported = "error bars inside a scope of the axis are not modelled";
       r.points = pd.points;
     }
   }
@@ -1421,7 +1525,39 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host)
     for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
     host.emit("\\end{scope}", 0, 0);
   }
+  if (r.errors.any()) draw_error_bars(r, draw_opts, st, host);
   if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
+}
+
+// Error bars (pgfplots.errorbars.code.tex): a line from value - minus to value + plus at each
+// point, in the plot's style; the marks at their ends (`error mark`, small) are not drawn.
+void AxisPicture::draw_error_bars(const Resolved& r, const std::string& opts, const tex::Statement& st,
+                                  ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
+  auto at = [&](double x, double y) { return "(" + pt(held(x_.map(x))) + "," + pt(held(y_.map(y))) + ")"; };
+  std::string path;
+  for (std::size_t q = 0; q < r.points.size(); ++q) {
+    const Point p = r.points[q];
+    const Point ep = q < r.err_plus.size() ? r.err_plus[q] : Point{NAN, NAN};
+    const Point em = q < r.err_minus.size() ? r.err_minus[q] : Point{NAN, NAN};
+    if (r.errors.y.drawn()) {
+      const auto [y0, y1] = error_extent(r.errors.y, p.y, ep.y, em.y);
+      if (y1 > y0) path += " " + at(p.x, y0) + " -- " + at(p.x, y1);
+    }
+    if (r.errors.x.drawn()) {
+      const auto [x0, x1] = error_extent(r.errors.x, p.x, ep.x, em.x);
+      if (x1 > x0) path += " " + at(x0, p.y) + " -- " + at(x1, p.y);
+    }
+  }
+  if (path.empty()) return;
+  ir::Settings plot_frame = host.settings();
+  plot_frame.ctm = frame_.ctm;
+  host.begin_scope(plot_frame);
+  const std::size_t first = host.element_count();
+  host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
+  host.set_element_role(first, "data");
+  host.emit("\\end{scope}", 0, 0);
 }
 
 // ybar/xbar (pgflibraryplothandlers.code.tex, \pgfplothandlerybar): a rectangle per point from

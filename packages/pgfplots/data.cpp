@@ -37,9 +37,34 @@ std::string number_text(double v) {
 }
 
 // `coordinates {(x,y) (x,y) ...}`; error bars (`+- (..)`) and meta data (`[..]`) are not modelled.
+// The error values written after a coordinate (pgfplots manual 4.12.1): `+- (ex,ey)` both ways,
+// `+= (..)` up/right, `-= (..)` down/left. Sets `i` after them; false on a malformed one.
+bool read_error_values(const std::string& body, std::size_t& i, ir::Point& plus, ir::Point& minus) {
+  while (true) {
+    const std::size_t k = ir::text_skip_space(body, i);
+    if (k + 1 >= body.size() || !(body.compare(k, 2, "+-") == 0 || body.compare(k, 2, "+=") == 0 ||
+                                   body.compare(k, 2, "-=") == 0))
+      return true;
+    const std::string op = body.substr(k, 2);
+    const std::size_t g = ir::text_skip_space(body, k + 2);
+    if (g >= body.size() || body[g] != '(') return false;
+    const std::size_t e = ir::text_skip_group(body, g);
+    if (e == std::string::npos) return false;
+    auto items = tex::split_options(body.substr(g + 1, e - g - 2));
+    if (items.size() != 2) return false;
+    auto ex = parse_number(trimmed(items[0].key)), ey = parse_number(trimmed(items[1].key));
+    if (!ex || !ey) return false;
+    const ir::Point v{std::abs(*ex), std::abs(*ey)};
+    if (op != "-=") plus = v;
+    if (op != "+=") minus = v;
+    i = e;
+  }
+}
+
 PlotData read_coordinates(const std::string& body, const Symbols& sym, bool three = false) {
   PlotData out;
   std::size_t i = 0;
+  bool any_error = false;
   while (true) {
     i = ir::text_skip_space(body, i);
     if (i >= body.size()) break;
@@ -79,6 +104,11 @@ PlotData read_coordinates(const std::string& body, const Symbols& sym, bool thre
       auto unbounded = [](const std::string& s) { return s == "nan" || s == "inf" || s == "-inf" || s == "NaN"; };
       if ((x || unbounded(a)) && (y || unbounded(b))) {
         i = j;
+        ir::Point ignored_plus, ignored_minus;
+        if (!three && !read_error_values(body, i, ignored_plus, ignored_minus)) {
+          out.unsupported = "\\addplot coordinates: an error value that is not a number pair";
+          return out;
+        }
         continue;
       }
       out.unsupported = "\\addplot coordinate '(" + inner + ")' is not numeric (symbolic coordinates are not modelled)";
@@ -87,7 +117,17 @@ PlotData read_coordinates(const std::string& body, const Symbols& sym, bool thre
     out.points.push_back({*x, *y});
     if (three) out.z.push_back(*z);
     i = j;
+    if (!three) {
+      ir::Point plus{NAN, NAN}, minus{NAN, NAN};
+      if (!read_error_values(body, i, plus, minus)) {
+        out.unsupported = "\\addplot coordinates: an error value that is not a number pair";
+        return out;
+      }
+      any_error = any_error || !std::isnan(plus.x) || !std::isnan(minus.x);
+      out.err_plus.push_back(plus), out.err_minus.push_back(minus);
+    }
   }
+  if (!any_error) out.err_plus.clear(), out.err_minus.clear();
   return out;
 }
 
@@ -100,7 +140,8 @@ PlotData read_table(const std::string& options, const std::string& body, const S
   for (const auto& it : tex::split_options(options)) {
     const std::string k = tex::normalise_key(it.key);
     if (k == "x" || k == "y" || k == "x index" || k == "y index" || k == "col sep" || k == "row sep" ||
-        k == "header" || k == "meta" || k == "meta index" || (three && (k == "z" || k == "z index"))) {
+        k == "header" || k == "meta" || k == "meta index" || (three && (k == "z" || k == "z index")) ||
+        (!three && (k == "x error" || k == "y error" || k == "x error index" || k == "y error index"))) {
       kv[k] = trimmed(it.value);
     } else {
       out.unsupported = "\\addplot table key '" + k + "' is not modelled";
@@ -183,6 +224,15 @@ PlotData read_table(const std::string& options, const std::string& body, const S
   };
   auto xc = column("x", "x index", 0), yc = column("y", "y index", 1);
   auto zc = three ? column("z", "z index", 2) : std::optional<std::size_t>(0);
+  // error columns (pgfplots manual 4.12.1, `y error=<name>`), only when named
+  std::optional<std::size_t> exc, eyc;
+  bool errors_ok = true;
+  if (kv.count("x error") || kv.count("x error index")) errors_ok = (exc = column("x error", "x error index", 0)).has_value();
+  if (kv.count("y error") || kv.count("y error index")) errors_ok = errors_ok && (eyc = column("y error", "y error index", 0)).has_value();
+  if (!errors_ok) {
+    out.unsupported = "\\addplot table error column is not one of the table's";
+    return out;
+  }
   if (!xc || !yc || !zc) {
     out.unsupported = "\\addplot table column is not one of the table's (or is an expression)";
     return out;
@@ -208,6 +258,15 @@ PlotData read_table(const std::string& options, const std::string& body, const S
     }
     out.points.push_back({*x, *y});
     if (three) out.z.push_back(*z);
+    if (exc || eyc) {
+      auto cell = [&](const std::optional<std::size_t>& c) {
+        if (!c || *c >= row.size()) return static_cast<double>(NAN);
+        auto v = parse_number(row[*c]);
+        return v ? std::abs(*v) : static_cast<double>(NAN);
+      };
+      const ir::Point e{cell(exc), cell(eyc)};
+      out.err_plus.push_back(e), out.err_minus.push_back(e);
+    }
   }
   // scanlines of equal length, each ended by a blank line (the last one by the end of the data)
   if (three && !blank_after.empty() && out.points.size() + (has_header ? 1 : 0) == rows.size()) {

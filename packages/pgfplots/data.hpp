@@ -27,6 +27,9 @@ struct PlotData {
   std::vector<ir::Point> points;  // in order; a point pgfplots discards (undefined) is left out
   std::vector<double> z;          // \addplot3: the z of each point (parallel to `points`)
   std::size_t scanline = 0;       // \addplot3: points per scanline of a mesh (0: not known)
+  // explicit error values (`+- (ex,ey)`, `+= (..)`, `-= (..)` after a coordinate, or a table's
+  // `x error`/`y error` columns), parallel to `points` when any is given; NaN: none written
+  std::vector<ir::Point> err_plus, err_minus;
   std::string unsupported;        // non-empty: the form is not modelled (the message says which)
 };
 

@@ -1,6 +1,7 @@
 // packages/pgfplots/test_axis.cpp: the pgfplots axis (axis.cpp, ticks.cpp, data.cpp). Expected
 // numbers are lualatex's (tools/tex-diff on the same axis, pgfplots 1.18, compat=1.18).
 #include <algorithm>
+#include <cmath>
 
 #include "ir/test_lower_support.hpp"
 #include "packages/pgfplots/data.hpp"
@@ -534,4 +535,66 @@ TEST_CASE("pgfplots data: table read from a file through the reader, blank lines
   CHECK(missing.points.empty());
   // without a reader (no document), a file is not read
   CHECK(!pp::read_plot_data("table {mesh.dat}", {}, eval).unsupported.empty());
+}
+
+TEST_CASE("pgfplots data: error values after coordinates and in a table's error column") {
+  auto eval = [](const std::string& e) { return pp::parse_number(e); };
+  auto pd = pp::read_plot_data("coordinates {(0,1) +- (0,3) (1,2) (2,1.5) += (0,0.5) -= (0,0.25)}", {}, eval);
+  REQUIRE(pd.unsupported.empty());
+  REQUIRE(pd.err_plus.size() == 3);
+  CHECK(pd.err_plus[0].y == 3);
+  CHECK(pd.err_minus[0].y == 3);
+  CHECK(std::isnan(pd.err_plus[1].y));
+  CHECK(pd.err_plus[2].y == 0.5);
+  CHECK(pd.err_minus[2].y == 0.25);
+  auto t = pp::read_plot_data("table[x=a,y=b,y error=e] {a b e\n1 10 4\n2 12 1\n}", {}, eval);
+  REQUIRE(t.unsupported.empty());
+  REQUIRE(t.err_plus.size() == 2);
+  CHECK(t.err_plus[0].y == 4);
+  CHECK(!pp::read_plot_data("coordinates {(0,1) +- (a)}", {}, eval).unsupported.empty());
+}
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18): the limits take in the error bars' ends.
+TEST_CASE("pgfplots error bars: explicit, fixed and fixed relative, in the limits, drawn as data") {
+  auto near = [](double a, double b) { return std::abs(a - b) < 0.05; };
+  {
+    // 1 +- 3 takes y down to -2: y ticks -2, 0, 2, 4 (-2 is the widest label: the left edge)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+[error bars/.cd, y dir=both, y explicit] coordinates {(0,1) +- (0,3) (1,2) +- (0,0.5) (2,1.5) +- (0,0.2)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -19.64375));
+    CHECK(near(d.picture_bbox.ymin, -13.31038));
+    bool minus_two = false;
+    for (const auto& n : d.nodes) minus_two = minus_two || n.text == "$-2$";
+    CHECK(minus_two);
+    // the bars: three vertical segments of the role data besides the plot
+    std::size_t data = 0;
+    for (const auto& el : d.elements)
+      if (el.role == "data") ++data;
+    CHECK(data == 3);
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+[error bars/.cd, x dir=both, x fixed=0.8, y dir=plus, y fixed relative=0.5] coordinates {(0,1) (1,2) (2,1.5)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.ymin, -14.14372));
+    CHECK(near(d.picture_bbox.xmin, -19.64375));
+  }
+  {
+    // a key of the error bars that is not modelled: the axis is not lowered (its limits rest on it)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+[error bars/.cd, y dir=both, y explicit, draw error bar/.code={}] coordinates {(0,1) +- (0,3)};");
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) == 1);
+  }
 }
