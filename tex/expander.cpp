@@ -280,6 +280,42 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"pgfmathtruncatemacro", &Expander::p_pgfmathtruncatemacro},
       {"pgfmathsetlengthmacro", &Expander::p_pgfmathsetlengthmacro},
       {"pgfmathparse", &Expander::p_pgfmathparse},
+      // \pgfmath<function>{x}{y}: pgfmath's command form of each function (pgfmanual 94.3..)
+      {"pgfmathadd", &Expander::p_pgfmathfunction},
+      {"pgfmathsubtract", &Expander::p_pgfmathfunction},
+      {"pgfmathmultiply", &Expander::p_pgfmathfunction},
+      {"pgfmathdivide", &Expander::p_pgfmathfunction},
+      {"pgfmathdiv", &Expander::p_pgfmathfunction},
+      {"pgfmathmod", &Expander::p_pgfmathfunction},
+      {"pgfmathpow", &Expander::p_pgfmathfunction},
+      {"pgfmathveclen", &Expander::p_pgfmathfunction},
+      {"pgfmathatantwo", &Expander::p_pgfmathfunction},
+      {"pgfmathless", &Expander::p_pgfmathfunction},
+      {"pgfmathlessthan", &Expander::p_pgfmathfunction},
+      {"pgfmathgreater", &Expander::p_pgfmathfunction},
+      {"pgfmathgreaterthan", &Expander::p_pgfmathfunction},
+      {"pgfmathequal", &Expander::p_pgfmathfunction},
+      {"pgfmathnotequal", &Expander::p_pgfmathfunction},
+      {"pgfmathnotless", &Expander::p_pgfmathfunction},
+      {"pgfmathnotgreater", &Expander::p_pgfmathfunction},
+      {"pgfmathneg", &Expander::p_pgfmathfunction},
+      {"pgfmathabs", &Expander::p_pgfmathfunction},
+      {"pgfmathsqrt", &Expander::p_pgfmathfunction},
+      {"pgfmathsin", &Expander::p_pgfmathfunction},
+      {"pgfmathcos", &Expander::p_pgfmathfunction},
+      {"pgfmathtan", &Expander::p_pgfmathfunction},
+      {"pgfmathasin", &Expander::p_pgfmathfunction},
+      {"pgfmathacos", &Expander::p_pgfmathfunction},
+      {"pgfmathatan", &Expander::p_pgfmathfunction},
+      {"pgfmathexp", &Expander::p_pgfmathfunction},
+      {"pgfmathln", &Expander::p_pgfmathfunction},
+      {"pgfmathround", &Expander::p_pgfmathfunction},
+      {"pgfmathfloor", &Expander::p_pgfmathfunction},
+      {"pgfmathceil", &Expander::p_pgfmathfunction},
+      {"pgfmathint", &Expander::p_pgfmathfunction},
+      {"pgfmathfrac", &Expander::p_pgfmathfunction},
+      {"pgfmathdeg", &Expander::p_pgfmathfunction},
+      {"pgfmathrad", &Expander::p_pgfmathfunction},
       {"ifthenelse", &Expander::p_ifthenelse},
       {"ifnum", &Expander::p_ifnum},
       {"ifdim", &Expander::p_ifdim},
@@ -1080,7 +1116,8 @@ std::optional<double> Expander::scan_dimen(const Token& owner) {
   return sign * value * factor;
 }
 
-std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at, bool& is_length) {
+std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at, bool& is_length,
+                                        std::string* result_text) {
   TokenList expanded = expand_fully(expr);
   if (stopped_) return std::nullopt;
   std::string text = trim(to_string(expanded));
@@ -1142,6 +1179,7 @@ std::optional<double> Expander::evaluate(const TokenList& expr, const Token& at,
     return std::nullopt;
   }
   is_length = r.value->is_length;
+  if (result_text) *result_text = pgfmath::result_text(*r.value);
   return r.value->number;
 }
 
@@ -1437,13 +1475,13 @@ void Expander::pgfmath_define(const Token& t, int mode) {
   TokenList expr;
   if (!read_group_raw(expr, t)) return;
   bool len = false;
-  auto v = evaluate(expr, t, len);
-  if (!v) return;
   std::string text;
+  auto v = evaluate(expr, t, len, &text);
+  if (!v) return;
   switch (mode) {
     case 1: text = std::to_string(static_cast<long long>(std::trunc(*v))); break;
     case 2: text = pgfmath::format_number(*v) + "pt"; break;
-    default: text = pgfmath::format_number(*v); break;
+    default: break;  // \pgfmathresult as pgf leaves it: "3" for `3`, "1" for `1<2`, "3.0" for `1+2`
   }
   auto m = std::make_shared<Meaning>();
   m->body = string_tokens(text, t);
@@ -1454,6 +1492,34 @@ void Expander::p_pgfmathsetmacro(const Token& t) { pgfmath_define(t, 0); }
 void Expander::p_pgfmathtruncatemacro(const Token& t) { pgfmath_define(t, 1); }
 void Expander::p_pgfmathsetlengthmacro(const Token& t) { pgfmath_define(t, 2); }
 void Expander::p_pgfmathparse(const Token& t) { pgfmath_define(t, 3); }
+
+// \pgfmathdivide{x}{y} and kin: each argument is an expression, the result goes to \pgfmathresult
+// (pgfmathfunctions.*.code.tex: \pgfmathdeclarefunction makes \pgfmath<name> read as many groups
+// as the function takes; \pgfmathlessthan and \pgfmathgreaterthan are \let to less, greater).
+void Expander::p_pgfmathfunction(const Token& t) {
+  std::string_view f = std::string_view(t.text).substr(7);  // after "pgfmath"
+  if (f == "lessthan") f = "less";
+  else if (f == "greaterthan") f = "greater";
+  else if (f == "atantwo") f = "atan2";
+  static constexpr std::string_view kTwo[] = {"add",  "subtract", "multiply", "divide", "div",      "mod",
+                                              "pow",  "veclen",   "atan2",    "less",   "greater",  "equal",
+                                              "notequal", "notless", "notgreater"};
+  const int arity = std::find(std::begin(kTwo), std::end(kTwo), f) != std::end(kTwo) ? 2 : 1;
+  TokenList expr = string_tokens(std::string(f) + "((", t);
+  for (int i = 0; i < arity; ++i) {
+    TokenList arg;
+    if (!read_group_raw(arg, t)) return;
+    if (i > 0) for (Token& c : string_tokens("),(", t)) expr.push_back(std::move(c));
+    for (Token& c : arg) expr.push_back(std::move(c));
+  }
+  for (Token& c : string_tokens("))", t)) expr.push_back(std::move(c));
+  bool len = false;
+  std::string text;
+  if (!evaluate(expr, t, len, &text)) return;
+  auto m = std::make_shared<Meaning>();
+  m->body = string_tokens(text, t);
+  define("pgfmathresult", m, false);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Conditionals

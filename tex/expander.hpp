@@ -256,7 +256,9 @@ class Expander {
   TokenList string_tokens(const std::string& s, const Token& at) const;
   std::optional<double> scan_dimen(const Token& owner);
   std::optional<long> scan_int(const Token& owner);
-  std::optional<double> evaluate(const TokenList& expr, const Token& at, bool& is_length);
+  // `result_text`: where given, \pgfmathresult's text for the value (pgfmath::result_text).
+  std::optional<double> evaluate(const TokenList& expr, const Token& at, bool& is_length,
+                                 std::string* result_text = nullptr);
   void skip_conditional(bool to_else);
   // How load_file treats the file it finds: read it (once: not again if read before), or only
   // tell whether it exists (\IfFileExists); `quiet` gives no missing-file note (\InputIfFileExists
@@ -302,6 +304,7 @@ class Expander {
   void p_pgfmathtruncatemacro(const Token&);
   void p_pgfmathsetlengthmacro(const Token&);
   void p_pgfmathparse(const Token&);
+  void p_pgfmathfunction(const Token&);
   void p_ifthenelse(const Token&);
   void undecided_comparison(const Token&);
   void p_ifnum(const Token&);

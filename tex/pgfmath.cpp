@@ -43,11 +43,18 @@ constexpr double kPi = 3.14159265358979323846;
 // ---------------------------------------------------------------------------------------------
 // Values and evaluation state
 
+enum class Text : std::uint8_t { computed, literal, integer };
+
 struct Val {
   double v = 0;
   bool len = false;       // some operand carried a unit (value in pt)
   std::int32_t err = -1;  // index into State::errors when the sub-expression failed
   std::int32_t arr = -1;  // index into State::arrays for an array literal {a,b,...}
+  // How \pgfmathresult prints it (pgfmathparser.code.tex): a number literal passes through as
+  // written ("3", "3.50", ".5"), a comparison, logic operation or integer function leaves an
+  // integer ("1", "-2": \def\pgfmathresult{1}), anything computed prints as "3.0".
+  Text text = Text::computed;
+  std::uint32_t lit_begin = 0, lit_len = 0;  // Text::literal: where in the expression
 };
 
 struct Function;
@@ -164,6 +171,16 @@ Val divide_checked(State& s, const Val& a, const Val& b, std::size_t pos) {
   return number(s, a.v / b.v, a.len || b.len, pos);
 }
 
+// A result pgf leaves as an integer (\def\pgfmathresult{1}, \pgfmathint's digits).
+Val integral(Val v) {
+  if (v.err < 0 && v.arr < 0) v.text = Text::integer;
+  return v;
+}
+template <Val (*F)(State&, std::span<const Val>, std::size_t)>
+Val integral_fn(State& s, std::span<const Val> a, std::size_t p) {
+  return integral(F(s, a, p));
+}
+
 Val fn_add(State& s, std::span<const Val> a, std::size_t p) {
   return number(s, a[0].v + a[1].v, any_len(a), p);
 }
@@ -210,8 +227,8 @@ Val fn_pow(State& s, std::span<const Val> a, std::size_t p) { return power(s, a[
 
 Val fn_e(State& s, std::span<const Val>, std::size_t p) { return number(s, std::exp(1.0), false, p); }
 Val fn_pi(State& s, std::span<const Val>, std::size_t p) { return number(s, kPi, false, p); }
-Val fn_true(State& s, std::span<const Val>, std::size_t p) { return number(s, 1, false, p); }
-Val fn_false(State& s, std::span<const Val>, std::size_t p) { return number(s, 0, false, p); }
+Val fn_true(State& s, std::span<const Val>, std::size_t p) { return integral(number(s, 1, false, p)); }
+Val fn_false(State& s, std::span<const Val>, std::size_t p) { return integral(number(s, 0, false, p)); }
 Val fn_exp(State& s, std::span<const Val> a, std::size_t p) {
   return number(s, std::exp(a[0].v), a[0].len, p);
 }
@@ -318,27 +335,27 @@ Val fn_equal(State& s, std::span<const Val> a, std::size_t p) {
   return number(s, a[0].v == a[1].v, any_len(a), p);
 }
 Val fn_notequal(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v != a[1].v, any_len(a), p);
+  return integral(number(s, a[0].v != a[1].v, any_len(a), p));
 }
 Val fn_greater(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v > a[1].v, any_len(a), p);
+  return integral(number(s, a[0].v > a[1].v, any_len(a), p));
 }
 Val fn_less(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v < a[1].v, any_len(a), p);
+  return integral(number(s, a[0].v < a[1].v, any_len(a), p));
 }
 Val fn_notgreater(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v <= a[1].v, any_len(a), p);
+  return integral(number(s, a[0].v <= a[1].v, any_len(a), p));
 }
 Val fn_notless(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v >= a[1].v, any_len(a), p);
+  return integral(number(s, a[0].v >= a[1].v, any_len(a), p));
 }
 Val fn_and(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v != 0 && a[1].v != 0, false, p);
+  return integral(number(s, a[0].v != 0 && a[1].v != 0, false, p));
 }
 Val fn_or(State& s, std::span<const Val> a, std::size_t p) {
-  return number(s, a[0].v != 0 || a[1].v != 0, false, p);
+  return integral(number(s, a[0].v != 0 || a[1].v != 0, false, p));
 }
-Val fn_not(State& s, std::span<const Val> a, std::size_t p) { return number(s, a[0].v == 0, false, p); }
+Val fn_not(State& s, std::span<const Val> a, std::size_t p) { return integral(number(s, a[0].v == 0, false, p)); }
 
 // Lazy in effect: the error of the branch not taken is dropped (pgf would evaluate both, but
 // a linter should not report a division by zero that cannot happen).
@@ -438,22 +455,22 @@ constexpr std::array kFunctions = {
     Function{"cot", 1, 1, fn_cot},
     Function{"deg", 1, 1, fn_deg},
     Function{"dim", 1, 1, fn_dim, true},
-    Function{"div", 2, 2, fn_div},
+    Function{"div", 2, 2, integral_fn<fn_div>},
     Function{"divide", 2, 2, fn_divide},
     Function{"e", 0, 0, fn_e},
-    Function{"equal", 2, 2, fn_equal},
+    Function{"equal", 2, 2, integral_fn<fn_equal>},
     Function{"exp", 1, 1, fn_exp},
     Function{"factorial", 1, 1, fn_factorial},
     Function{"false", 0, 0, fn_false},
     Function{"floor", 1, 1, unary_fn<floor_d>},
     Function{"frac", 1, 1, unary_fn<frac_d>},
-    Function{"gcd", 2, 2, fn_gcd},
+    Function{"gcd", 2, 2, integral_fn<fn_gcd>},
     Function{"greater", 2, 2, fn_greater},
     Function{"ifthenelse", 3, 3, fn_ifthenelse, true},
-    Function{"int", 1, 1, unary_fn<trunc_d>},
-    Function{"iseven", 1, 1, fn_iseven},
-    Function{"isodd", 1, 1, fn_isodd},
-    Function{"isprime", 1, 1, fn_isprime},
+    Function{"int", 1, 1, integral_fn<unary_fn<trunc_d>>},
+    Function{"iseven", 1, 1, integral_fn<fn_iseven>},
+    Function{"isodd", 1, 1, integral_fn<fn_isodd>},
+    Function{"isprime", 1, 1, integral_fn<fn_isprime>},
     Function{"less", 2, 2, fn_less},
     Function{"ln", 1, 1, log_fn<ln_d>},
     Function{"log10", 1, 1, log_fn<log10_d>},
@@ -479,7 +496,7 @@ constexpr std::array kFunctions = {
     Function{"rule_thickness", 0, 0, fn_rule_thickness},
     Function{"scalar", 1, 1, fn_scalar},
     Function{"sec", 1, 1, fn_sec},
-    Function{"sign", 1, 1, fn_sign},
+    Function{"sign", 1, 1, integral_fn<fn_sign>},
     Function{"sin", 1, 1, fn_sin},
     Function{"sinh", 1, 1, unary_fn<sinh_d>},
     Function{"sqrt", 1, 1, fn_sqrt},
@@ -831,28 +848,28 @@ Val op_mul(State& s, const Val& a, const Val& b, std::size_t p) {
 Val op_div(State& s, const Val& a, const Val& b, std::size_t p) { return divide_checked(s, a, b, p); }
 Val op_pow(State& s, const Val& a, const Val& b, std::size_t p) { return power(s, a, b, p); }
 Val op_eq(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v == b.v, a.len || b.len, p);
+  return integral(number(s, a.v == b.v, a.len || b.len, p));
 }
 Val op_ne(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v != b.v, a.len || b.len, p);
+  return integral(number(s, a.v != b.v, a.len || b.len, p));
 }
 Val op_lt(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v < b.v, a.len || b.len, p);
+  return integral(number(s, a.v < b.v, a.len || b.len, p));
 }
 Val op_gt(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v > b.v, a.len || b.len, p);
+  return integral(number(s, a.v > b.v, a.len || b.len, p));
 }
 Val op_le(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v <= b.v, a.len || b.len, p);
+  return integral(number(s, a.v <= b.v, a.len || b.len, p));
 }
 Val op_ge(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v >= b.v, a.len || b.len, p);
+  return integral(number(s, a.v >= b.v, a.len || b.len, p));
 }
 Val op_and(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v != 0 && b.v != 0, false, p);
+  return integral(number(s, a.v != 0 && b.v != 0, false, p));
 }
 Val op_or(State& s, const Val& a, const Val& b, std::size_t p) {
-  return number(s, a.v != 0 || b.v != 0, false, p);
+  return integral(number(s, a.v != 0 || b.v != 0, false, p));
 }
 
 // Folds `_val op _attr` into _val; the operator's position is where the action's match begins.
@@ -879,6 +896,10 @@ constexpr auto apply_unary = [](auto& ctx) {
 };
 double negate(double x) { return -x; }
 double logical_not(double x) { return x == 0 ? 1 : 0; }
+constexpr auto not_operator = [](auto& ctx) {
+  apply_unary<logical_not>(ctx);
+  x3::_val(ctx) = integral(x3::_val(ctx));
+};
 
 constexpr auto to_degrees = [](auto& ctx) {
   State& s = state_of(ctx);
@@ -935,10 +956,24 @@ constexpr auto number_value = [](auto& ctx) {
   State& s = state_of(ctx);
   double v = x3::_attr(ctx);
   std::size_t pos = where(ctx);
-  if (std::isfinite(v) && unit_follows(s, x3::_where(ctx).end()))
+  if (std::isfinite(v) && unit_follows(s, x3::_where(ctx).end())) {
     x3::_val(ctx) = Val{v, false, -1, -1};
-  else
-    x3::_val(ctx) = number(s, v, false, pos);
+  } else {
+    Val out = number(s, v, false, pos);
+    // written with digits and a point only: \pgfmathresult is the literal as written
+    const auto range = x3::_where(ctx);
+    std::string_view lit(&*range.begin(), static_cast<std::size_t>(range.end() - range.begin()));
+    while (!lit.empty() && is_blank(static_cast<unsigned char>(lit.front()))) lit.remove_prefix(1);
+    while (!lit.empty() && is_blank(static_cast<unsigned char>(lit.back()))) lit.remove_suffix(1);
+    const bool plain = !lit.empty() && std::all_of(lit.begin(), lit.end(), [](char c) { return is_digit(static_cast<unsigned char>(c)) || c == '.'; }) &&
+                       !(lit.size() > 1 && lit[0] == '0' && lit[1] != '.');
+    if (out.err < 0 && plain) {
+      out.text = Text::literal;
+      out.lit_begin = static_cast<std::uint32_t>(s.offset(lit.data()));
+      out.lit_len = static_cast<std::uint32_t>(lit.size());
+    }
+    x3::_val(ctx) = out;
+  }
 };
 
 constexpr auto conditional = [](auto& ctx) {
@@ -1090,7 +1125,7 @@ auto const multiplicative_def = unary[assign] >> *(on('*' > unary, fold<op_mul>)
 // -2^2 is -(2^2) = -4, as in current pgf (PGF 2.00 computed (-2)^2, a bug the pgfplots manual
 // warns about next to its "exp(0-x^2/10)" example).
 auto const unary_def = guarded[on('-' > unary, apply_unary<negate>) | ('+' > unary)[assign] |
-                               on(x3::lit('!') > unary, apply_unary<logical_not>) | power_expr[assign]];
+                               on(x3::lit('!') > unary, not_operator) | power_expr[assign]];
 // Right associative: 2^3^2 = 2^9; the exponent may carry its own sign (e^-2).
 auto const power_expr_def = postfix[assign] >> -on('^' > unary, fold<op_pow>);
 auto const postfix_def = primary[assign] >>
@@ -1144,6 +1179,7 @@ std::optional<Value> simple_number(std::string_view e, const Context& ctx) {
   for (std::size_t k = start; k < i; ++k)
     if (e[k] != '.') digits = digits * 10 + static_cast<std::uint64_t>(e[k] - '0');
   double v = static_cast<double>(digits) / kPow10[frac_digits];
+  const std::size_t number_end = i;
   while (i < n && is_blank(static_cast<unsigned char>(e[i]))) ++i;
   bool len = false;
   if (i < n) {
@@ -1154,7 +1190,9 @@ std::optional<Value> simple_number(std::string_view e, const Context& ctx) {
     len = true;
   }
   if (v > kMaxDimen) return std::nullopt;  // let the grammar report the overflow
-  return Value{negative && v != 0 ? -v : v, len};
+  Value out{negative && v != 0 ? -v : v, len, {}};
+  if (!len && !negative) out.text = std::string(e.substr(start, number_end - start));  // "3", "3.50", ".5"
+  return out;
 }
 
 Result error_result(Error e) {
@@ -1250,7 +1288,9 @@ Result evaluate(std::string_view expr, const Context& ctx) {
   if (value.arr >= 0)
     return error_result(Error{ErrorKind::syntax, "expression is an array, not a number", 0});
   Result r;
-  r.value = Value{value.v, value.len};
+  r.value = Value{value.v, value.len, {}};
+  if (value.text == Text::literal) r.value->text = std::string(expr.substr(value.lit_begin, value.lit_len));
+  else if (value.text == Text::integer) r.value->text = std::to_string(static_cast<long long>(value.v));
   return r;
 }
 

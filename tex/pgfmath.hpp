@@ -13,6 +13,10 @@ namespace tikzlint::tex::pgfmath {
 struct Value {
   double number = 0;
   bool is_length = false;  // true when the expression had a unit (result in pt)
+  // What \pgfmathresult holds when pgf does not print the number as computed: a number literal
+  // as written ("3", "3.50", ".5"), the integer of a comparison, logic operation or integer
+  // function ("1", "-2"). Empty: format_number(number) ("3.0"). See result_text.
+  std::string text;
 };
 
 enum class ErrorKind { syntax, unknown_function, unknown_name, unknown_unit, division_by_zero, domain, overflow,
@@ -78,6 +82,10 @@ std::optional<double> parse_dimension(std::string_view text, const Context& ctx 
 
 // Format a number the way \pgfmathresult prints it (e.g. "3.0", "0.5", "-2.0").
 std::string format_number(double v);
+
+// \pgfmathresult after \pgfmathparse of the expression that gave `v` (pgfmathparser.code.tex):
+// "3" for `3`, "1" for `1<2`, "3.0" for `1+2`.
+inline std::string result_text(const Value& v) { return v.text.empty() ? format_number(v.number) : v.text; }
 
 // A key=value list as in TikZ options: "draw, fill=red!20, shift={(1,2)}".
 // Values keep their braces stripped once; keys are whitespace-normalised. Commas split only

@@ -126,6 +126,31 @@ TEST_CASE("\\pgfmathsetmacro, \\pgfmathtruncatemacro, \\pgfmathsetlengthmacro, \
   CHECK(r.texts()[0] == "\\draw(1.5,3) -- (2.0pt,6.0);");
 }
 
+TEST_CASE("\\pgfmathresult is what pgf leaves: a literal as written, comparisons as integers") {
+  // lualatex, \typeout{\pgfmathresult} after \pgfmathparse (pgfmathparser.code.tex,
+  // pgfmathfunctions.comparison.code.tex: \def\pgfmathresult{1})
+  const std::pair<const char*, const char*> cases[] = {
+      {"3", "3"},      {"3.50", "3.50"},   {".5", ".5"},      {"+3", "3"},          {"-3", "-3.0"},
+      {"3pt", "3.0"},  {"1e3", "1000.0"},  {"(3)", "3"},      {"1<2", "1"},         {"1==2", "0"},
+      {"!1", "0"},     {"1&&0", "0"},      {"(1<2)+0", "1.0"}, {"1<2?2.5:6", "2.5"}, {"int(-2.5)", "-2"},
+      {"sign(-2)", "-1"}, {"div(7,2)", "3"}, {"round(2.5)", "3.0"}, {"2*3", "6.0"}, {"max(3,2)", "3.0"}};
+  for (const auto& [expr, want] : cases) {
+    auto r = picture(std::string("\\pgfmathparse{") + expr + "}\\let\\r\\pgfmathresult\\draw (\\r,0);");
+    REQUIRE(r.texts().size() == 1);
+    CAPTURE(expr);
+    CHECK(r.texts()[0] == std::string("\\draw(") + want + ",0);");
+  }
+}
+
+TEST_CASE("\\pgfmathdivide and the other command forms of pgfmath functions set \\pgfmathresult") {
+  auto r = picture(
+      "\\pgfmathdivide{7}{2}\\let\\a\\pgfmathresult\\pgfmathlessthan{1}{2}\\let\\b\\pgfmathresult\n"
+      "\\pgfmathveclen{3}{4}\\let\\c\\pgfmathresult\\pgfmathsin{30}\\let\\d\\pgfmathresult\n"
+      "\\draw (\\a,\\b) -- (\\c,\\d);");
+  REQUIRE(r.texts().size() == 1);
+  CHECK(r.texts()[0] == "\\draw(3.5,1) -- (5.0,0.5);");
+}
+
 TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupported, not an error") {
   auto r = picture("\\pgfmathsetmacro\\h{\\somepackagemacro+1}\n\\foreach \\d in \\digitlist {\\draw (\\d,0);}");
   CHECK(r.find("math-error") == nullptr);
