@@ -1049,6 +1049,44 @@ std::optional<std::string> unsized_text_construct(std::string_view text) {
   return std::nullopt;
 }
 
+// pgf's smooth plot handlers (pgflibraryplothandlers.code.tex): Bezier curves through the points,
+// the tangent at a point its neighbours' difference times 0.2775 x tension (\pgfsetplottension).
+// `smooth` (\pgfplothandlercurveto) starts and ends on its first and last points with those as
+// control points; `smooth cycle` (\pgfplothandlerclosedcurve) runs from the second point around
+// and back to it. Returns the curve sampled (each piece in kSmoothPlotSamples steps) and puts
+// every control point in `controls` (pgf's bounding box counts them).
+constexpr int kSmoothPlotSamples = 8;
+std::vector<Point> smooth_plot(const std::vector<Point>& p, bool cycle, double tension, std::vector<Point>& controls) {
+  const std::size_t n = p.size();
+  if (n < 3) return p;  // two points: a straight curve (cycle: pgf draws nothing more)
+  const double t = 0.2775 * tension;
+  std::vector<Point> out;
+  auto piece = [&](Point a, Point c1, Point c2, Point b) {
+    controls.push_back(c1);
+    controls.push_back(c2);
+    if (out.empty()) out.push_back(a);
+    for (int k = 1; k <= kSmoothPlotSamples; ++k) {
+      const double u = static_cast<double>(k) / kSmoothPlotSamples, w = 1 - u;
+      out.push_back(w * w * w * a + 3 * w * w * u * c1 + 3 * w * u * u * c2 + u * u * u * b);
+    }
+  };
+  if (!cycle) {
+    auto d = [&](std::size_t i) { return t * (p[i + 1] - p[i - 1]); };  // interior points only
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const Point c1 = i == 0 ? p[0] : p[i] + d(i);
+      const Point c2 = i + 2 == n ? p[n - 1] : p[i + 1] - d(i + 1);
+      piece(p[i], c1, c2, p[i + 1]);
+    }
+    return out;
+  }
+  auto d = [&](std::size_t i) { return t * (p[(i + 1) % n] - p[(i + n - 1) % n]); };
+  for (std::size_t k = 0; k < n; ++k) {  // from p[1] around to p[1]
+    const std::size_t i = (k + 1) % n, j = (k + 2) % n;
+    piece(p[i], p[i] + d(i), p[j] - d(j), p[j]);
+  }
+  return out;
+}
+
 // `path`, or a copy of it in `storage` with the x, y and z vectors of `node` when they differ.
 const Settings& with_vectors_of(const Settings& path, const Settings& node, std::optional<Settings>& storage) {
   auto same = [](Point a, Point b) { return a.x == b.x && a.y == b.y; };
@@ -2434,6 +2472,13 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       Plot pl;
       pl.points = pts;
       for (Point p : pts) ps.bbox.add(p);
+      if (os.plot_handler != Settings::PlotHandler::sharp) {
+        // the curve through the points, its control points in the bounding box as pgf counts them
+        std::vector<Point> controls;
+        pl.points = smooth_plot(pts, os.plot_handler == Settings::PlotHandler::smooth_cycle, os.plot_tension, controls);
+        for (Point p : controls) ps.bbox.add(p);
+        pts = pl.points;
+      }
       add_path_piece(ps, pl, s.style);
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::plot;

@@ -558,6 +558,18 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     return true;
   }
 
+  // --- plot handlers (pgfmanual 22.8): the curve `plot` draws through its points
+  if (key == "smooth" || key == "smooth cycle" || key == "sharp plot") {
+    s.plot_handler = key == "smooth"         ? Settings::PlotHandler::smooth
+                     : key == "smooth cycle" ? Settings::PlotHandler::smooth_cycle
+                                             : Settings::PlotHandler::sharp;
+    return true;
+  }
+  if (key == "tension") {
+    if (auto d = num(v)) s.plot_tension = *d;
+    return true;
+  }
+
   // --- transformations (pgfmanual 25.3); for nodes they form the node's own transformation
   if (key == "shift") {
     if (local_point) {

@@ -187,6 +187,11 @@ struct Settings {
   bool relative_angles = false;
   double domain_min = -5, domain_max = 5;
   int samples = 25;
+  // The plot handler of `plot` (pgflibraryplothandlers.code.tex): sharp (line-to), `smooth`
+  // (\pgfplothandlercurveto) or `smooth cycle` (\pgfplothandlerclosedcurve), and `tension`.
+  enum class PlotHandler : std::uint8_t { sharp, smooth, smooth_cycle };
+  PlotHandler plot_handler = PlotHandler::sharp;
+  double plot_tension = 0.5;  // pgf's \pgfsetplottension{0.5}
   double angle_radius = 0.5 * kPtPerCm;  // angles library: angle radius=5mm
   bool custom_to_path = false;
   bool decorate = false;  // decorations (pgfmanual 24): `decorate` on the path (the keys: ops)
