@@ -17,7 +17,7 @@
 // What is not modelled is reported where it stands: an unknown axis key (`unsupported-key`, and
 // the note `approximate-axis`, which the rules read as "the axis frame is known only roughly"); a
 // plot form, a legend (`unsupported-construct`). An axis whose limits cannot be known (polar,
-// group plots, automatic limits over data that is not modelled) is not lowered: one warning,
+// ternary, automatic limits over data that is not modelled) is not lowered: one warning,
 // and the whole picture is unplaced for the rules.
 #include <algorithm>
 #include <array>
@@ -290,16 +290,28 @@ class AxisPicture final : public ir::PackagePicture {
       if (env == "axis" || env == "semilogxaxis" || env == "semilogyaxis" || env == "loglogaxis" ||
           env == "polaraxis" || env == "groupplot" || env == "ternaryaxis" || env == "smithchart") {
         ++depth_;
-        if (depth_ == 1) begin_axis(s.st, env, host);
+        if (depth_ == 1 && env == "groupplot") begin_group(s.st, host);
+        else if (depth_ == 1) begin_axis(s.st, env, host);
         return ir::Offer::lowered;
       }
     }
     if (depth_ == 0) return ir::Offer::pass;
+    if (group_ && depth_ == 1 && !s.path && starts_with(t, "\\nextgroupplot")) {
+      next_group_plot(s.st, host);
+      return ir::Offer::lowered;
+    }
+    if (group_ && depth_ == 1 && !group_cell_open_ && !s.path && !starts_with(t, "\\end{")) {
+      if (!failed_) not_lowered(s.st, "a statement of a groupplot before its first \\nextgroupplot is not modelled");
+      return ir::Offer::lowered;
+    }
     if (!s.path && starts_with(t, "\\end{")) {
       const std::string env = t.substr(5, t.find('}') - 5);
       if (env == "axis" || env == "semilogxaxis" || env == "semilogyaxis" || env == "loglogaxis" ||
           env == "polaraxis" || env == "groupplot" || env == "ternaryaxis" || env == "smithchart") {
-        if (--depth_ == 0) end_axis(s.st, host);
+        if (--depth_ == 0) {
+          end_axis(s.st, host);
+          group_ = false;
+        }
         return ir::Offer::lowered;
       }
     }
@@ -313,7 +325,7 @@ class AxisPicture final : public ir::PackagePicture {
       return ir::Offer::pass;
     }
     if (starts_with(t, "\\addplot")) {
-      lower_addplot(s.st, host);
+      lower_addplot(s.st, host, t);
     } else if (starts_with(t, "\\addlegendentry") || starts_with(t, "\\legend")) {
       read_legend_command(t, s.st, host);
     } else {
@@ -386,9 +398,13 @@ class AxisPicture final : public ir::PackagePicture {
 
  private:
   void begin_axis(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
+  void begin_group(const tex::Statement& st, ir::LibraryHost& host);
+  void next_group_plot(const tex::Statement& st, ir::LibraryHost& host);
+  void open_group_cell(ir::LibraryHost& host);
   void end_axis(const tex::Statement& st, ir::LibraryHost& host);
-  void lower_addplot(const tex::Statement& st, ir::LibraryHost& host);
-  void lower_addplot3(const tex::Statement& st, ir::LibraryHost& host);
+  // `text`: the \addplot's own text (a \nextgroupplot statement carries one after its options)
+  void lower_addplot(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
+  void lower_addplot3(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
   void layout_3d(const tex::Statement& st, ir::LibraryHost& host);
   std::optional<std::size_t> plot3_scanline(const AddPlot& ap, ir::LibraryHost& host, std::string& why) const;
   std::optional<Point> near_ticklabel_center(Point at, Point inward, Point along, bool rotated, const std::string& opts,
@@ -397,6 +413,9 @@ class AxisPicture final : public ir::PackagePicture {
   void read_legend_style(const std::string& v, std::uint32_t at);
   void draw_legend(ir::LibraryHost& host);
   bool read_keys(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
+  // a \nextgroupplot statement: its options and the text after them (the front end reads the
+  // statement on to the next ';', so an \addplot may follow)
+  static void split_group_cell(const std::string& t, std::string& opts, std::string& rest);
   bool compute_limits(const tex::Statement& st, ir::LibraryHost& host);
   void not_lowered(const tex::Statement& st, const std::string& why) {
     failed_ = true;
@@ -439,6 +458,13 @@ class AxisPicture final : public ir::PackagePicture {
   SourceRange not_lowered_;
   std::string not_lowered_reason_;
   Direction x_, y_, z_;
+  // groupplots (pgfplots manual 5.8, tikzlibrarypgfplots.groupplots.code.tex): the group's own
+  // options (every plot's), its grid, where each plot's box stands (picture frame, pt)
+  bool group_ = false, group_cell_open_ = false;
+  std::string group_opts_;
+  int group_columns_ = 1, group_rows_ = 1, group_index_ = 0;
+  double group_hsep_ = 0, group_vsep_ = 0;
+  std::map<std::pair<int, int>, ir::Box> group_boxes_;
   // three-dimensional axes (an \addplot3 in the axis): the view and its projection
   bool three_d_ = false;
   double view_az_ = 25, view_el_ = 30;
@@ -451,7 +477,10 @@ class AxisPicture final : public ir::PackagePicture {
   double width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
   // `width=` / `height=` left empty (the size styles do): that one follows the other at the
   // default aspect ratio (pgfplots.scaling.code.tex)
-  bool width_auto_ = false, height_auto_ = false;
+  // `width` and `height` are empty unless given (pgfplots.code.tex: /pgfplots/width/.initial=):
+  // neither given is 240pt x 207pt; one given, the other follows at that aspect ratio
+  // (pgfplots.scaling.code.tex \pgfplots@set@default@size@options)
+  bool width_given_ = false, height_given_ = false;
   double title_shift_ = kTitleShiftPt;
   TickParameters tick_params_;
   int legend_columns_ = 1;
@@ -652,8 +681,15 @@ Sampling AxisPicture::sampling_from(const std::string& options, ir::LibraryHost&
 bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir::LibraryHost& host) {
   std::string t(ir::text_trim(st.text));
   std::string opts;
-  const std::size_t open = t.find('[');
-  if (open != std::string::npos && t.back() == ']') opts = t.substr(open + 1, t.size() - open - 2);
+  std::size_t open = t.find('[');
+  if (starts_with(t, "\\nextgroupplot")) {
+    std::string rest;
+    split_group_cell(t, opts, rest);
+    open = t.find('[');
+    if (open != 14) open = std::string::npos;
+  } else if (open != std::string::npos && t.back() == ']') {
+    opts = t.substr(open + 1, t.size() - open - 2);
+  }
   x_ = Direction{};
   y_ = Direction{};
   x_.name = 'x';
@@ -669,7 +705,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   has_title_ = scale_only_ = approximate_ = legend_ = legend_reported_ = false;
   clip_ = true;
   width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
-  width_auto_ = height_auto_ = false;
+  width_given_ = height_given_ = false;
   title_shift_ = kTitleShiftPt;
   tick_params_ = TickParameters{};
   legend_columns_ = 1;
@@ -687,6 +723,11 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   // `every axis` first (pgfplots.code.tex \pgfplots@init@options: the style, then the axis'
   // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
   std::vector<tex::FlatKey> keys = host.expand_keys("every axis");
+  if (group_ && !group_opts_.empty()) {
+    // a groupplot's options hold for each of its plots, before the plot's own
+    std::vector<tex::FlatKey> g = host.expand_keys(group_opts_);
+    keys.insert(keys.end(), g.begin(), g.end());
+  }
   for (tex::FlatKey& fk : keys) fk.begin = fk.end = 0;
   // a tick length set in `every tick` (defined through \pgfplotsset, so it is in the style table;
   // Tikz-IM.sty sets `tickwidth=.1in` there): pgfplots reads it as the axis' /pgfplots/tickwidth
@@ -773,8 +814,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       (k.substr(1) == "min" ? d.user_min : d.user_max) = *n;
     } else if (k == "width" || k == "height") {
       auto n = number(v, host);
-      if (n) (k == "width" ? width_ : height_) = *n, (k == "width" ? width_auto_ : height_auto_) = false;
-      else if (trimmed(v).empty()) (k == "width" ? width_auto_ : height_auto_) = true;
+      if (n) (k == "width" ? width_ : height_) = *n, (k == "width" ? width_given_ : height_given_) = true;
+      else if (trimmed(v).empty()) (k == "width" ? width_given_ : height_given_) = false;
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
     } else if (k == "max space between ticks") {
       auto n = number(v, host);
@@ -959,6 +1000,25 @@ PlotKind AxisPicture::plot_kind(const AddPlot& ap) const {
 bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host) {
   std::size_t i = 0;
   while (i < pic_.statements.size() && &pic_.statements[i] != &st) ++i;
+  // the axis' own \addplot statements: up to its \end, or for a group plot (which starts at its
+  // \nextgroupplot) up to the next one
+  std::vector<std::pair<std::size_t, std::string>> own;
+  {
+    const bool cell = starts_with(ir::text_trim(st.text), "\\nextgroupplot");
+    if (cell) {
+      std::string opts, rest;
+      split_group_cell(std::string(ir::text_trim(st.text)), opts, rest);
+      if (starts_with(rest, "\\addplot")) own.push_back({i, rest});
+    }
+    int d = cell ? 1 : 0;
+    for (std::size_t j = cell ? i + 1 : i; j < pic_.statements.size(); ++j) {
+      const std::string t(ir::text_trim(pic_.statements[j].text));
+      if (cell && d == 1 && starts_with(t, "\\nextgroupplot")) break;
+      if (starts_with(t, "\\begin{")) ++d;
+      if (starts_with(t, "\\end{") && --d == 0) break;
+      if (d == 1 && starts_with(t, "\\addplot")) own.push_back({j, t});
+    }
+  }
   std::vector<Point> data;
   std::vector<Point> first_points;  // `xtick=data`: the first plot's coordinates
   bool data_unknown = false;
@@ -974,20 +1034,10 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   plots3_.clear();
   // an axis with an \addplot3 is three-dimensional (pgfplots sets \ifpgfplots@threedim there)
   {
-    int d = 0;
-    for (std::size_t j = i; j < pic_.statements.size(); ++j) {
-      const std::string t(ir::text_trim(pic_.statements[j].text));
-      if (starts_with(t, "\\begin{")) ++d;
-      if (starts_with(t, "\\end{") && --d == 0) break;
-      if (d == 1 && starts_with(t, "\\addplot3")) three_d_ = true;
-    }
+    for (const auto& [j, text] : own)
+      if (starts_with(text, "\\addplot3")) three_d_ = true;
   }
-  int depth = 0;
-  for (std::size_t j = i; j < pic_.statements.size(); ++j) {
-    const std::string t(ir::text_trim(pic_.statements[j].text));
-    if (starts_with(t, "\\begin{")) ++depth;
-    if (starts_with(t, "\\end{") && --depth == 0) break;
-    if (depth != 1 || !starts_with(t, "\\addplot")) continue;
+  for (const auto& [j, t] : own) {
     auto ap = split_addplot(t);
     if (!ap) continue;
     if (three_d_) {
@@ -1227,7 +1277,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     not_lowered(st, "the " + env + " environment is not modelled");
     return;
   }
-  failed_ = false;
+  if (!group_) failed_ = false;
   read_keys(st, env, host);
   if (!compute_limits(st, host)) return;
   // `axis x line=middle` (pgfplots.code.tex): the line through 0 of the other direction. Where
@@ -1254,9 +1304,14 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     approximate_ = true;
   }
   // size (pgfplots.scaling.code.tex): an empty width or height follows the other at 240:207
-  if (height_auto_ && !width_auto_) height_ = width_ * kDefaultHeightPt / kDefaultWidthPt;
-  if (width_auto_ && !height_auto_) width_ = height_ * kDefaultWidthPt / kDefaultHeightPt;
+  if (!width_given_ && !height_given_) width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
+  else if (!height_given_) height_ = width_ * kDefaultHeightPt / kDefaultWidthPt;
+  else if (!width_given_) width_ = height_ * kDefaultWidthPt / kDefaultHeightPt;
   if (three_d_) {
+    if (group_) {
+      not_lowered(st, "a three-dimensional plot in a groupplot is not modelled");
+      return;
+    }
     layout_3d(st, host);
     return;
   }
@@ -1274,6 +1329,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     not_lowered(st, "its box has no extent");
     return;
   }
+  if (group_) open_group_cell(host);
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
   const double W = x_.length, H = y_.length;
   // grid lines (paint only: an ir::Grid, which the rules never read as a figure's lines)
@@ -1401,15 +1457,111 @@ void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
     draw_legend(host);
   }
   axis_ = false;
+  if (group_cell_open_) host.emit("\\end{scope}", 0, 0);
+  group_cell_open_ = false;
+}
+
+// \begin{groupplot}[group style={group size=C by R, horizontal sep, vertical sep}, ...]: the
+// other options hold for every plot; the plots come with \nextgroupplot.
+void AxisPicture::begin_group(const tex::Statement& st, ir::LibraryHost& host) {
+  group_ = true, group_cell_open_ = false, failed_ = false, axis_ = false;
+  group_opts_.clear(), group_boxes_.clear();
+  group_columns_ = group_rows_ = 1, group_index_ = 0;
+  group_hsep_ = group_vsep_ = ir::kPtPerCm;  // /pgfplots/group/horizontal sep=1cm, vertical sep=1cm
+  const std::string t(ir::text_trim(st.text));
+  const std::size_t open = t.find('[');
+  std::string opts;
+  if (open != std::string::npos && t.back() == ']') opts = t.substr(open + 1, t.size() - open - 2);
+  std::string why;
+  for (const auto& it : tex::split_options(opts)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    if (k != "group style") {
+      group_opts_ += (group_opts_.empty() ? "" : ",") + (it.has_value ? it.key + "={" + it.value + "}" : it.key);
+      continue;
+    }
+    for (const auto& g : tex::split_options(tex::strip_braces(it.value))) {
+      std::string gk = strip_prefix(tex::normalise_key(g.key));
+      if (starts_with(gk, "group/")) gk = gk.substr(6);
+      const std::string gv = trimmed(tex::strip_braces(g.value));
+      if (gk == "group size") {
+        int c = 0, r = 0;
+        char tail = 0;
+        if (std::sscanf(gv.c_str(), "%d by %d%c", &c, &r, &tail) == 2 && c >= 1 && r >= 1) group_columns_ = c, group_rows_ = r;
+        else why = "group size=" + gv;
+      } else if (gk == "horizontal sep" || gk == "vertical sep") {
+        auto n = number(gv, host);
+        if (n) (gk[0] == 'h' ? group_hsep_ : group_vsep_) = *n;
+        else why = gk + "=" + gv;
+      } else if (gk == "group name") {
+        // names the plots' nodes (`my plots c1r1`), which are not modelled as nodes
+      } else if ((gk == "xlabels at" || gk == "ylabels at" || gk == "xticklabels at" || gk == "yticklabels at" ||
+                  gk == "x descriptions at" || gk == "y descriptions at") && gv == "all") {
+      } else {
+        why = gk + (g.has_value ? "=" + gv : "");
+      }
+    }
+  }
+  if (!why.empty()) not_lowered(st, "groupplot key '" + why + "' is not modelled");
+}
+
+void AxisPicture::split_group_cell(const std::string& t, std::string& opts, std::string& rest) {
+  std::size_t i = ir::text_skip_space(t, 14);  // after \nextgroupplot
+  opts.clear();
+  if (i < t.size() && t[i] == '[') {
+    const std::size_t j = ir::text_skip_group(t, i);
+    if (j != std::string::npos) opts = t.substr(i + 1, j - i - 2), i = j;
+  }
+  rest = trimmed(std::string_view(t).substr(std::min(i, t.size())));
+}
+
+void AxisPicture::next_group_plot(const tex::Statement& st, ir::LibraryHost& host) {
+  end_axis(st, host);
+  if (failed_) return;
+  if (group_index_ >= group_columns_ * group_rows_) {
+    not_lowered(st, "more \\nextgroupplot than the group size holds");
+    return;
+  }
+  begin_axis(st, "axis", host);
+  std::string opts, rest;
+  split_group_cell(std::string(ir::text_trim(st.text)), opts, rest);
+  if (!rest.empty() && axis_) {
+    if (starts_with(rest, "\\addplot")) lower_addplot(st, host, rest);
+    else host.problem("unsupported-construct", "'" + rest.substr(0, 30) + "' after \\nextgroupplot is not modelled", 0,
+                      static_cast<std::uint32_t>(st.text.size()));
+  }
+}
+
+// Where the next plot's box stands (the groupplots library's `at`/`anchor`): the first at the
+// origin; one to the right of another with its west anchor `horizontal sep` right of that plot's
+// east anchor; a plot below another with its north anchor `vertical sep` below that one's south.
+void AxisPicture::open_group_cell(ir::LibraryHost& host) {
+  const int c = group_index_ % group_columns_, r = group_index_ / group_columns_;
+  ++group_index_;
+  const double W = x_.length, H = y_.length;
+  ir::Box box{0, 0, W, H};
+  if (r > 0 && group_boxes_.count({c, r - 1})) {
+    const ir::Box& above = group_boxes_[{c, r - 1}];
+    const double cx = (above.xmin + above.xmax) / 2, top = above.ymin - group_vsep_;
+    box = {cx - W / 2, top - H, cx + W / 2, top};
+  } else if (c > 0 && group_boxes_.count({c - 1, r})) {
+    const ir::Box& left = group_boxes_[{c - 1, r}];
+    const double cy = (left.ymin + left.ymax) / 2, x0 = left.xmax + group_hsep_;
+    box = {x0, cy - H / 2, x0 + W, cy + H / 2};
+  }
+  group_boxes_[{c, r}] = box;
+  ir::Settings s = host.settings();
+  s.ctm = s.ctm.then_local(ir::Transform::shift(box.xmin, box.ymin));
+  host.begin_scope(s);
+  group_cell_open_ = true;
 }
 
 // \addplot[opts] <data>; drawn as pgf's plot handler draws the points pgfplots computes: a TikZ
 // path in pt from the box's corner (pgfplots computes in floating point: data such as 1e5 is no
 // TeX dimension), in a scope of the axis' frame that keeps the data scope's clip.
-void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host) {
-  if (three_d_) return lower_addplot3(st, host);
+void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host, const std::string& text) {
+  if (three_d_) return lower_addplot3(st, host, text);
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
-  auto ap = split_addplot(std::string(st.text));
+  auto ap = split_addplot(text);
   if (!ap) return;
   std::string draw_opts;
   bool modelled = true;
@@ -1886,9 +2038,9 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
 // \addplot3 (pgfplots manual 4.6): the points projected through the view; a line plot as one
 // polyline, `mesh`/`surf` as the lines of their mesh (each scanline and each column: what the
 // rules need of the surface's extent; the faces' colours are paint).
-void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host) {
+void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host, const std::string& text) {
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
-  auto ap = split_addplot(std::string(st.text));
+  auto ap = split_addplot(text);
   if (!ap) return;
   const std::size_t cycle = plot_index_++;
   PlotData pd;

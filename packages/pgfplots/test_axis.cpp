@@ -598,3 +598,63 @@ TEST_CASE("pgfplots error bars: explicit, fixed and fixed relative, in the limit
     CHECK(count_unsupported(p.lower()) == 1);
   }
 }
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18): the picture's bbox.
+TEST_CASE("pgfplots size: one of width and height given, the other follows at 240 to 207") {
+  Pic p;
+  p.axis = true;
+  p.other("\\begin{axis}[width=6cm]");
+  p.other("\\addplot coordinates {(0,0) (1,1) (2,3)};");
+  p.other("\\end{axis}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  // 6cm wide; 6cm * 207/240 high, less 45pt each for the labels
+  CHECK(std::abs(d.picture_bbox.ymax - 102.4453) < 0.05);
+  CHECK(std::abs(d.picture_bbox.xmax - 125.9178) < 0.05);
+}
+
+TEST_CASE("pgfplots groupplots: group size, the plots' boxes placed as the library anchors them, seps") {
+  auto near = [](double a, double b) { return std::abs(a - b) < 0.05; };
+  {
+    // 2 by 2; the third plot is wider and centred under the first (anchor north at its south)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{groupplot}[group style={group size=2 by 2}, height=3cm, width=4cm]");
+    p.other("\\nextgroupplot\\addplot coordinates {(0,0) (1,1) (2,2)};");
+    p.other("\\nextgroupplot[xlabel=$x$] \\addplot coordinates {(0,2) (1,1) (2,0)};");
+    p.other("\\nextgroupplot[width=6cm, title=Wide] \\addplot coordinates {(0,2) (1,1) (2,5)};");
+    p.other("\\nextgroupplot\\addplot coordinates {(0,2) (1,1) (2,0)};");
+    p.other("\\end{groupplot}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -40.319));
+    CHECK(near(d.picture_bbox.ymin, -82.11996));
+    CHECK(near(d.picture_bbox.xmax, 166.27615));
+    CHECK(near(d.picture_bbox.ymax, 43.5488));
+  }
+  {
+    // 3 by 1, horizontal sep=2cm, a y label on each; the middle plot 4cm high (its width follows)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{groupplot}[group style={group size=3 by 1, horizontal sep=2cm}, ylabel=$y$]");
+    p.other("\\nextgroupplot\\addplot {x^2};");
+    p.other("\\nextgroupplot[height=4cm] \\addplot {x};");
+    p.other("\\nextgroupplot\\addplot {-x};");
+    p.other("\\end{groupplot}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -29.9819));
+    CHECK(near(d.picture_bbox.xmax, 596.58258));
+    CHECK(near(d.picture_bbox.ymax, 168.5517));
+  }
+  {
+    // a group style key that is not modelled: not lowered, reported once
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{groupplot}[group style={group size=2 by 1, xlabels at=edge bottom}]");
+    p.other("\\nextgroupplot\\addplot {x};");
+    p.other("\\nextgroupplot\\addplot {x};");
+    p.other("\\end{groupplot}");
+    CHECK(count_unsupported(p.lower()) == 1);
+  }
+}
