@@ -280,6 +280,7 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"pgfmathtruncatemacro", &Expander::p_pgfmathtruncatemacro},
       {"pgfmathsetlengthmacro", &Expander::p_pgfmathsetlengthmacro},
       {"pgfmathparse", &Expander::p_pgfmathparse},
+      {"tikzmath", &Expander::p_tikzmath},
       // \pgfmath<function>{x}{y}: pgfmath's command form of each function (pgfmanual 94.3..)
       {"pgfmathadd", &Expander::p_pgfmathfunction},
       {"pgfmathsubtract", &Expander::p_pgfmathfunction},
@@ -1492,6 +1493,65 @@ void Expander::p_pgfmathsetmacro(const Token& t) { pgfmath_define(t, 0); }
 void Expander::p_pgfmathtruncatemacro(const Token& t) { pgfmath_define(t, 1); }
 void Expander::p_pgfmathsetlengthmacro(const Token& t) { pgfmath_define(t, 2); }
 void Expander::p_pgfmathparse(const Token& t) { pgfmath_define(t, 3); }
+
+// \tikzmath{...} (tikzlibrarymath.code.tex): declarations `integer \a, \b;` / `real \c;` and
+// assignments `\a = expr;` define \a as \pgfmathparse leaves it (\tikz@math@assign: an integer
+// variable truncated, as \pgfmathtruncatemacro), `let \a = text;` as the text. Loops,
+// conditionals, functions, coordinates, arrays and printing are not followed: the first such
+// statement is one unsupported-construct and the statements after it are not run (what they
+// assign may depend on it), so their variables stay undefined rather than wrong.
+void Expander::p_tikzmath(const Token& t) {
+  TokenList body;
+  if (!read_group_raw(body, t)) return;
+  for (TokenList st : split_top(body, ';')) {
+    st = trim_tokens(std::move(st));
+    if (st.empty()) continue;
+    std::string keyword;
+    std::size_t i = 0;
+    while (i < st.size() && st[i].cat == Cat::letter) keyword += st[i++].text;
+    auto names_after = [&](std::size_t from) {
+      std::vector<std::string> names;
+      for (std::size_t k = from; k < st.size(); ++k)
+        if (st[k].cat == Cat::control) names.push_back(st[k].text);
+      return names;
+    };
+    if (keyword == "integer" || keyword == "int") {
+      for (auto& n : names_after(i)) tikzmath_integers_.insert(n);
+      continue;
+    }
+    if (keyword == "real") {
+      for (auto& n : names_after(i)) tikzmath_integers_.erase(n);
+      continue;
+    }
+    std::size_t k = keyword == "let" ? i : 0;
+    while (k < st.size() && st[k].cat == Cat::space) ++k;
+    std::size_t eq = k + 1;
+    while (eq < st.size() && st[eq].cat == Cat::space) ++eq;
+    const bool assignment = (keyword.empty() || keyword == "let") && k < st.size() && st[k].cat == Cat::control &&
+                            eq < st.size() && st[eq].is_char('=');
+    if (!assignment) {
+      diagnose("unsupported-construct", Severity::warning,
+               "\\tikzmath statement '" + trim(to_string(st)) +
+                   "' is not followed; the statements after it in this \\tikzmath are not run",
+               t);
+      return;
+    }
+    const std::string name = st[k].text;
+    TokenList value(st.begin() + static_cast<std::ptrdiff_t>(eq) + 1, st.end());
+    auto m = std::make_shared<Meaning>();
+    if (keyword == "let") {
+      m->body = expand_fully(trim_tokens(std::move(value)));
+    } else {
+      bool len = false;
+      std::string text;
+      auto v = evaluate(value, t, len, &text);
+      if (!v) return;  // reported by evaluate
+      if (tikzmath_integers_.contains(name)) text = std::to_string(static_cast<long long>(std::trunc(*v)));
+      m->body = string_tokens(text, t);
+    }
+    define(name, m, false);
+  }
+}
 
 // \pgfmathdivide{x}{y} and kin: each argument is an expression, the result goes to \pgfmathresult
 // (pgfmathfunctions.*.code.tex: \pgfmathdeclarefunction makes \pgfmath<name> read as many groups

@@ -305,6 +305,7 @@ class Expander {
   void p_pgfmathsetlengthmacro(const Token&);
   void p_pgfmathparse(const Token&);
   void p_pgfmathfunction(const Token&);
+  void p_tikzmath(const Token&);
   void p_ifthenelse(const Token&);
   void undecided_comparison(const Token&);
   void p_ifnum(const Token&);
@@ -374,6 +375,7 @@ class Expander {
   // the control sequence without a meaning that ended the last scan_int/scan_dimen (empty: none)
   std::string scan_undefined_;
   bool tikzcd_styles_done_ = false;  // tikz-cd's styles emitted (tikzcd_styles)
+  std::unordered_set<std::string> tikzmath_integers_;  // variables \tikzmath declared integer
   bool tkzeuclide_styles_done_ = false;  // tkz-euclide's styles emitted (tkzeuclide_styles)
   bool prefix_global_ = false;
   bool class_seen_ = false;

@@ -181,6 +181,7 @@ class PictureReader {
  private:
   enum class Mode { environment, group, single, bare };
   std::string env_name(const Token& at);
+  void skip_comment_environment();
   void picture(const Token& begin);
   void tikzcd(const Token& begin);
   void tikz_command(const Token& t);
@@ -232,13 +233,34 @@ std::uint32_t PictureReader::end_of_environment(const Token& end_token) const {
   return static_cast<std::uint32_t>(close + 1);
 }
 
+// The comment environment (packages comment and verbatim) drops its lines unread: skip the raw
+// tokens up to \end{comment}, so that nothing in it is drawn or defined.
+void PictureReader::skip_comment_environment() {
+  Token t;
+  while (ex_.next_raw(t)) {
+    if (t.cat == Cat::marker) {
+      ex_.push_back(t);  // a token list ends here: the environment ends with it
+      return;
+    }
+    if (t.is_cs("end")) {
+      TokenList name;
+      if (!ex_.read_group_raw(name, t)) return;
+      std::string n;
+      for (const Token& x : name) n += x.text;
+      if (n == "comment") return;
+    }
+  }
+}
+
 void PictureReader::run() {
   Token t;
   while (ex_.next(t)) {
     if (t.cat == Cat::marker) continue;
     if (t.is_cs("begin")) {
       std::string name = env_name(t);
-      if (name == "tikzpicture") {
+      if (name == "comment") {
+        skip_comment_environment();
+      } else if (name == "tikzpicture") {
         picture(t);
       } else if (name == "tikzcd") {
         tikzcd(t);
@@ -420,6 +442,10 @@ void PictureReader::statements(Mode mode, const Token& begin) {
       std::string name = env_name(t);
       TokenList opts;
       bool present = false;
+      if (name == "comment") {
+        skip_comment_environment();
+        continue;
+      }
       if (name == "scope" || name == "tikzpicture" || name == "pgfscope") {  // pgfcorescopes {pgfscope}
         if (!ex_.read_optional_raw(opts, t, present)) return;
         TokenList e = ex_.expand_fully(std::move(opts));

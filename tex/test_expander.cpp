@@ -151,6 +151,28 @@ TEST_CASE("\\pgfmathdivide and the other command forms of pgfmath functions set 
   CHECK(r.texts()[0] == "\\draw(3.5,1) -- (5.0,0.5);");
 }
 
+TEST_CASE("\\tikzmath assignments define their variables as pgf leaves them, and stop at what is not followed") {
+  // lualatex: \typeout after the same \tikzmath gives [2][3.0][3][hello][1][3]
+  auto r = picture(
+      "\\tikzmath{\\a = 2; \\b = \\a*1.5; integer \\n; \\n = 7/2; let \\t = hello; \\c = 1<2; real \\r; \\r = 3;}\n"
+      "\\draw (\\a,\\b) -- (\\n,\\c) node {\\t \\r};");
+  REQUIRE(r.texts().size() == 1);
+  CHECK(r.texts()[0] == "\\draw(2,3.0) -- (3,1) node {hello3};");
+  CHECK(r.find("unsupported-construct") == nullptr);
+  // a loop is not followed: reported once, and \\y after it is left undefined, never guessed
+  auto loop = picture("\\tikzmath{\\x = 1; for \\i in {1,2}{\\x = \\x + \\i;}; \\y = \\x;}\\draw (\\x,0);");
+  const Diagnostic* d = loop.find("unsupported-construct");
+  REQUIRE(d != nullptr);
+  CHECK(d->message.find("for") != std::string::npos);
+  REQUIRE(loop.texts().size() == 1);
+  CHECK(loop.texts()[0] == "\\draw(1,0);");
+}
+
+TEST_CASE("a comment environment is skipped unread, in the document and in a picture") {
+  auto r = picture("\\draw (0,0) -- (1,0);\n\\begin{comment}\n\\draw (9,9) -- {unbalanced;\n\\end{comment}\n\\fill (1,1) circle (1pt);");
+  CHECK(r.texts() == std::vector<std::string>{"\\draw(0,0) -- (1,0);", "\\fill(1,1) circle (1pt);"});
+}
+
 TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupported, not an error") {
   auto r = picture("\\pgfmathsetmacro\\h{\\somepackagemacro+1}\n\\foreach \\d in \\digitlist {\\draw (\\d,0);}");
   CHECK(r.find("math-error") == nullptr);
