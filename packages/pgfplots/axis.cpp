@@ -106,7 +106,7 @@ const std::set<std::string>& appearance_keys() {
       "axis line style", "every axis/.style", "every axis/.append style", "every tick label/.style",
       "legend image post style",
       "every axis legend/.style", "every axis legend/.append style", "legend plot pos", "reverse legend",
-      "transpose legend", "legend to name", "clip marker paths", "clip mode", "set layers", "mark layer",
+      "clip marker paths", "clip mode", "set layers", "mark layer",
       "separate axis lines", "every outer x axis line/.style", "every outer y axis line/.style",
       "every inner x axis line/.style", "every inner y axis line/.style", "x axis line style", "y axis line style",
       "point meta", "colormap name", "colormap/viridis", "colormap/hot", "colormap/cool",
@@ -481,6 +481,7 @@ class AxisPicture final : public ir::PackagePicture {
   // neither given is 240pt x 207pt; one given, the other follows at that aspect ratio
   // (pgfplots.scaling.code.tex \pgfplots@set@default@size@options)
   bool width_given_ = false, height_given_ = false;
+  bool legend_to_name_ = false;
   double title_shift_ = kTitleShiftPt;
   TickParameters tick_params_;
   int legend_columns_ = 1;
@@ -556,7 +557,8 @@ void AxisPicture::read_legend_command(const std::string& t, const tex::Statement
 // text a node with inner sep 2pt and text depth 0.15em, at (0.98,0.98) of the axis, anchor north
 // east (`legend pos`, `legend style={at=..,anchor=..}` move it).
 void AxisPicture::draw_legend(ir::LibraryHost& host) {
-  if (legend_entries_.empty()) return;
+  // `legend to name`: the legend is typeset where \ref{name} stands, not in the axis
+  if (legend_entries_.empty() || legend_to_name_) return;
   const std::uint32_t whole = begin_statement_ ? static_cast<std::uint32_t>(begin_statement_->text.size()) : 0;
   const std::string text_opts = "inner sep=2pt,text depth=0.15em" + (legend_font_.empty() ? "" : ",font=" + legend_font_);
   // `legend columns` (-1: all entries in one row): the entries fill the rows left to right; a
@@ -706,6 +708,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   clip_ = true;
   width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
   width_given_ = height_given_ = false;
+  legend_to_name_ = false;
   title_shift_ = kTitleShiftPt;
   tick_params_ = TickParameters{};
   legend_columns_ = 1;
@@ -731,6 +734,14 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   for (tex::FlatKey& fk : keys) fk.begin = fk.end = 0;
   // a tick length set in `every tick` (defined through \pgfplotsset, so it is in the style table;
   // Tikz-IM.sty sets `tickwidth=.1in` there): pgfplots reads it as the axis' /pgfplots/tickwidth
+  // `every axis legend/.append style` from \pgfplotsset: the legend's place and font
+  {
+    std::string legend_keys;
+    for (const tex::FlatKey& fk : host.expand_keys("every axis legend"))
+      if (!(fk.key == "every axis legend" && !fk.has_value))
+        legend_keys += (legend_keys.empty() ? "" : ",") + fk.key + (fk.has_value ? "={" + fk.value + "}" : "");
+    if (!legend_keys.empty()) read_legend_style(legend_keys, 0);
+  }
   for (const tex::FlatKey& fk : host.expand_keys("every tick")) {
     if (fk.has_value && (strip_prefix(fk.key) == "tickwidth" || strip_prefix(fk.key) == "major tick length"))
       if (auto n = number(fk.value, host)) major_tick_length_ = *n;
@@ -968,6 +979,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       else if (m == "north east") legend_at_x_ = 0.97, legend_at_y_ = 0.97, legend_anchor_ = m;
       else if (m == "outer north east") legend_at_x_ = 1.03, legend_at_y_ = 1, legend_anchor_ = "north west";
       else unknown_keys_.push_back({k + "=" + m, fk.begin});
+    } else if (k == "legend to name") {
+      legend_to_name_ = true;
     } else if (k == "legend cell align") {
       const std::string m = trimmed(v);
       if (m == "left") legend_cells_anchor_ = "west";

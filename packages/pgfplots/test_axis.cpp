@@ -658,3 +658,31 @@ TEST_CASE("pgfplots groupplots: group size, the plots' boxes placed as the libra
     CHECK(count_unsupported(p.lower()) == 1);
   }
 }
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18): the picture's bbox.
+TEST_CASE("pgfplots legend: every axis legend style from pgfplotsset places it, legend to name takes it out") {
+  {
+    Pic p;
+    p.axis = true;
+    p.pre("every axis legend/.append style={at={(1.02,1)},anchor=north west}");
+    p.other("\\begin{axis}");
+    p.other("\\addplot coordinates {(0,0) (1,1)};");
+    p.other("\\addplot coordinates {(0,1) (1,2)};");
+    p.other("\\legend{$l_1$,$l_2$}");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(std::abs(d.picture_bbox.xmax - 234.24) < 0.05);
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[legend to name=named, legend entries={a,b}]");
+    p.other("\\addplot coordinates {(0,0) (1,1)};");
+    p.other("\\addplot coordinates {(0,1) (1,2)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    for (const auto& n : d.nodes) CHECK(n.role != "legend");
+  }
+}
