@@ -199,43 +199,33 @@ Scan tokenize(std::string_view s) {
       }
       continue;
     }
+    // one token of the kinds below: its type and end, made at one place (the hot path)
+    T type = T::other;
+    std::size_t j = i + 1;
+    char32_t cp = 0;
     if (c == '{') {
-      v.emplace_back(T::open, p, p + 1, s.substr(i, 1));
-      ++i;
+      type = T::open;
     } else if (c == '}') {
-      v.emplace_back(T::close, p, p + 1, s.substr(i, 1));
-      ++i;
+      type = T::close;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      std::size_t j = i;
       while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) ++j;
-      v.emplace_back(T::space, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
-      i = j;
+      type = T::space;
     } else if (is_letter(c)) {
-      std::size_t j = i;
       while (j < n && is_letter(s[j])) ++j;
-      v.emplace_back(T::letters, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
-      i = j;
+      type = T::letters;
     } else if (c == '#') {
-      v.emplace_back(T::param, p, p + 1, s.substr(i, 1));
-      ++i;
+      type = T::param;
     } else if (c == '$') {
-      v.emplace_back(T::math, p, p + 1, s.substr(i, 1));
-      ++i;
+      type = T::math;
     } else if (c >= '0' && c <= '9') {  // a number (`0.75`): one token, no pass reads its digits one by one
-      std::size_t j = i + 1;
       while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.')) ++j;
-      v.emplace_back(T::other, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
-      i = j;
-    } else if (static_cast<unsigned char>(c) < 0x80) {
-      v.emplace_back(T::other, p, p + 1, s.substr(i, 1));
-      ++i;
-    } else {
-      char32_t cp = 0;
-      std::size_t len = utf8(s, i, cp);
-      Tok& t = v.emplace_back(T::other, p, static_cast<std::uint32_t>(i + len), s.substr(i, len));
-      if (cp >= 0x80) t.cp = cp;
-      i += len;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      j = i + utf8(s, i, cp);
+      if (cp < 0x80) cp = 0;
     }
+    Tok& t = v.emplace_back(type, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
+    t.cp = cp;
+    i = j;
   }
   return out;
 }
@@ -559,7 +549,9 @@ class Checker {
   }
 
   // --- findings
-  void error(Place at, std::string message, std::string tex_message, std::string fix, nlohmann::json extra = {}) {
+  // Findings are rare: cold and out of line, so that the branches that build them move out of
+  // the passes' hot code (most of the rule's time in a pipeline is fetching that code).
+  [[gnu::cold, gnu::noinline]] void error(Place at, std::string message, std::string tex_message, std::string fix, nlohmann::json extra = {}) {
     if (findings_.size() >= max_findings_) {
       truncated_ = true;
       return;
@@ -578,7 +570,7 @@ class Checker {
     d.notes.push_back({"fix: " + fix, {}});
     findings_.push_back(std::move(d));
   }
-  void unsure(std::string why) {
+  [[gnu::cold, gnu::noinline]] void unsure(std::string why) {
     if (indeterminate_.empty()) indeterminate_ = std::move(why);
   }
 
@@ -611,7 +603,7 @@ class Checker {
   // loads what the catalog does not know).
   bool stub_missing(const LibraryStub& stub, Place at, const std::string& what);
 
-  std::string fix_for_unit(UnitId u) const;
+  [[gnu::cold]] std::string fix_for_unit(UnitId u) const;
   // A loaded unit defines things of this kind through macros the catalog's scanner cannot read.
   // For keys, pgf's and TikZ's own core is left out: the generator reads their key-making macros
   // (\tikzoption, \pgfkeys handlers), and its tests check their keys; pgfplots, tkz-euclide,
@@ -630,7 +622,7 @@ class Checker {
     }
     return false;
   }
-  std::string unit_label(UnitId u) const;
+  [[gnu::cold]] std::string unit_label(UnitId u) const;
   std::optional<UnitId> best_definer(Kind k, std::string_view name) const;
   bool file_exists_locally(const std::string& fname) const;
   // Whether a byte is inside a definition body (merged, sorted ranges: see merge_skips).
@@ -1698,8 +1690,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   // A key is resolved once per family (a file repeats `draw`, `thick`, `->` ...): 1 defined (a
   // key, a color, a shape), 2 read already (an arrow specification, a library stub), 0 unknown.
   int state = facts(k).state[family == 'p' ? 1 : 0];
-  std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet
-  if (state != 1) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
+  std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet or unknown
+  if (state <= 0) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
   if (state < 0) {
     state = 1;
     bool ok = user_keys_.count(k) > 0;
