@@ -103,6 +103,12 @@ struct Element {
   // "data" for a mark a plot handler draws from its data points (a bar, a comb's tooth): its size
   // is a value of the data, not a shape the author constructed; "" otherwise.
   std::string role;
+  // The clips in force where it was drawn (indices into Diagram::clips: the \clip paths of its
+  // scope and the scopes around it, a pgfplots axis' clip of its plots). TeX paints only the part
+  // inside all of them. clip_unknown: a clip the lowering could not read is in force too (where
+  // the element is visible is not known).
+  std::vector<std::uint32_t> clips;
+  bool clip_unknown = false;
 };
 
 enum class NodeShape { rectangle, circle, ellipse, coordinate, other };

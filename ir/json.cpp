@@ -185,6 +185,8 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
     ej["path_id"] = e.path_id;
     ej["incomplete"] = e.incomplete;
     ej["role"] = e.role;
+    ej["clips"] = e.clips;
+    ej["clip_unknown"] = e.clip_unknown;
     ej["source"] = provenance(e.prov, sm);
     elements.push_back(std::move(ej));
   }

@@ -92,6 +92,7 @@ class LibraryHost {
   // Add `pieces` as one path of the construct's statement, drawn with `style`; the picture's
   // bounding box does not grow (grow_picture_bbox says what does).
   virtual void add_path(const std::vector<Geometry>& pieces, const Style& style) {}
+  // A clip of the rest of the current scope (begin_scope): the elements added after it are clipped.
   virtual void add_clip(const ClipRegion& clip) {}
   virtual void grow_picture_bbox(const Box& box) {}
   // pgf's \pgfinterruptboundingbox ... \endpgfinterruptboundingbox: what is emitted in between

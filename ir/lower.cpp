@@ -910,6 +910,8 @@ std::size_t PictureLowerer::add_element(PathState& ps, Geometry g, const Style& 
   el.style = style;
   el.prov = stmt_ ? stmt_->prov : Provenance{};
   el.path_id = ps.path_id;
+  el.clips = stack_.back().clip_ids;
+  el.clip_unknown = stack_.back().clip_unknown;
   d_.elements.push_back(std::move(el));
   ps.elements.push_back(d_.elements.size() - 1);
   return d_.elements.size() - 1;
@@ -2665,12 +2667,14 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
         problem("unsupported-construct", "a clip made of several shapes is reduced to its first", gs.span.begin,
                 gs.span.end, &ps, false);
       d_.clips.push_back(cr);
+      stack_.back().clip_ids.push_back(static_cast<std::uint32_t>(d_.clips.size() - 1));
       if (!d_.canvas && stack_.size() == 1) {
         d_.canvas = cr.bounds;
         d_.canvas_source = "clip";
       }
     } else {
       problem("unsupported-construct", "clip path with curves is not lowered", gs.span.begin, gs.span.end, &ps);
+      stack_.back().clip_unknown = true;
     }
     // a clip path that is not drawn leaves no elements
     if (!s.style.draw && !s.style.fill) {
@@ -3354,7 +3358,10 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.stmt_ = saved;
   }
 
-  void add_clip(const ClipRegion& clip) override { L_.d_.clips.push_back(clip); }
+  void add_clip(const ClipRegion& clip) override {
+    L_.d_.clips.push_back(clip);
+    L_.stack_.back().clip_ids.push_back(static_cast<std::uint32_t>(L_.d_.clips.size() - 1));
+  }
 
   void grow_picture_bbox(const Box& box) override { L_.bbox_.add(box); }
   void begin_interrupt_bbox() override { interrupted_.push_back(L_.bbox_); }

@@ -132,6 +132,10 @@ struct Settings {
   // (tikz.code.tex: \aftergroup\pgf@relevantforpicturesizefalse): nothing after it in the same
   // TeX group (scope) grows the picture's bounding box.
   bool size_frozen = false;
+  // The clips in force in this TeX group (indices into Diagram::clips; a \clip clips the rest of
+  // its scope and the scopes inside it), and whether a clip that was not lowered is among them.
+  std::vector<std::uint32_t> clip_ids;
+  bool clip_unknown = false;
   // A graph drawing layout key (`tree layout`, `spring layout`, ... of \usegdlibrary) is in force:
   // Lua places every node and edge under it, so nothing lowered here has a known position.
   bool placed_by_layout = false;

@@ -19,7 +19,10 @@ const RuleDoc overlap_doc = {
     "  fraction of the smaller one (a turned text, sloped or set along a curve, by its turned box);\n"
     "- a drawn line (segment, edge, arc, curve) that runs through a label's glyphs: its length\n"
     "  inside the glyph box (shrunk by a small inset, without the descender depth below the\n"
-    "  baseline) exceeds a minimum. A label with an opaque\n"
+    "  baseline) exceeds a minimum. Only the part TeX paints counts: the line inside every clip in\n"
+    "  force where it was drawn (a \\clip clips the rest of its scope, a pgfplots axis its plots;\n"
+    "  a clip that is not convex by its bounds); a line under a clip that was not lowered is not\n"
+    "  judged. A label with an opaque\n"
     "  background drawn after the line hides it and is not reported. Grid lines are background\n"
     "  and do not count;\n"
     "- an opaque fill painted after a label, covering the label's centre;\n"
@@ -278,6 +281,24 @@ std::vector<geo::Point> clip_convex(const std::vector<geo::Point>& subject, cons
   return out;
 }
 
+// The part of a text's core that TeX can paint a stroke over: the core (a convex ring) inside every
+// clip in force where the stroke was drawn (ir::Element::clips). A clip that is not convex counts
+// by its bounds, which hold it: the part may be larger than what is painted, never smaller.
+std::vector<geo::Point> painted_part(const ir::Diagram& d, const ir::Element& e, std::vector<geo::Point> core) {
+  for (std::uint32_t ci : e.clips) {
+    if (core.empty()) break;
+    if (ci >= d.clips.size()) continue;
+    const ir::ClipRegion& c = d.clips[ci];
+    std::optional<std::vector<geo::Point>> ring = convex_ring(c.polygon);
+    if (!ring) {
+      const ir::Box& b = c.bounds;
+      ring = std::vector<geo::Point>{{b.xmin, b.ymin}, {b.xmax, b.ymin}, {b.xmax, b.ymax}, {b.xmin, b.ymax}};
+    }
+    core = clip_convex(core, *ring);
+  }
+  return core;
+}
+
 }  // namespace
 
 RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
@@ -397,6 +418,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       const ir::Element& e = d.elements[s.element];
       // a guessed line (a to path drawn straight) is not where TeX draws it
       if (geometry_lost(d, e.incomplete, e.prov.range)) continue;
+      // under a clip that was not lowered, what TeX paints of the line is not known
+      if (e.clip_unknown) continue;
       bool same_path = n.on_path && *n.on_path == e.path_id;
       // A text decoration's letters sit on its path: descenders hang across it by design. Only
       // where the letter's baseline is on that path (within the inset; not raised off it).
@@ -413,9 +436,24 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (upper && *upper < min_cross - 1e-6) continue;
       // One segment cannot overlap itself: its clip length is the overlay's length (in the upright
       // box; the turned core lies inside its bounds, so there the clip length only bounds it).
-      double inside = upper && s.pts.size() == 2 && turned.empty()
-                          ? *upper
-                          : geo::Shape::line(s.pts).intersection_length(core_shape);
+      double inside = 0;
+      if (!e.clips.empty()) {
+        // TeX paints the line only inside the clips in force where it was drawn (a pgfplots axis
+        // clips its plots to the box; a \clip, the rest of its scope)
+        std::vector<geo::Point> ring =
+            turned.empty() ? std::vector<geo::Point>{{core.xmin, core.ymin}, {core.xmax, core.ymin}, {core.xmax, core.ymax},
+                                                     {core.xmin, core.ymax}}
+                           : turned;
+        std::optional<std::vector<geo::Point>> ccw = convex_ring(ring);
+        const std::vector<geo::Point> part = ccw ? painted_part(d, e, *ccw) : std::vector<geo::Point>{};
+        if (part.size() < 3) continue;
+        const geo::Shape area = geo::Shape::polygon(part);
+        if (!area || area.area() <= 0) continue;
+        inside = geo::Shape::line(s.pts).intersection_length(area);
+      } else {
+        inside = upper && s.pts.size() == 2 && turned.empty() ? *upper
+                                                              : geo::Shape::line(s.pts).intersection_length(core_shape);
+      }
       if (inside > worst + kTieEpsilon) worst = inside, worst_stroke = &s;  // ties: the first stroke
     }
     if (worst_stroke && worst > min_cross) {
