@@ -15,7 +15,8 @@ const RuleDoc core_math_doc = {
     "core_math",
     "a shape is degenerate, or its marks (right angle, equal sides, tick marks) contradict it",
     "Core mathematical properties of the drawn shapes must hold:\n"
-    "- no closed shape is degenerate: its thickness (twice its area over its perimeter) is not a\n"
+    "- no closed shape is degenerate: its thickness (twice its area over its perimeter; the area of\n"
+    "  an outline that crosses itself is its lobes' areas added up) is not a\n"
     "  negligible fraction of its size (a zero-area triangle reads as a line); in a picture projected\n"
     "  from 3D (xyz coordinates, 3D faces) a flat shape is a face seen edge-on and is not judged;\n"
     "  a bar a plot handler draws from a data point has the size of its value (a bar of 0 is flat)\n"
@@ -70,7 +71,12 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
     std::vector<geo::Point> ring = *region;
     ring.push_back(ring.front());
     double perimeter = geo::polyline_length(ring);
-    double thickness = perimeter > 0 ? 2 * geo::polygon_area(*region) / perimeter : 0;
+    // The area TeX fills: an outline that crosses itself (a filled curve down to its baseline on
+    // both sides of it) has lobes of opposite turn, which cancel in the signed shoelace sum; the
+    // polygon made valid (GEOS) adds them up.
+    double area = std::abs(geo::polygon_area(*region));
+    if (const geo::Shape filled = geo::Shape::polygon(*region)) area = std::max(area, filled.area());
+    double thickness = perimeter > 0 ? 2 * area / perimeter : 0;
     if (thickness < thin * size) {
       r.findings.push_back(finding(doc, e.prov.range,
                                    "shape is degenerate: " + num(thickness) + "pt thick for " + num(size) +

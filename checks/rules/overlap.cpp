@@ -17,13 +17,16 @@ const RuleDoc overlap_doc = {
     "Elements must not overlap in a way that hinders reading. The rule reports:\n"
     "- two text labels whose glyph boxes (border box minus inner sep) overlap by more than a\n"
     "  fraction of the smaller one (a turned text, sloped or set along a curve, by its turned box);\n"
+    "  the same text set twice at the same place (up to rounding) is the same ink and reads as one;\n"
     "- a drawn line (segment, edge, arc, curve) that runs through a label's glyphs: its length\n"
     "  inside the glyph box (shrunk by a small inset, without the descender depth below the\n"
     "  baseline) exceeds a minimum. Only the part TeX paints counts: the line inside every clip in\n"
     "  force where it was drawn (a \\clip clips the rest of its scope, a pgfplots axis its plots;\n"
     "  a clip that is not convex by its bounds); a line under a clip that was not lowered is not\n"
     "  judged. A label with an opaque\n"
-    "  background drawn after the line hides it and is not reported. Grid lines are background\n"
+    "  background drawn after the line hides it and is not reported, and so does an opaque node\n"
+    "  painted after the line and not after the label whose box holds the label (a pgfplots\n"
+    "  legend, filled white, over the plots). Grid lines are background\n"
     "  and do not count;\n"
     "- an opaque fill painted after a label, covering the label's centre;\n"
     "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
@@ -281,6 +284,17 @@ std::vector<geo::Point> clip_convex(const std::vector<geo::Point>& subject, cons
   return out;
 }
 
+// Two boxes equal up to rounding (a millionth of their size).
+bool same_place(const ir::Box& a, const ir::Box& b) {
+  const double eps = 1e-6 * std::max({1.0, a.width(), a.height()});
+  return std::abs(a.xmin - b.xmin) <= eps && std::abs(a.xmax - b.xmax) <= eps && std::abs(a.ymin - b.ymin) <= eps &&
+         std::abs(a.ymax - b.ymax) <= eps;
+}
+
+bool box_contains(const ir::Box& outer, const ir::Box& inner) {
+  return outer.xmin <= inner.xmin && outer.ymin <= inner.ymin && outer.xmax >= inner.xmax && outer.ymax >= inner.ymax;
+}
+
 // The part of a text's core that TeX can paint a stroke over: the core (a convex ring) inside every
 // clip in force where the stroke was drawn (ir::Element::clips). A clip that is not convex counts
 // by its bounds, which hold it: the part may be larger than what is painted, never smaller.
@@ -351,6 +365,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (ratio <= text_ratio) continue;
       const ir::Node& na = d.nodes[labels[i].node];
       const ir::Node& nb = d.nodes[labels[j].node];
+      // The same text set twice at the same place (a tick label of a value listed twice) prints the
+      // same ink over itself: it reads as one text. Same place up to rounding, not a tolerance.
+      if (labels[i].text.plain == labels[j].text.plain && std::abs(na.rotation_deg - nb.rotation_deg) < 1e-6 &&
+          same_place(labels[i].glyphs, labels[j].glyphs))
+        continue;
       // Letters of one text decoration: it sets each at its own width's share of the path, so
       // their boxes abut on the baseline and fan along its bends. Where their ink meets would
       // take the glyphs' outlines, which are not modelled: not judged (promise 1).
@@ -392,6 +411,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     fill_index.insert(bb, ei);
   }
 
+  // Opaque node backgrounds (placed): they hide the lines painted before them (2.).
+  std::vector<std::size_t> filled_nodes;
+  for (std::size_t k = 0; k < d.nodes.size(); ++k)
+    if (d.nodes[k].filled && !d.nodes[k].incomplete && d.nodes[k].box.width() > 0) filled_nodes.push_back(k);
+
   // 2. Lines through text, and 3. opaque fills painted over text.
   for (const Label& l : labels) {
     if (r.full()) break;  // (truncated is set where a finding was refused)
@@ -430,6 +454,14 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (same_path && n.role == "arrow marking") continue;
       // An opaque node background painted after the line hides it.
       if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
+      // So does another opaque node painted after the line, not after the text, whose box holds
+      // the text (a pgfplots legend, filled white over the plots, under its entries).
+      if (std::any_of(filled_nodes.begin(), filled_nodes.end(), [&](std::size_t m) {
+            const ir::Node& c = d.nodes[m];
+            return &c != &n && painted_after(c.prov.range, e.prov.range) && !painted_after(c.prov.range, n.prov.range) &&
+                   box_contains(c.box, core);
+          }))
+        continue;
       // The exact clip length first: only a stroke that may reach the limit needs GEOS's overlay
       // (a shorter one can be neither reported nor the worst of a report).
       auto upper = box_clip_length(core, s.pts);
