@@ -148,6 +148,16 @@ const char* size_style(const std::string& k) {
 // pgfplots' own plot keys, read or only painting: not handed on to TikZ
 bool pgfplots_plot_key(const std::string& k) { return plot_keys().count(k) != 0 || starts_with(k, "scatter/"); }
 
+// A 2D `mesh` of an expression (pgfplots manual 4.6.9 "Mesh plots" with one-dimensional data):
+// one scanline, drawn as the polyline through the samples with colours from the colormap (paint).
+// Coordinates or tables may end scanlines with blank lines, which the statement text no longer
+// shows: not modelled there.
+bool line_mesh(const std::string& key, const AddPlot& ap) {
+  if (key != "mesh" || ap.three_d) return false;
+  const std::string src = trimmed(ap.source);
+  return !src.empty() && (src[0] == '{' || src[0] == '(' || starts_with(src, "expression"));
+}
+
 // \addplot3 options that paint a mesh or surface, or order its drawing: read as nothing here.
 bool paint3_key(const std::string& k) {
   static const std::set<std::string> keys = {"z buffer", "shader", "faceted color", "colormap name", "colorbar",
@@ -1083,7 +1093,7 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       const auto items = tex::split_options(ap->options);
       for (std::size_t q = 0; q < items.size(); ++q)
         if (const std::string k = strip_prefix(tex::normalise_key(items[q].key));
-            unmodelled.empty() && !r.errors.consumed[q] && unmodelled_plot_key(k))
+            unmodelled.empty() && !r.errors.consumed[q] && unmodelled_plot_key(k) && !line_mesh(k, *ap))
           unmodelled = k;
     }
     if (unmodelled.empty() && !r.errors.unsupported.empty()) unmodelled = r.errors.unsupported;
@@ -1584,7 +1594,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
   for (std::size_t q = 0; q < option_items.size(); ++q) {
     const auto& it = option_items[q];
     const std::string k = strip_prefix(tex::normalise_key(it.key));
-    if (errors.consumed[q]) continue;
+    if (errors.consumed[q] || line_mesh(k, *ap)) continue;
     if (unmodelled_plot_key(k)) {
       host.problem("unsupported-construct", "\\addplot option '" + k + "' (a plot type) is not modelled", 0, whole);
       modelled = false;
