@@ -193,9 +193,10 @@ class PictureLowerer {
     BBoxAccumulator bbox;       // the path's own points (pgf's \pgf@pathminx...)
     BBoxAccumulator node_bbox;  // its nodes, labels and pins: their borders (outer sep not included)
     // The elements of the path's current subpath, in path order (where the arrow tips go), and
-    // the hulls of the tips its edges drew (each edge is a path of its own).
+    // what grows the picture without the stroke's half width: the hulls of the tips its edges
+    // drew (each edge is a path of its own) and plot marks (\pgfusepathqstroke).
     std::vector<std::size_t> subpath;
-    BBoxAccumulator tips_bbox;
+    BBoxAccumulator unstroked_bbox;
     // The path closes a subpath somewhere (cycle, rectangle, circle, ellipse): pgf draws no tips
     // on it at all (pgfcorepathprocessing.code.tex \pgfprocesscheckclosed)
     bool closes = false;
@@ -232,6 +233,7 @@ class PictureLowerer {
   // the open subpath `pieces` (elements in path order), into `acc`.
   void add_arrow_hulls(const std::vector<std::size_t>& pieces, const Settings& s, BBoxAccumulator& acc) const;
   void flush_run(PathState& ps, bool closed, bool explicit_cycle);
+  void add_plot_marks(PathState& ps, const Settings& os, const std::vector<Point>& points);
   void move_to(PathState& ps, const Resolved& r);
   void line_to(PathState& ps, const Resolved& r);
   Point canvas(const PathState& ps, Point local) const { return ps.s.ctm.apply(local); }
@@ -1087,6 +1089,41 @@ std::vector<Point> smooth_plot(const std::vector<Point>& p, bool cycle, double t
     piece(p[i], p[i] + d(i), p[j] - d(j), p[j]);
   }
   return out;
+}
+
+// The extreme points of a plot mark's path, in pt around the mark's point, before the
+// transformation (pgflibraryplothandlers.code.tex and pgflibraryplotmarks.code.tex): pgf's
+// bounding box counts these and a circle's Bezier control points (kCircleControl). Marks not
+// listed are not added to the bounding box.
+constexpr double kCircleControl = 0.55228475;  // pgf's \pgfpathellipse control distance
+std::optional<std::vector<Point>> plot_mark_points(std::string_view mark, double s) {
+  const double d = 0.70710678 * s;  // pgf's x and otimes diagonals
+  if (mark == "*" || mark == "o" || mark == "oplus" || mark == "oplus*" || mark == "otimes" || mark == "otimes*") {
+    const double k = kCircleControl * s;
+    return std::vector<Point>{{s, 0}, {-s, 0}, {0, s}, {0, -s}, {s, k},  {s, -k}, {-s, k}, {-s, -k},
+                              {k, s}, {-k, s}, {k, -s}, {-k, -s}};
+  }
+  if (mark == "+") return std::vector<Point>{{s, 0}, {-s, 0}, {0, s}, {0, -s}};
+  if (mark == "x") return std::vector<Point>{{d, d}, {-d, -d}, {-d, d}, {d, -d}};
+  if (mark == "|") return std::vector<Point>{{0, s}, {0, -s}};
+  if (mark == "-") return std::vector<Point>{{s, 0}, {-s, 0}};
+  if (mark == "square" || mark == "square*") return std::vector<Point>{{s, s}, {-s, -s}, {-s, s}, {s, -s}};
+  return std::nullopt;
+}
+
+// A mark at each plot point (\pgf@plot@mark@handler: \pgftransformshift to the point, the mark
+// drawn under the current transformation, so the picture's scale and rotation reach it), grown
+// into the picture's bounding box. Marks moved by `mark options` transformations or drawn only
+// at some points (mark repeat, phase, indices) are left out: their places are not modelled.
+void PictureLowerer::add_plot_marks(PathState& ps, const Settings& os, const std::vector<Point>& points) {
+  if (os.ops->mark_subset) return;
+  const std::string& opts = os.ops->mark_options;
+  for (std::string_view t : {"scale", "rotate", "shift", "slant", "cm", "transform"})
+    if (opts.find(t) != std::string::npos) return;
+  auto shape = plot_mark_points(os.ops->plot_mark, os.ops->mark_size);
+  if (!shape) return;
+  for (Point c : points)
+    for (Point q : *shape) ps.unstroked_bbox.add(c + os.ctm.apply_linear(q));
 }
 
 // `path`, or a copy of it in `storage` with the x, y and z vectors of `node` when they differ.
@@ -2286,7 +2323,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
           if (!target->bare_node.empty()) t = named_.at(target->bare_node).border_toward_canvas(ac);
           Style st = es.style;
           const std::size_t ei = add_element(ps, Segment{a, t}, st);
-          if (ei != static_cast<std::size_t>(-1) && st.draw) add_arrow_hulls({ei}, es, ps.tips_bbox);
+          if (ei != static_cast<std::size_t>(-1) && st.draw) add_arrow_hulls({ei}, es, ps.unstroked_bbox);
           ps.bbox.add(a);
           ps.bbox.add(t);
           seg.kind = SegmentRef::Kind::line;
@@ -2348,7 +2385,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         }
         if (is_edge) {
           const std::size_t ei = add_element(ps, bz, es.style);
-          if (ei != static_cast<std::size_t>(-1) && es.style.draw) add_arrow_hulls({ei}, es, ps.tips_bbox);
+          if (ei != static_cast<std::size_t>(-1) && es.style.draw) add_arrow_hulls({ei}, es, ps.unstroked_bbox);
         } else {
           add_path_piece(ps, bz, s.style);
         }
@@ -2470,6 +2507,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         return;
       }
       if (pts.empty()) return;
+      const std::vector<Point> plot_points = pts;  // where the marks go
       flush_run(ps, false, false);
       Plot pl;
       pl.points = pts;
@@ -2481,7 +2519,9 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         for (Point p : controls) ps.bbox.add(p);
         pts = pl.points;
       }
-      add_path_piece(ps, pl, s.style);
+      // `only marks` (pgfmanual 22.8): the mark handler alone, no line through the points
+      if (!(os.ops->only_marks && !os.ops->plot_mark.empty())) add_path_piece(ps, pl, s.style);
+      if (!os.ops->plot_mark.empty()) add_plot_marks(ps, os, plot_points);
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::plot;
       ps.last.pts = pts;
@@ -2700,11 +2740,11 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
   }
   // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
   if (!s.overlay && !s.size_frozen && extent.any) bbox_.add(extent.box);
-  // \pgf@arrows@rigid@hull: the tips' hulls, where the picture's size is still recorded
+  // \pgf@arrows@rigid@hull: the tips' hulls (and plot marks), where the picture's size is still recorded
   if (!s.overlay && !s.size_frozen) {
     if (s.style.draw && !ps.closes && !s.decorate && s.ops->decorating_actions.empty())
       add_arrow_hulls(ps.subpath, s, bbox_);
-    if (ps.tips_bbox.any) bbox_.add(ps.tips_bbox.box);
+    if (ps.unstroked_bbox.any) bbox_.add(ps.unstroked_bbox.box);
   }
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
   if (ps.incomplete || s.placed_by_layout) {

@@ -569,6 +569,31 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     if (auto d = num(v)) s.plot_tension = *d;
     return true;
   }
+  if (key == "mark" && k.has_value) {
+    const std::string m(trim(v));
+    s.ops.mut().plot_mark = m == "none" ? std::string() : m;
+    return true;
+  }
+  if (key == "no marks" || key == "no markers") {
+    if (!s.ops->plot_mark.empty()) s.ops.mut().plot_mark.clear();
+    return true;
+  }
+  if (key == "mark size" && k.has_value) {
+    if (auto d = dim(v)) s.ops.mut().mark_size = *d;
+    return true;
+  }
+  if (key == "only marks") {
+    s.ops.mut().only_marks = true;
+    return true;
+  }
+  if (key == "mark repeat" || key == "mark phase" || key == "mark indices") {
+    s.ops.mut().mark_subset = true;
+    return true;
+  }
+  if (key == "mark options" && k.has_value) {
+    s.ops.mut().mark_options = std::string(trim(v));
+    return true;
+  }
 
   // --- transformations (pgfmanual 25.3); for nodes they form the node's own transformation
   if (key == "shift") {

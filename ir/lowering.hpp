@@ -115,6 +115,13 @@ struct PathOpSettings {
   std::vector<std::string> insert_paths;
   std::string name_path;
   std::string name_intersections;
+  // plot marks (pgflibraryplothandlers.code.tex \pgf@plot@mark@handler): the mark, \pgfplotmarksize
+  // (TikZ's `mark size`, default 2pt) and `mark options` as written
+  std::string plot_mark;
+  double mark_size = 2;
+  std::string mark_options;
+  bool mark_subset = false;  // mark repeat / phase / indices: marks at some points only
+  bool only_marks = false;
   // decorations (pgfmanual 24): the decoration= keys in force, and the decoration specs of
   // pre/postactions that decorate
   std::string decoration;
