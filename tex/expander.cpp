@@ -317,6 +317,9 @@ const std::unordered_map<std::string, Expander::Primitive>& Expander::primitive_
       {"pgfmathfrac", &Expander::p_pgfmathfunction},
       {"pgfmathdeg", &Expander::p_pgfmathfunction},
       {"pgfmathrad", &Expander::p_pgfmathfunction},
+      {"tkzGetAngle", &Expander::p_tkzget},
+      {"tkzGetLength", &Expander::p_tkzget},
+      {"tkzGetResult", &Expander::p_tkzget},
       {"ifthenelse", &Expander::p_ifthenelse},
       {"ifnum", &Expander::p_ifnum},
       {"ifdim", &Expander::p_ifdim},
@@ -1579,6 +1582,26 @@ void Expander::p_pgfmathfunction(const Token& t) {
   auto m = std::make_shared<Meaning>();
   m->body = string_tokens(text, t);
   define("pgfmathresult", m, false);
+}
+
+// tkz-euclide's \tkzGetAngle{name}, \tkzGetLength{name}, \tkzGetResult{name}: a global \edef of
+// \name to the value the last \tkzFindAngle / \tkzCalcLength / ... left in \tkzAngleResult,
+// \tkzLengthResult or \tkzMathResult (tkz-tools-eu-angles.tex, tkz-tools-eu-math.tex). The value is
+// computed by tkz's geometry, which the expander does not run: \name is defined to that result
+// macro, undefined here, so text that prints it stays an unknown command (measured with its
+// uncertainty) and `\edef\name{\fpeval{round(\name)}}` refers to the result, not to itself.
+void Expander::p_tkzget(const Token& t) {
+  TokenList name_tokens;
+  if (!read_group_raw(name_tokens, t)) return;
+  std::string name = trim(to_string(name_tokens));
+  if (name.empty()) return;
+  const char* result = t.text == "tkzGetAngle" ? "tkzAngleResult" : t.text == "tkzGetLength" ? "tkzLengthResult" : "tkzMathResult";
+  Token r = t;
+  r.cat = Cat::control;
+  r.text = result;
+  auto m = std::make_shared<Meaning>();
+  m->body.push_back(r);
+  define(name, m, true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -306,6 +306,7 @@ class Expander {
   void p_pgfmathparse(const Token&);
   void p_pgfmathfunction(const Token&);
   void p_tikzmath(const Token&);
+  void p_tkzget(const Token&);
   void p_ifthenelse(const Token&);
   void undecided_comparison(const Token&);
   void p_ifnum(const Token&);

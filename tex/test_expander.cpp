@@ -173,6 +173,17 @@ TEST_CASE("a comment environment is skipped unread, in the document and in a pic
   CHECK(r.texts() == std::vector<std::string>{"\\draw(0,0) -- (1,0);", "\\fill(1,1) circle (1pt);"});
 }
 
+// tkz-euclide's \tkzGetAngle{a} is \global\edef\a{\tkzAngleResult}: a later
+// \edef\a{\fpeval{round(\a)}} (the manual's angles example) reads the result, not itself.
+TEST_CASE("\\tkzGetAngle, \\tkzGetLength, \\tkzGetResult define the macro they name") {
+  auto r = picture(
+      "\\tkzGetAngle{aBAC}\\edef\\aBAC{\\fpeval{round(\\aBAC)}}\\tkzGetLength{rA}{\\tkzGetResult{m}}\n"
+      "\\draw (0,0) node {\\aBAC} node {\\rA} node {\\m};");
+  CHECK(r.find("expansion-limit") == nullptr);
+  REQUIRE(r.texts().size() == 1);
+  CHECK(r.texts()[0] == "\\draw(0,0) node {\\fpeval{round(\\tkzAngleResult)}} node {\\tkzLengthResult} node {\\tkzMathResult};");
+}
+
 TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupported, not an error") {
   auto r = picture("\\pgfmathsetmacro\\h{\\somepackagemacro+1}\n\\foreach \\d in \\digitlist {\\draw (\\d,0);}");
   CHECK(r.find("math-error") == nullptr);

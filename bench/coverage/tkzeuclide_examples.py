@@ -18,6 +18,7 @@ and, with --tex (lualatex through tools/tex-diff, results cached by file content
 default .cache/tex-diff in the repository, which git ignores):
   - examples that lualatex compiles; of those, picture bbox within 1pt   (target >= 90%)
   - error-severity diagnostics on examples that compile                  (target 0)
+    (an example whose error lualatex logs too, pictures written all the same, is listed apart)
 
 TeX batches are CPU work: run under the lock, e.g.
   flock /work/locks/cpu bench/coverage/tkzeuclide_examples.py --tex
@@ -33,6 +34,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from pgfmanual_coverage import balanced, read  # noqa: E402
@@ -96,6 +98,28 @@ def standalone(body):
     if tikz:
         pre += "\\usetikzlibrary{" + ",".join(dict.fromkeys(tikz)) + "}\n"
     return pre + "\\begin{document}\n" + body.strip("\n") + "\n\\end{document}\n"
+
+
+def tex_error(tex, timeout):
+    """TeX's first error (a `!` line of the log) compiling `tex` alone, or "".
+
+    tools/tex-diff keeps the geometry of a run that logged errors yet wrote its pictures (an
+    undefined macro in a label); an error diagnostic on such an example is TeX's error too, so
+    the examples tikzlint gives an error are compiled once more here to tell the two apart. The
+    manual's own fonts (fourier-otf: \\widearc; amsmath through unicode-math: \\dfrac) are not in
+    the standalone files, so a few examples that build in the manual do not build alone."""
+    with tempfile.TemporaryDirectory(prefix="tkz-err-") as work:
+        try:
+            subprocess.run(["lualatex", "-interaction=nonstopmode", str(pathlib.Path(tex).resolve())], cwd=work,
+                           capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "lualatex timed out"
+        log = pathlib.Path(work) / (pathlib.Path(tex).stem + ".log")
+        if log.exists():
+            for line in log.read_text(errors="replace").splitlines():
+                if line.startswith("!"):
+                    return line
+    return ""
 
 
 def main():
@@ -182,10 +206,18 @@ def main():
             off.append((r["file"], worst))
     compiled_names = {pathlib.Path(r["file"]).name for r in compiled}
     err_compiling = {p: e for p, e in errors_by_file.items() if p.name in compiled_names}
+    tex_errs = {p: tex_error(p, args.timeout) for p in err_compiling}
+    tex_also = {p: m for p, m in tex_errs.items() if m}
+    err_compiling = {p: e for p, e in err_compiling.items() if p not in tex_also}
     print(f"lualatex compiles: {len(compiled)}/{len(results)}")
     print(f"picture bbox within 1pt of lualatex: {ok}/{len(compiled)} = {100 * ok / max(len(compiled), 1):.1f}%"
           "   (target >= 90%)")
     print(f"compiling examples with an error diagnostic: {len(err_compiling)}   (target 0)")
+    if tex_also:
+        print(f"  and {len(tex_also)} whose error lualatex reports too (pictures written all the same):")
+        for p, m in tex_also.items():
+            print(f"    {p.name}: TeX {m[:60]}; tikzlint {errors_by_file[p][0]['rule']}: "
+                  f"{errors_by_file[p][0]['message'][:60]}")
     for p, errs in list(err_compiling.items())[:15]:
         print(f"  {p.name}: {errs[0]['rule']}: {errs[0]['message'][:90]}")
     if args.list == "bbox":
