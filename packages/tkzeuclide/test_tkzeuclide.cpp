@@ -102,3 +102,34 @@ TEST_CASE("tkzeuclide: an unmodelled construction is reported once, what it defi
     if (n.text.empty()) ++points;
   CHECK(points == 3);  // A, B, M
 }
+
+// Checked with lualatex (tkz-euclide 4.25c, tools/tex-diff): the same points with their lines
+// drawn give the picture [-17.17, -64.11, 102.52, 85.45] and the label I, below the crossing at
+// (2, 0.5) cm, centred within 0.01pt of TeX's.
+TEST_CASE("tkzeuclide: \\tkzInterLL places the crossing of the two lines, parallel lines are not placed") {
+  Pic p;
+  p.pre(kStyles);
+  p.options = "scale=.75";
+  p.other(
+      "\\tkzDefPoints{0/0/A,4/1/B,1/3/C,3/-2/D}\n"
+      "\\tkzInterLL(A,B)(C,D) \\tkzGetPoint{I}\n"
+      "\\tkzDrawPoints(I)\\tkzLabelPoints(I)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const double u = 0.75 * 72.27 / 2.54;
+  // y = x/4 and y = 5.5 - 2.5x: I = (2, 0.5) cm
+  const ir::Node* i = node_with_text(d, "$I$");
+  REQUIRE(i != nullptr);
+  CHECK(std::abs(i->center.x - 2 * u) < 0.01);
+  CHECK(i->center.y < 0.5 * u);  // below its point (label style)
+
+  Pic q;
+  q.pre(kStyles);
+  q.other(
+      "\\tkzDefPoints{0/0/A,4/1/B,0/1/C,4/2/D}\n"
+      "\\tkzInterLL(A,B)(C,D) \\tkzGetPoint{I}\n"
+      "\\tkzDrawPoints(A,I)\\tkzLabelPoints(I)");
+  auto e = q.lower();
+  CHECK(count_unsupported(e) == 1);
+  CHECK(node_with_text(e, "$I$") == nullptr);
+}

@@ -42,6 +42,7 @@ constexpr double kRightAngleSize = 0.25;
 constexpr double kLabelAngleDist = 1;
 // tkz-obj-eu-draw-lines.tex /@tkzmarkoptions: mark `|` of size 4pt at pos .5.
 constexpr double kSegmentMarkSize = 4;
+constexpr double kTexMaxDimen = 16383.99998;  // TeX's \maxdimen in pt: no coordinate lies beyond it
 
 std::string num(double v) { return text_number(v); }
 
@@ -166,7 +167,7 @@ constexpr Signature kSignatures[] = {
     {"tkzMarkRightAngle", "op"},   {"tkzMarkRightAngles", "op"},   {"tkzLabelAngle", "opg"},
     {"tkzLabelAngles", "opg"},     {"tkzFillAngle", "op"},         {"tkzFillAngles", "op"},
     {"tkzMarkSegment", "op"},      {"tkzMarkSegments", "op"},      {"tkzSetUpPoint", "o"},
-    {"tkzSetUpLine", "o"},         {"tkzSetUpStyle", "og"},
+    {"tkzSetUpLine", "o"},         {"tkzSetUpStyle", "og"},        {"tkzInterLL", "pp"},
 };
 
 const Signature* signature(std::string_view name) {
@@ -326,10 +327,11 @@ class Lowerer {
   void lower(const Command& c) {
     const std::string& n = c.name;
     // a construction that fails (a point it names is unknown) leaves no result to get
-    if (n == "tkzDefMidPoint" || n == "tkzDefPointBy") state_.results_known = false;
+    if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL") state_.results_known = false;
     if (n == "tkzDefPoint") return def_point(c);
     if (n == "tkzDefPoints") return def_points(c);
     if (n == "tkzDefMidPoint") return def_midpoint(c);
+    if (n == "tkzInterLL") return inter_ll(c);
     if (n == "tkzDefPointBy") return def_point_by(c);
     if (n == "tkzDefPointsBy") return unsupported_command(c);
     if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
@@ -417,6 +419,23 @@ class Lowerer {
     auto a = point(ps[0], c), b = point(ps[1], c);
     if (!a || !b) return;
     define("tkzPointResult", {(a->x + b->x) / 2, (a->y + b->y) / 2}, c);
+  }
+  // tkz-tools-eu-intersections.tex \tkzInterLL(A,B)(C,D): `\path (intersection of A--B and C--D)
+  // coordinate (tkzPointResult)`, where the two lines (not the segments) cross. Lines that do
+  // not cross within TeX's largest dimension (parallel, or nearly) are pgf's error
+  // (\pgfpointintersectionoflines divides by their cross product): not placed, reported.
+  void inter_ll(const Command& c) {
+    auto l1 = split_top(nth(c, '(', 0)->text, ','), l2 = split_top(nth(c, '(', 1)->text, ',');
+    if (l1.size() != 2 || l2.size() != 2) return unsupported_command(c);
+    auto a = point(l1[0], c), b = point(l1[1], c), p = point(l2[0], c), q = point(l2[1], c);
+    if (!a || !b || !p || !q) return;
+    const double dx1 = b->x - a->x, dy1 = b->y - a->y, dx2 = q->x - p->x, dy2 = q->y - p->y;
+    const double den = dx1 * dy2 - dy1 * dx2;
+    const double t = den == 0 ? 0 : ((p->x - a->x) * dy2 - (p->y - a->y) * dx2) / den;
+    const Point x{a->x + t * dx1, a->y + t * dy1};
+    if (den == 0 || std::abs(x.x) > kTexMaxDimen || std::abs(x.y) > kTexMaxDimen)
+      return unsupported("\\tkzInterLL of lines that do not cross within TeX's dimensions", c.b, c.e);
+    define("tkzPointResult", x, c);
   }
   void get_point(const std::string& from, const std::string& name, const Command& c) {
     if (!state_.results_known || !host_.named_center(from)) {
