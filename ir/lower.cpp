@@ -1259,9 +1259,11 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
     Box border = outline(stroke, stroke);
     if (g.shape == NodeShape::coordinate) border = {n.center.x, n.center.y, n.center.x, n.center.y};
     ps.node_bbox.add(border);
-  } else if (is_coordinate && !ns.overlay) {
-    ps.node_bbox.add(n.center);
   }
+  // A `coordinate` (\coordinate (B) at (p)) is \pgfcoordinate, which names a point and protocols
+  // no size: the picture does not grow by it (lualatex: \coordinate (B) at (2,0) beside a line
+  // at x = 0 leaves the picture 0.4pt wide). A path's own point before it (`(p) coordinate`) grows
+  // the picture as every path point does.
   NodeRecord rec;
   rec.g = g;
   rec.center = n.center;

@@ -313,6 +313,20 @@ TEST_CASE("canvas: the first top-level clip is the canvas, only the clip path co
   CHECK(d.picture_bbox.ymax == doctest::Approx(kCm));
 }
 
+TEST_CASE("bounding box: \\coordinate (B) at (p) does not grow the picture, (p) coordinate (B) does") {
+  // lualatex: \coordinate (B) at (2,0); \draw (0,0) -- (0,1); is -0.2 -0.2 0.2 28.65
+  Pic p;
+  p.path("\\coordinate (B) at (2,0);");
+  p.path("\\draw (0,0) -- (0,1);");
+  auto d = p.lower();
+  CHECK(d.picture_bbox.xmax == doctest::Approx(0.2));
+  Pic q;
+  q.path("\\path (2,0) coordinate (B);");
+  q.path("\\draw (0,0) -- (0,1);");
+  auto e = q.lower();
+  CHECK(e.picture_bbox.xmax == doctest::Approx(2 * kCm));
+}
+
 TEST_CASE("bounding box: a clip in a scope stops the growth until the scope ends") {
   // lualatex: 0 -57.105 142.464 28.453
   Pic p;
