@@ -203,6 +203,9 @@ struct Direction {
   std::string label, label_style, ticklabel_style;
   bool has_label = false, hidden = false;
   std::string line = "box";  // `axis x line`: box, lower (bottom/left), none
+  // `axis x line` names a place that is not modelled (right, top): the tick labels stand there,
+  // not where they are laid out here; they are unplaced for the rules
+  bool line_unknown = false;
   std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
   bool ticks_upper = true;            // `xtick pos=both` (the default): ticks on the upper line too
   bool arrow = false;                 // the line ends in an arrow (-stealth)
@@ -872,7 +875,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
         if (m == "box" || m == "none") d.line = m;
         else if (lower) d.line = "lower";
         else if (m == "middle" || m == "center") d.line = "middle", d.middle_at = fk.begin, d.label_near_ticks = false;
-        else return false;
+        else return d.line_unknown = true, false;
         // `every non boxed x axis` (pgfplots.code.tex): tick align=center, enlarge x limits=false,
         // an arrow at the line's end; the starred keys leave those alone
         if (!star && (d.line == "lower" || d.line == "middle"))
@@ -1416,7 +1419,9 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
       if (auto m = host.measure_node(opts, text)) below = std::max(below, tick_clearance(x_) - m->box.ymin);
       host.emit("\\node[" + opts + "] at (" + pt(p) + "," + pt(-tick_clearance(x_)) + ") {" + text + "};", 0, whole);
     }
+    if (x_.line_unknown) host.mark_nodes_incomplete(first_node);
   }
+  const std::size_t first_y_node = host.node_count();
   if (!y_.hidden && y_.line != "none") {
     const std::string style = tick_label_style_ + y_.ticklabel_style;
     for (const auto& [p, text] : tick_labels(y_, host, st)) {
@@ -1424,6 +1429,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
       if (auto m = host.measure_node(opts, text)) left = std::max(left, tick_clearance(y_) - m->box.xmin);
       host.emit("\\node[" + opts + "] at (" + pt(-tick_clearance(y_)) + "," + pt(p) + ") {" + text + "};", 0, whole);
     }
+    if (y_.line_unknown) host.mark_nodes_incomplete(first_y_node);
   }
   host.set_node_role(first_node, "tick label");
   const std::size_t label_nodes = host.node_count();
