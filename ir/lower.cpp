@@ -2509,11 +2509,11 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         return;
       }
       if (pts.empty()) return;
-      const std::vector<Point> plot_points = pts;  // where the marks go
       flush_run(ps, false, false);
       Plot pl;
       pl.points = pts;
       for (Point p : pts) ps.bbox.add(p);
+      if (!os.ops->plot_mark.empty()) add_plot_marks(ps, os, pts);  // at the points themselves
       if (os.plot_handler != Settings::PlotHandler::sharp) {
         // the curve through the points, its control points in the bounding box as pgf counts them
         std::vector<Point> controls;
@@ -2523,7 +2523,6 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       }
       // `only marks` (pgfmanual 22.8): the mark handler alone, no line through the points
       if (!(os.ops->only_marks && !os.ops->plot_mark.empty())) add_path_piece(ps, pl, s.style);
-      if (!os.ops->plot_mark.empty()) add_plot_marks(ps, os, plot_points);
       ps.last = SegmentRef{};
       ps.last.kind = SegmentRef::Kind::plot;
       ps.last.pts = pts;

@@ -1564,12 +1564,10 @@ void Expander::p_pgfmathfunction(const Token& t) {
   if (f == "lessthan") f = "less";
   else if (f == "greaterthan") f = "greater";
   else if (f == "atantwo") f = "atan2";
-  static constexpr std::string_view kTwo[] = {"add",  "subtract", "multiply", "divide", "div",      "mod",
-                                              "pow",  "veclen",   "atan2",    "less",   "greater",  "equal",
-                                              "notequal", "notless", "notgreater"};
-  const int arity = std::find(std::begin(kTwo), std::end(kTwo), f) != std::end(kTwo) ? 2 : 1;
+  const std::optional<int> arity = pgfmath::function_arity(f);
+  if (!arity || *arity < 1) return;  // the table below names fixed-arity functions only
   TokenList expr = string_tokens(std::string(f) + "((", t);
-  for (int i = 0; i < arity; ++i) {
+  for (int i = 0; i < *arity; ++i) {
     TokenList arg;
     if (!read_group_raw(arg, t)) return;
     if (i > 0) for (Token& c : string_tokens("),(", t)) expr.push_back(std::move(c));
@@ -2166,12 +2164,7 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
       if (mode == Load::probe) return true;
       std::string key = fs::weakly_canonical(p, ec).string();
       if (once && loaded_files_.contains(key)) return true;
-      std::size_t files = 0;
-      for (const auto& in : inputs_) files += in->reader ? 1 : 0;
-      if (files >= 32) {
-        fatal("expansion-limit", "files nested deeper than 32 levels (\\input loop?)", at, {{"limit", 32}});
-        return false;
-      }
+      if (files_nested_too_deep(at)) return false;
       auto size = fs::file_size(p, ec);
       if (ec || size > limits_.max_input_bytes) {
         diagnose("expansion-limit", Severity::error,
@@ -2207,17 +2200,21 @@ bool Expander::load_file(const Token& at, const std::string& name, const char* e
   return false;
 }
 
+// Another file opened now would nest files deeper than 32 levels (an \input loop): a fatal error.
+bool Expander::files_nested_too_deep(const Token& at) {
+  std::size_t files = 0;
+  for (const auto& in : inputs_) files += in->reader ? 1 : 0;
+  if (files < 32) return false;
+  fatal("expansion-limit", "files nested deeper than 32 levels (\\input loop?)", at, {{"limit", 32}});
+  return true;
+}
+
 // A package tikzlint ships (tex/bundled.hpp), read as TeX reads the installed one.
 bool Expander::load_bundled(const Token& at, const BundledFile& b, Load mode) {
   if (mode == Load::probe) return true;
   const std::string key = "<bundled>/" + std::string(b.name);
   if (mode == Load::once && loaded_files_.contains(key)) return true;
-  std::size_t files = 0;
-  for (const auto& in : inputs_) files += in->reader ? 1 : 0;
-  if (files >= 32) {
-    fatal("expansion-limit", "files nested deeper than 32 levels (\\input loop?)", at, {{"limit", 32}});
-    return false;
-  }
+  if (files_nested_too_deep(at)) return false;
   loaded_files_.insert(key);
   const bool package = b.name.ends_with(".sty") || b.name.ends_with(".cls");
   push_file(sm_.add(key, std::string(b.text)), package ? true : at_letter_);

@@ -267,6 +267,7 @@ class Expander {
   bool load_file(const Token& at, const std::string& name, const char* ext, bool once);
   bool load_file(const Token& at, const std::string& name, const char* ext, Load mode, bool quiet);
   bool load_bundled(const Token& at, const BundledFile& b, Load mode);
+  bool files_nested_too_deep(const Token& at);
   void refuse_read(const Token& at, const std::string& name, ReadRefusal why);
   void p_if_file_exists(const Token& t);
   void record_class_options(const TokenList& opts);

@@ -1236,6 +1236,12 @@ double next_random(std::uint64_t& state) {
   return static_cast<double>(z >> 11) * 0x1.0p-53;
 }
 
+std::optional<int> function_arity(std::string_view name) {
+  const Function* fn = find_function(name);
+  if (!fn || fn->min_args != fn->max_args || fn->raw_args) return std::nullopt;
+  return static_cast<int>(fn->min_args);
+}
+
 Result evaluate(std::string_view expr, const Context& ctx) {
   if (expr.size() > ctx.max_expression_bytes)
     return error_result(Error{ErrorKind::limit,

@@ -80,6 +80,10 @@ Result evaluate(std::string_view expr, const Context& ctx = {});
 // A number without a unit is not a dimension (nullopt), as in TeX.
 std::optional<double> parse_dimension(std::string_view text, const Context& ctx = {});
 
+// How many arguments the pgfmath function `name` takes, when that is a fixed number (what its
+// command form \pgfmath<name>{..}{..} reads); nullopt for unknown or variadic functions.
+std::optional<int> function_arity(std::string_view name);
+
 // Format a number the way \pgfmathresult prints it (e.g. "3.0", "0.5", "-2.0").
 std::string format_number(double v);
 
