@@ -16,72 +16,21 @@ usage: bench/coverage/pgfmanual_coverage.py [--tikzlint build/tikzlint] [--out /
 """
 import argparse
 import collections
-import concurrent.futures
-import gzip
 import json
 import pathlib
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import manual_examples as mx  # noqa: E402
+from manual_examples import balanced, option_value, read  # noqa: E402,F401  (tools/audit and bench/corpus use them from here)
 
 MANUAL = "/usr/share/texlive/texmf-dist/doc/generic/pgf"
 
 
-def read(path):
-    data = path.read_bytes()
-    if path.suffix == ".gz":
-        data = gzip.decompress(data)
-    return data.decode("utf-8", errors="replace")
-
-
-def balanced(text, i, open_ch, close_ch):
-    """text[i] == open_ch: return the index after the matching close_ch."""
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == open_ch:
-            depth += 1
-        elif c == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
-
 def codeexamples(text):
     """(options, body) of each codeexample environment of a manual source, in order."""
-    pos = 0
-    while True:
-        b = text.find("\\begin{codeexample}", pos)
-        if b < 0:
-            return
-        i = b + len("\\begin{codeexample}")
-        opts = ""
-        if i < len(text) and text[i] == "[":
-            j = balanced(text, i, "[", "]")
-            opts = text[i + 1:j - 1]
-            i = j
-        e = text.find("\\end{codeexample}", i)
-        if e < 0:
-            return
-        yield opts, text[i:e]
-        pos = e + 1
-
-
-def option_value(opts, key):
-    m = re.search(r"(?:^|,)\s*" + re.escape(key) + r"\s*=\s*", opts)
-    if not m:
-        return None
-    i = m.end()
-    if i < len(opts) and opts[i] == "{":
-        j = balanced(opts, i, "{", "}")
-        return opts[i + 1:j - 1]
-    j = opts.find(",", i)
-    return opts[i:] if j < 0 else opts[i:j]
+    return mx.environments(text, "codeexample")
 
 
 def examples(manual_dir):
@@ -111,20 +60,6 @@ def standalone(opts, body, setup_blocks=""):
             setup + "\n\\begin{document}\n" + setup_blocks + "\n" + pre_code + "\n" + body + "\n\\end{document}\n")
 
 
-def run_one(tikzlint, path, timeout):
-    try:
-        p = subprocess.run([tikzlint, "check", "--format", "jsonl", str(path)], capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return path, "timeout", None
-    if p.returncode not in (0, 1) or not p.stdout.strip():
-        return path, f"crash (exit {p.returncode}): {p.stderr.strip()[-200:]}", None
-    try:
-        return path, None, json.loads(p.stdout.strip().splitlines()[-1])
-    except json.JSONDecodeError:
-        return path, "unparsable output", None
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tikzlint", default="build/tikzlint")
@@ -135,23 +70,8 @@ def main():
     ap.add_argument("--list", default="", help="print the files with a diagnostic of this rule")
     ap.add_argument("--dump", default="", help="write each example's unsupported diagnostics to this JSON file")
     args = ap.parse_args()
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.tex"):
-        old.unlink()
-    total = code_only = no_picture = 0
-    paths = []
-    for name, opts, body, setup_blocks in examples(args.manual):
-        total += 1
-        if re.search(r"(^|,)\s*(code only|setup code)", opts):
-            code_only += 1
-            continue
-        if "tikzpicture" not in body and "\\tikz" not in body:
-            no_picture += 1
-            continue
-        p = out / f"{name}.tex"
-        p.write_text(standalone(opts, body, setup_blocks))
-        paths.append(p)
+    paths, total, code_only, no_picture = mx.write_examples(
+        args.out, examples(args.manual), lambda b: standalone(b[1], b[2], b[3]), skip="code only|setup code")
     print(f"codeexample blocks: {total}; code only: {code_only}; without a TikZ picture: {no_picture}; "
           f"measured: {len(paths)}")
     hard, unsupported, syntax = [], [], []
@@ -159,33 +79,32 @@ def main():
     by_what = collections.Counter()
     listing = []
     dump = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for path, failure, rec in pool.map(lambda p: run_one(args.tikzlint, p, args.timeout), paths):
-            if failure:
-                hard.append((path.name, failure))
-                continue
-            diags = rec.get("diagnostics", [])
-            unsup = [d for d in diags if d["rule"].startswith("unsupported")]
-            if any(d["rule"] == "syntax-error" for d in diags):
-                syntax.append(path.name)
-            if unsup:
-                unsupported.append(path.name)
-                dump[path.stem] = [{"rule": d["rule"], "message": d["message"], "line": d.get("line")} for d in unsup]
-                seen = set()
-                for d in unsup:
-                    what = re.sub(r"\(.*", "(...)", d["message"])
-                    m = re.match(r"unsupported statement '(\\[A-Za-z@]+|[^ ']*)", what)
-                    if m:
-                        what = f"unsupported statement '{m.group(1)}...'"
-                    else:
-                        what = re.sub(r"'[^']*\\[^']*'", "'<macro>'", what)
-                    if (d["rule"], what) in seen:
-                        continue
-                    seen.add((d["rule"], what))
-                    by_rule[d["rule"]] += 1
-                    by_what[what] += 1
-            if args.list and any(d["rule"] == args.list for d in diags):
-                listing.append((path.name, [d["message"] for d in diags if d["rule"] == args.list]))
+    for path, failure, rec in mx.check_all(args.tikzlint, paths, args.jobs, args.timeout):
+        if failure:
+            hard.append((path.name, failure))
+            continue
+        diags = rec.get("diagnostics", [])
+        unsup = [d for d in diags if d["rule"].startswith("unsupported")]
+        if any(d["rule"] == "syntax-error" for d in diags):
+            syntax.append(path.name)
+        if unsup:
+            unsupported.append(path.name)
+            dump[path.stem] = [{"rule": d["rule"], "message": d["message"], "line": d.get("line")} for d in unsup]
+            seen = set()
+            for d in unsup:
+                what = re.sub(r"\(.*", "(...)", d["message"])
+                m = re.match(r"unsupported statement '(\\[A-Za-z@]+|[^ ']*)", what)
+                if m:
+                    what = f"unsupported statement '{m.group(1)}...'"
+                else:
+                    what = re.sub(r"'[^']*\\[^']*'", "'<macro>'", what)
+                if (d["rule"], what) in seen:
+                    continue
+                seen.add((d["rule"], what))
+                by_rule[d["rule"]] += 1
+                by_what[what] += 1
+        if args.list and any(d["rule"] == args.list for d in diags):
+            listing.append((path.name, [d["message"] for d in diags if d["rule"] == args.list]))
     n = len(paths)
     if args.dump:
         pathlib.Path(args.dump).write_text(json.dumps(dump, indent=1, sort_keys=True))

@@ -419,6 +419,9 @@ class AxisPicture final : public ir::PackagePicture {
   void lower_addplot(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
   void lower_addplot3(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
   void layout_3d(const tex::Statement& st, ir::LibraryHost& host);
+  void draw_title(double W, double H, ir::LibraryHost& host, std::uint32_t whole);
+  void open_data_frame(const tex::Statement& st, ir::LibraryHost& host, ir::Settings s, const std::vector<Point>& outline,
+                       bool is_rectangle);
   std::optional<std::size_t> plot3_scanline(const AddPlot& ap, ir::LibraryHost& host, std::string& why) const;
   std::optional<Point> near_ticklabel_center(Point at, Point inward, Point along, bool rotated, const std::string& opts,
                                              const std::string& text, ir::LibraryHost& host, ir::Box* box) const;
@@ -1443,10 +1446,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
                   ") {" + y_.label + "};",
               0, whole);
   // every axis title: at (0.5,1), above, yshift=6pt
-  if (has_title_)
-    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + title_shift_) + ") {" + title_ +
-                  "};",
-              0, whole);
+  draw_title(W, H, host, whole);
   host.set_node_role(label_nodes, "axis label");
 
   // the data frame: local units are (log10 where logarithmic) data units
@@ -1455,16 +1455,33 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   s.ctm = s.ctm.then_local(ir::Transform::shift(-x_.lo * x_.scale, -y_.lo * y_.scale));
   s.xvec = {x_.scale, 0};
   s.yvec = {0, y_.scale};
-  if (clip_) s.size_frozen = true;  // clipped plots do not grow the picture (pgfplots' clip=true)
+  const Point lo = s.ctm.apply({x_.lo * x_.scale, y_.lo * y_.scale}), hi = s.ctm.apply({x_.hi * x_.scale, y_.hi * y_.scale});
+  open_data_frame(st, host, s, {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}}, true);
+}
+
+void AxisPicture::draw_title(double W, double H, ir::LibraryHost& host, std::uint32_t whole) {
+  if (has_title_)
+    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + title_shift_) + ") {" + title_ +
+                  "};",
+              0, whole);
+}
+
+// The data frame's scope `s` and the plots' clip `outline` (page coordinates): with pgfplots'
+// clip=true what is inside does not grow the picture. An axis with keys that are not modelled
+// gets its approximate-axis note here. For 2D and 3D axes alike.
+void AxisPicture::open_data_frame(const tex::Statement& st, ir::LibraryHost& host, ir::Settings s,
+                                  const std::vector<Point>& outline, bool is_rectangle) {
+  if (clip_) s.size_frozen = true;
   host.begin_scope(s);
   axis_ = true;
   if (clip_) {
-    const ir::Settings& o = s;
-    Point lo = o.ctm.apply({x_.lo * x_.scale, y_.lo * y_.scale}), hi = o.ctm.apply({x_.hi * x_.scale, y_.hi * y_.scale});
     ir::ClipRegion cr;
-    cr.polygon = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
-    cr.is_rectangle = true;
-    cr.bounds = {std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::max(lo.x, hi.x), std::max(lo.y, hi.y)};
+    cr.polygon = outline;
+    cr.is_rectangle = is_rectangle;
+    cr.bounds = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (const Point& p : outline)
+      cr.bounds = {std::min(cr.bounds.xmin, p.x), std::min(cr.bounds.ymin, p.y), std::max(cr.bounds.xmax, p.x),
+                   std::max(cr.bounds.ymax, p.y)};
     cr.prov = st.prov;
     cr.owner = "pgfplots axis";
     host.add_clip(cr);
@@ -2008,10 +2025,7 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
                   d.label + "};",
               0, whole);
   }
-  if (has_title_)
-    host.emit("\\node[anchor=south" + title_style_ + "] at (" + pt(W / 2) + "," + pt(H + title_shift_) + ") {" + title_ +
-                  "};",
-              0, whole);
+  draw_title(W, H, host, whole);
   host.set_node_role(label_nodes, "axis label");
 
   // the data frame: local units are (log10 where logarithmic) data units along the projected axes
@@ -2022,46 +2036,23 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
   const Point shift = view_.origin - (x_.lo * xv + y_.lo * yv + z_.lo * zv);
   s.ctm = s.ctm.then_local(ir::Transform::shift(shift.x, shift.y));
   s.xvec = xv, s.yvec = yv, s.zvec = zv;
-  if (clip_) s.size_frozen = true;
-  host.begin_scope(s);
-  axis_ = true;
-  if (clip_) {
-    // pgfplots clips 3D plots to the projected box: its outline, the hull of its corners
-    std::vector<Point> pts;
-    for (int c = 0; c < 8; ++c) pts.push_back(frame_.ctm.apply(view_.at(c & 1, (c >> 1) & 1, (c >> 2) & 1)));
-    std::sort(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.x < q.x || (p.x == q.x && p.y < q.y); });
-    auto cross = [](const Point& o, const Point& p, const Point& q) { return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x); };
-    std::vector<Point> hull(16);
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      while (k >= 2 && cross(hull[k - 2], hull[k - 1], pts[i]) <= 0) --k;
-      hull[k++] = pts[i];
-    }
-    for (std::size_t i = pts.size() - 1, t = k + 1; i > 0; --i) {
-      while (k >= t && cross(hull[k - 2], hull[k - 1], pts[i - 1]) <= 0) --k;
-      hull[k++] = pts[i - 1];
-    }
-    hull.resize(k > 0 ? k - 1 : 0);
-    ir::ClipRegion cr;
-    cr.polygon = hull;
-    cr.is_rectangle = false;
-    cr.bounds = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (const Point& p : hull)
-      cr.bounds = {std::min(cr.bounds.xmin, p.x), std::min(cr.bounds.ymin, p.y), std::max(cr.bounds.xmax, p.x),
-                   std::max(cr.bounds.ymax, p.y)};
-    cr.prov = st.prov;
-    cr.owner = "pgfplots axis";
-    host.add_clip(cr);
+  // pgfplots clips 3D plots to the projected box: its outline, the hull of its corners
+  std::vector<Point> pts;
+  for (int c = 0; c < 8; ++c) pts.push_back(frame_.ctm.apply(view_.at(c & 1, (c >> 1) & 1, (c >> 2) & 1)));
+  std::sort(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.x < q.x || (p.x == q.x && p.y < q.y); });
+  auto cross = [](const Point& o, const Point& p, const Point& q) { return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x); };
+  std::vector<Point> hull(16);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    while (k >= 2 && cross(hull[k - 2], hull[k - 1], pts[i]) <= 0) --k;
+    hull[k++] = pts[i];
   }
-  if (approximate_) {
-    any_approximate_ = true;
-    Diagnostic dg;
-    dg.rule = "approximate-axis";
-    dg.severity = Severity::note;
-    dg.message = "pgfplots axis lowered approximately: some of its keys or text are not modelled";
-    dg.range = st.prov.range;
-    host.report(dg);
+  for (std::size_t i = pts.size() - 1, t = k + 1; i > 0; --i) {
+    while (k >= t && cross(hull[k - 2], hull[k - 1], pts[i - 1]) <= 0) --k;
+    hull[k++] = pts[i - 1];
   }
+  hull.resize(k > 0 ? k - 1 : 0);
+  open_data_frame(st, host, s, hull, false);
 }
 
 // \addplot3 (pgfplots manual 4.6): the points projected through the view; a line plot as one
