@@ -181,6 +181,11 @@ class PictureLowerer {
     Point cur_local;
     Point ref_local;  // what relative coordinates add to: `+(..)` does not move it
     std::string cur_node;
+    // The node an edge starts at (tikz.code.tex \tikz@to@last@fig@name, `(\tikztostart)` of the
+    // edge's own path): the last node of the path, named by TikZ (tikz@f@N) when it has no name.
+    // A coordinate read by a later operation takes its place (\tikz@to@use@last@coordinate).
+    std::string last_fig;
+    bool capture_fig = false;  // the next node emitted is the path's node (not a label or pin)
     std::optional<Point3> cur3;
     std::vector<Point> run;      // canvas points of the current straight run
     std::vector<Point3> run3;    // 3D coordinates when every run point had one
@@ -337,6 +342,7 @@ class PictureLowerer {
   Diagram d_;
   std::vector<Settings> stack_;
   std::map<std::string, NodeRecord> named_;
+  int unnamed_figs_ = 0;  // nodes named tikz@f@N for an edge from them (\tikz@fig@mustbenamed)
   std::map<std::string, std::vector<std::vector<Point>>> named_paths_;  // name path= (canvas polylines)
   BBoxAccumulator bbox_;
   std::uint32_t next_path_id_ = 1;
@@ -1270,6 +1276,14 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   rec.shape = lin;
   rec.is_point = g.shape == NodeShape::coordinate;
   if (!name.empty()) named_[collapse_spaces(name)] = rec;
+  if (ps.capture_fig) {
+    ps.capture_fig = false;
+    ps.last_fig = collapse_spaces(name);
+    if (ps.last_fig.empty()) {  // tikz.code.tex \tikz@fig@mustbenamed: a dummy name
+      ps.last_fig = "tikz@f@" + std::to_string(++unnamed_figs_);
+      named_[ps.last_fig] = rec;
+    }
+  }
   for (const std::string& a : node_aliases(ns)) named_[collapse_spaces(a)] = rec;  // alias=, chains
   for (const auto& [a, existing] : take_pending_aliases(ns))
     if (auto f = named_.find(collapse_spaces(existing)); f != named_.end()) named_[collapse_spaces(a)] = f->second;
@@ -1838,6 +1852,7 @@ void PictureLowerer::lower_op(PathState& ps, const PathOp& op) {
     case OpKind::Move: case OpKind::Line: case OpKind::HV: case OpKind::VH: case OpKind::Curve:
     case OpKind::Rectangle: case OpKind::Arc: case OpKind::Grid: case OpKind::Parabola: case OpKind::Sine:
     case OpKind::Cosine: case OpKind::To: case OpKind::Plot: case OpKind::Cycle: {
+      ps.last_fig.clear();
       // pgfmanual 13.4.2: `+` coordinates do not change the reference of later relative ones
       const bool plus = !op.coords.empty() && op.coords.back().relative == Coordinate::Relative::Plus;
       ps.ref_local = plus && had_cur ? saved_ref : ps.cur_local;
@@ -1922,6 +1937,17 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         }
         line_to(ps, corner);
         line_to(ps, *r);
+        if (!target_node.empty()) {
+          // as after `-- (node)`: the path goes on from the node's centre, trimmed again at its
+          // border (`-| (c) |- (b)` leaves c downwards at its border, not through its text)
+          flush_run(ps, false, false);
+          const Point center = named_.at(target_node).center;
+          ps.cur_local = s.ctm.inverse().apply(center);
+          ps.cur_node = target_node;
+          ps.run = {center};
+          ps.run_start_node = target_node;
+          ps.run_is_3d = false;
+        }
         ps.last = SegmentRef{};
         ps.last.kind = SegmentRef::Kind::hv;
         ps.last.a = start_canvas;
@@ -2295,11 +2321,15 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
                       op.options->span.begin + 1, probs);
         report(probs, &ps);
       }
+      // an edge is a path of its own from (\tikztostart): the path's last node, if any
+      const bool from_fig = is_edge && !ps.last_fig.empty() && named_.count(ps.last_fig);
+      const Point S = from_fig ? s.ctm.inverse().apply(named_.at(ps.last_fig).center) : ps.cur_local;
+      const std::string start_node = from_fig ? (named_.at(ps.last_fig).is_point ? "" : ps.last_fig) : ps.cur_node;
       std::optional<Resolved> target;
       if (op.to_cycle) {
         target = Resolved{s.ctm.inverse().apply(ps.subpath_start), "", std::nullopt};
         if (!is_edge) ps.closes = true;
-      } else if (es.lib->loop) target = Resolved{ps.cur_local, ps.cur_node, std::nullopt};  // \tikztotarget=\tikztostart
+      } else if (es.lib->loop) target = Resolved{S, start_node, std::nullopt};  // \tikztotarget=\tikztostart
       else if (!op.coords.empty()) target = resolve(&ps, op.coords.back(), s);
       if (!target) return;
       if (es.custom_to_path && !es.ops->to_path.empty() && es.lib->to_symbols.empty()) {
@@ -2307,8 +2337,7 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
         // the line TeX draws is not this straight one: the element's geometry is a guess
         problem("unsupported-construct", "custom 'to path' on an edge is not lowered; straight line used", b, e, &ps);
       }
-      const Point S = ps.cur_local, E = target->local;
-      const std::string start_node = ps.cur_node;
+      const Point E = target->local;
       // a circuit's symbols replace the to path by a straight line (tikzlibrarycircuits.code.tex)
       const bool symbols = !es.lib->to_symbols.empty();
       const bool curved = !symbols && (es.bend_set || es.out_angle || es.in_angle);
@@ -2538,7 +2567,9 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
       if (!op.node) return;
       NodePlacement w;
       w.local_point = ps.cur_local;
+      ps.capture_fig = true;
       auto idx = lower_node(ps, *op.node, w, false, &ps.last, op.kind == OpKind::CoordinateOp || op.node->is_coordinate);
+      ps.capture_fig = false;
       // `\node at (p) ...` starts the path at p for following operations
       if (op.node->at && !ps.has_cur) {
         auto r = resolve(&ps, *op.node->at, s, false);
