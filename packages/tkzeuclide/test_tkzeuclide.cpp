@@ -133,3 +133,89 @@ TEST_CASE("tkzeuclide: \\tkzInterLL places the crossing of the two lines, parall
   CHECK(count_unsupported(e) == 1);
   CHECK(node_with_text(e, "$I$") == nullptr);
 }
+
+namespace {
+bool point_drawn_at(const ir::Diagram& d, double x, double y) {
+  for (const auto& n : d.nodes)
+    if (n.text.empty() && std::abs(n.center.x - x) < 0.02 && std::abs(n.center.y - y) < 0.02) return true;
+  return false;
+}
+}  // namespace
+
+// Expected centres from lualatex (tkz-euclide 4.25c): \pgfpointanchor of each result in the
+// picture of scale .5 (local pt), halved to canvas pt. tkz computes in the local frame, so R=
+// radii and `normed` lengths are local cm (half a canvas cm here).
+TEST_CASE("tkzeuclide: circles, line-circle and circle-circle crossings, lines and points with") {
+  Pic p;
+  p.pre(kStyles);
+  p.options = "scale=.5";
+  p.other(
+      "\\tkzDefPoints{0/0/A,4/0/B,0/3/C}\n"
+      "\\tkzDefCircle[circum](A,B,C)\\tkzGetPoints{O}{P}\n"
+      "\\tkzDefCircle[ex](A,B,C)\\tkzGetPoints{E}{F}\n"
+      "\\tkzInterCC(A,B)(C,A)\\tkzGetPoints{K1}{K2}\n"
+      "\\tkzInterLC[R](A,B)(C,4)\\tkzGetPoints{R1}{R2}\n"
+      "\\tkzDefLine[mediator](A,B)\\tkzGetPoints{m1}{m2}\n"
+      "\\tkzDefLine[perpendicular=through C](A,B)\\tkzGetPoint{p}\n"
+      "\\tkzDefPointWith[orthogonal normed,K=2](A,B)\\tkzGetPoint{w}\n"
+      "\\tkzDrawPoints(O,E,F,K1,R1,m1,p,w)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  CHECK(point_drawn_at(d, 56.90549 / 2, 42.67911 / 2));   // circumcentre
+  CHECK(point_drawn_at(d, -56.90549 / 2, 56.90549 / 2));  // excentre opposite B
+  CHECK(point_drawn_at(d, 0, 56.90533 / 2));              // its foot on A--C
+  CHECK(point_drawn_at(d, -84.82971 / 2, 75.874 / 2));    // first of the circles' crossings
+  CHECK(point_drawn_at(d, -75.27371 / 2, 0.00516 / 2));   // first of line and circle
+  CHECK(point_drawn_at(d, 56.90549 / 2, 98.56345 / 2));   // mediator: equilateral apex
+  CHECK(point_drawn_at(d, 0, 199.16919 / 2));             // C + (B - A) turned 90 degrees
+  CHECK(point_drawn_at(d, 0, 56.90549 / 2));              // 2 (local) cm from A, normal to AB
+}
+
+TEST_CASE("tkzeuclide: a line that misses the circle gives no crossing, nothing is guessed") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoints{0/0/A,4/0/B,0/3/C}\n"
+      "\\tkzInterLC[R](A,B)(C,1)\\tkzGetPoints{X}{Y}\n"
+      "\\tkzDrawPoints(A,X,Y)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 1);
+  std::size_t points = 0;
+  for (const auto& n : d.nodes)
+    if (n.text.empty()) ++points;
+  CHECK(points == 1);
+}
+
+// lualatex (tools/tex-diff): the first picture's bbox [-53.45, -53.45, 67.11, 75.87], the second's
+// [-42.68, -14.23, 156.49, 99.58].
+TEST_CASE("tkzeuclide: arcs of every kind, \\tkzInit's window clipped by \\tkzClip, its origin moves points") {
+  Pic p;
+  p.pre(kStyles);
+  p.pre("arc style/.style={color=black, line width=0.2pt}");  // tex/expander.cpp tkzeuclide_styles
+  p.options = "scale=.75";
+  p.other(
+      "\\tkzDefPoints{0/0/O,2/0/A,0/3/B,-1/1/C}\n"
+      "\\tkzDrawArc[delta=10](O,A)(B)\\tkzDrawArc[rotate,color=red](O,B)(-100)\n"
+      "\\tkzDrawArc[R](C,1.5)(200,330)\\tkzDrawArc[angles](A,B)(100,170)\n"
+      "\\tkzDrawArc[R with nodes,reverse](O,2.5)(B,A)\\tkzDrawPoints(O,A,B)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  CHECK(std::abs(d.picture_bbox.xmin - -53.45) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymin - -53.45) < 0.05);
+  CHECK(std::abs(d.picture_bbox.xmax - 67.11) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymax - 75.87) < 0.05);
+
+  Pic q;
+  q.pre(kStyles);
+  q.other(
+      "\\tkzInit[xmin=-1,xmax=5,ymin=1,ymax=4]\\tkzClip[space=.5]\n"
+      "\\tkzDefPoints{0/1/A,4/3/B}\\tkzDrawSegment(A,B)\\tkzDrawPoints(A,B)");
+  auto e = q.lower();
+  CHECK(count_unsupported(e) == 0);
+  REQUIRE(e.has_picture_bbox);
+  CHECK(std::abs(e.picture_bbox.xmin - -42.68) < 0.05);
+  CHECK(std::abs(e.picture_bbox.ymin - -14.23) < 0.05);
+  CHECK(std::abs(e.picture_bbox.xmax - 156.49) < 0.05);
+  CHECK(std::abs(e.picture_bbox.ymax - 99.58) < 0.05);
+}

@@ -46,6 +46,61 @@ constexpr double kTexMaxDimen = 16383.99998;  // TeX's \maxdimen in pt: no coord
 
 std::string num(double v) { return text_number(v); }
 
+// Plane geometry in the picture's local frame (pt), where tkz-euclide computes: its
+// \pgfpointanchor answers in the current coordinate system, its results are written back as
+// coordinates there (\path (P)--++(..) coordinate, \pgfcoordinate).
+Point operator+(Point a, Point b) { return {a.x + b.x, a.y + b.y}; }
+Point operator-(Point a, Point b) { return {a.x - b.x, a.y - b.y}; }
+Point operator*(double k, Point a) { return {k * a.x, k * a.y}; }
+double norm(Point v) { return std::hypot(v.x, v.y); }
+Point rot90(Point v) { return {-v.y, v.x}; }
+Point rotated(Point v, double deg) {
+  double c = std::cos(deg * kDeg), s = std::sin(deg * kDeg);
+  return {c * v.x - s * v.y, s * v.x + c * v.y};
+}
+// Where the lines a--b and p--q cross (\pgfpointintersectionoflines); nullopt when they do not
+// within TeX's dimensions.
+std::optional<Point> lines_cross(Point a, Point b, Point p, Point q) {
+  Point u = b - a, v = q - p;
+  double den = u.x * v.y - u.y * v.x;
+  if (den == 0) return std::nullopt;
+  double t = ((p.x - a.x) * v.y - (p.y - a.y) * v.x) / den;
+  Point x = a + t * u;
+  if (std::abs(x.x) > kTexMaxDimen || std::abs(x.y) > kTexMaxDimen) return std::nullopt;
+  return x;
+}
+// tkz-obj-eu-points-by.tex \tkzUProjection(A,B)(P): the foot of P on the line A--B.
+std::optional<Point> foot(Point a, Point b, Point p) { return lines_cross(a, b, p, p + rot90(b - a)); }
+// pgfmathanglebetweenpoints: the direction from p to q in degrees, [0, 360).
+double slope(Point p, Point q) {
+  double a = std::atan2(q.y - p.y, q.x - p.x) / kDeg;
+  return a < 0 ? a + 360 : a;
+}
+// tkz-tools-eu-angles.tex \tkzFindAngle(P,V,Q): from the ray V->P counterclockwise to V->Q, in
+// [0, 360) (\tkzNormalizeAngle).
+double find_angle(Point p, Point v, Point q) {
+  double f = slope(v, p), s = slope(v, q);
+  if (f > s) return s - f + 360;
+  return s - f;
+}
+// tkz-obj-eu-points-spc.tex \tkzCircumCenter, \tkzInCenter, \tkzExCenter (the one opposite the
+// second vertex: the outer bisectors at the first and the third meet there).
+std::optional<Point> circumcenter(Point a, Point b, Point c) {
+  Point mab = 0.5 * (a + b), mac = 0.5 * (a + c);
+  return lines_cross(mab, mab + rot90(b - a), mac, mac + rot90(c - a));
+}
+std::optional<Point> weighted(Point a, double wa, Point b, double wb, Point c, double wc) {
+  double w = wa + wb + wc;
+  if (std::abs(w) < 1e-9) return std::nullopt;
+  return (1 / w) * (wa * a + wb * b + wc * c);
+}
+std::optional<Point> incenter(Point a, Point b, Point c) {
+  return weighted(a, norm(c - b), b, norm(c - a), c, norm(b - a));
+}
+std::optional<Point> excenter_opposite_b(Point a, Point b, Point c) {
+  return weighted(a, norm(c - b), b, -norm(c - a), c, norm(b - a));
+}
+
 // One argument group as written: its kind ('[', '(', '{') and its text without the delimiters.
 struct Arg {
   char kind = 0;
@@ -168,6 +223,11 @@ constexpr Signature kSignatures[] = {
     {"tkzLabelAngles", "opg"},     {"tkzFillAngle", "op"},         {"tkzFillAngles", "op"},
     {"tkzMarkSegment", "op"},      {"tkzMarkSegments", "op"},      {"tkzSetUpPoint", "o"},
     {"tkzSetUpLine", "o"},         {"tkzSetUpStyle", "og"},        {"tkzInterLL", "pp"},
+    {"tkzDefCircle", "op"},        {"tkzInterLC", "opp"},          {"tkzInterCC", "opp"},
+    {"tkzDefLine", "op"},          {"tkzDefPointWith", "op"},      {"tkzDefShiftPoint", "opg"},
+    {"tkzCalcLength", "op"},       {"tkzDrawArc", "opp"},          {"tkzDrawSector", "opp"},
+    {"tkzFillSector", "opp"},      {"tkzInit", "o"},               {"tkzClip", "o"},
+    {"tkzClipBB", ""},             {"tkzShowBB", "o"},             {"tkzClipCircle", "op"},
 };
 
 const Signature* signature(std::string_view name) {
@@ -181,7 +241,13 @@ class Lowerer {
   // What a picture's commands share: what was reported, the points an unmodelled construction
   // defined (unknown: what uses them is skipped, the construction was reported), whether the
   // tkz results (tkzPointResult...) are those of a modelled construction, line style's `add`.
+  // \tkzInit's settings: the \tkzClip window (in steps) and what \tkzDefPoint divides by.
+  struct Init {
+    double xstep = 1, ystep = 1, xorigin = 0, yorigin = 0;
+    double xa = 0, xb = 10, ya = 0, yb = 10;  // tkz-euclide.sty: \tkz@xa..\tkz@yb
+  };
   struct State {
+    Init init;
     std::set<std::string> reported, unknown_points;
     bool results_known = true;
     double add_l = kDefaultLineAdd, add_r = kDefaultLineAdd;
@@ -327,11 +393,26 @@ class Lowerer {
   void lower(const Command& c) {
     const std::string& n = c.name;
     // a construction that fails (a point it names is unknown) leaves no result to get
-    if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL") state_.results_known = false;
+    if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL" || n == "tkzDefCircle" ||
+        n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith")
+      state_.results_known = false;
     if (n == "tkzDefPoint") return def_point(c);
     if (n == "tkzDefPoints") return def_points(c);
     if (n == "tkzDefMidPoint") return def_midpoint(c);
     if (n == "tkzInterLL") return inter_ll(c);
+    if (n == "tkzDefCircle") return def_circle(c);
+    if (n == "tkzInterLC") return inter_lc(c);
+    if (n == "tkzInterCC") return inter_cc(c);
+    if (n == "tkzDefLine") return def_line(c);
+    if (n == "tkzDefPointWith") return def_point_with(c);
+    if (n == "tkzDefShiftPoint") return def_shift_point(c);
+    if (n == "tkzCalcLength") return calc_length(c);
+    if (n == "tkzDrawArc") return draw_arc(c);
+    if (n == "tkzDrawSector" || n == "tkzFillSector") return sector(c);
+    if (n == "tkzInit") return init(c);
+    if (n == "tkzClip") return clip(c);
+    if (n == "tkzClipBB" || n == "tkzShowBB") return bounding_box(c);
+    if (n == "tkzClipCircle") return clip_circle(c);
     if (n == "tkzDefPointBy") return def_point_by(c);
     if (n == "tkzDefPointsBy") return unsupported_command(c);
     if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
@@ -376,7 +457,13 @@ class Lowerer {
       return;
     }
     state_.unknown_points.erase(name);
-    emit("\\coordinate[" + opts(c) + "] (" + name + ") at (" + num(p->x) + "," + num(p->y) + ");", c);
+    Point q = stepped(*p);
+    emit("\\coordinate[" + opts(c) + "] (" + name + ") at (" + num(q.x) + "," + num(q.y) + ");", c);
+  }
+  // tkz@ptStar: ((x - xorigin) / xstep, (y - yorigin) / ystep) of \tkzInit
+  Point stepped(Point p) const {
+    const Init& in = state_.init;
+    return {(p.x - in.xorigin) / in.xstep, (p.y - in.yorigin) / in.ystep};
   }
   std::optional<Point> coordinate(const std::string& xy, const Command& c) {
     auto parts = split_top(xy, ',');
@@ -409,7 +496,8 @@ class Lowerer {
         continue;
       }
       state_.unknown_points.erase(f[2]);
-      emit("\\coordinate[" + opts(c) + "] (" + f[2] + ") at (" + num(*x) + "," + num(*y) + ");", c);
+      Point q = stepped({*x, *y});
+      emit("\\coordinate[" + opts(c) + "] (" + f[2] + ") at (" + num(q.x) + "," + num(q.y) + ");", c);
     }
   }
   // tkz-obj-eu-points-spc.tex \tkzDefMidPoint(A,B): tkzPointResult halfway.
@@ -445,6 +533,593 @@ class Lowerer {
     }
     state_.unknown_points.erase(name);
     emit("\\coordinate (" + name + ") at (" + from + ");", c);
+  }
+
+  // --- Constructions computed in the local frame (see `lines_cross`): their results are defined
+  // there, as tkz's \pgfcoordinate / `\path ... coordinate` define them.
+  std::optional<Point> lpoint(const std::string& name, const Command& c) {
+    auto p = point(name, c);
+    if (!p) return std::nullopt;
+    return host_.settings().ctm.inverse().apply(*p);
+  }
+  std::optional<std::vector<Point>> lpoints(const std::vector<std::string>& names, const Command& c) {
+    std::vector<Point> out;
+    for (const auto& n : names) {
+      auto p = lpoint(n, c);
+      if (!p) return std::nullopt;
+      out.push_back(*p);
+    }
+    return out;
+  }
+  void define_local(const std::string& name, Point l, const Command& c) {
+    state_.results_known = true;
+    emit("\\coordinate (" + name + ") at (" + num(l.x) + "pt," + num(l.y) + "pt);", c);
+  }
+  // A length tkz reads as `#1 cm` (R= radii): a number of cm.
+  std::optional<double> cm_length(const std::string& expr, const Command& c) {
+    auto v = number(expr, c);
+    if (!v) return std::nullopt;
+    return *v * kPtPerCmTkz;
+  }
+  // The option list of a construction: its first key chooses the variant (`circum`, `R`,
+  // `perpendicular=through C`), the rest are its settings (`K=2`, `normed`, `common=A`).
+  struct Variant {
+    std::string kind, value;
+    std::vector<std::pair<std::string, std::string>> keys;
+    const std::string* get(std::string_view k) const {
+      for (auto it = keys.rbegin(); it != keys.rend(); ++it)
+        if (it->first == k) return &it->second;
+      return nullptr;
+    }
+  };
+  static Variant variant(const std::string& options, std::initializer_list<std::string_view> kinds) {
+    Variant v;
+    for (const std::string& item : split_top(options, ',')) {
+      if (item.empty()) continue;
+      std::size_t eq = item.find('=');
+      std::string key = trim(item.substr(0, eq));
+      std::string val = eq == std::string::npos ? "" : trim(item.substr(eq + 1));
+      if (val.size() >= 2 && val.front() == '{' && val.back() == '}') val = trim(val.substr(1, val.size() - 2));
+      bool is_kind = false;
+      for (auto k : kinds)
+        if (key == k) is_kind = true;
+      if (is_kind) {
+        v.kind = key;
+        v.value = val;
+      } else {
+        v.keys.emplace_back(key, val);
+      }
+    }
+    return v;
+  }
+  // Settings a construction reads: anything else is not modelled (reported, nothing defined).
+  bool only_keys(const Variant& v, std::initializer_list<std::string_view> allowed, const Command& c) {
+    for (const auto& [k, val] : v.keys) {
+      bool ok = false;
+      for (auto a : allowed)
+        if (k == a) ok = true;
+      if (!ok) {
+        unsupported("\\" + c.name + "[" + k + "]", c.b, c.e);
+        return false;
+      }
+    }
+    return true;
+  }
+  // `through C` of perpendicular= / parallel=, `at C` of colinear=.
+  static std::optional<std::string> after_word(const std::string& value, std::string_view word) {
+    std::string t = trim(value);
+    if (t.rfind(word, 0) != 0) return std::nullopt;
+    std::string rest = trim(t.substr(word.size()));
+    if (rest.empty()) return std::nullopt;
+    return rest;
+  }
+  std::optional<double> koeff(const Variant& v, const Command& c) {
+    if (const auto* k = v.get("K")) return number(*k, c);
+    return 1.0;
+  }
+  bool normed(const Variant& v) const {
+    const auto* n = v.get("normed");
+    return n && (n->empty() || *n == "true");
+  }
+
+  // tkz-obj-eu-circles.tex \tkzDefCircle[variant](...): tkzPointResult (and tkzFirstPointResult,
+  // tkzSecondPointResult) and tkzLengthResult (the radius in cm).
+  void def_circle(const Command& c) {
+    Variant v = variant(opts(c), {"R", "diameter", "circum", "in", "ex", "euler", "nine", "apollonius", "spieker",
+                                  "orthogonal from", "orthogonal through"});
+    if (v.kind.empty()) v.kind = "circum";
+    if (!only_keys(v, {}, c)) return;
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (v.kind == "R") {
+      // \path (A)--++(r,0) coordinate (tkzSecondPointResult), renamed tkzPointResult: the path
+      // is not in \pgfinterruptboundingbox, so both its points grow the picture
+      if (args.size() != 2) return unsupported_command(c);
+      if (!point(args[0], c)) return;
+      auto r = number(args[1], c);
+      if (!r) return;
+      state_.results_known = true;
+      emit("\\path (" + args[0] + ") --++(" + num(*r) + ",0) coordinate (tkzSecondPointResult);", c);
+      emit("\\coordinate (tkzPointResult) at (tkzSecondPointResult);", c);
+      return;
+    }
+    if (v.kind == "diameter") {
+      if (args.size() != 2) return unsupported_command(c);
+      auto p = lpoints(args, c);
+      if (!p) return;
+      Point m = 0.5 * ((*p)[0] + (*p)[1]);
+      define_local("tkzPointResult", m, c);
+      define_local("tkzFirstPointResult", m, c);
+      define_local("tkzSecondPointResult", (*p)[1], c);
+      return;
+    }
+    if (v.kind != "circum" && v.kind != "in" && v.kind != "ex" && v.kind != "euler" && v.kind != "nine")
+      return unsupported("\\tkzDefCircle[" + v.kind + "]", c.b, c.e);
+    if (args.size() != 3) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    Point A = (*p)[0], B = (*p)[1], C = (*p)[2];
+    std::optional<Point> centre, through;
+    if (v.kind == "circum") {
+      centre = circumcenter(A, B, C);
+      through = A;
+    } else if (v.kind == "in" || v.kind == "ex") {
+      centre = v.kind == "in" ? incenter(A, B, C) : excenter_opposite_b(A, B, C);
+      if (centre) through = foot(A, C, *centre);  // \tkzUProjection(#1,#3)(centre)
+    } else {
+      Point e1 = 0.5 * (A + B), e2 = 0.5 * (B + C), e3 = 0.5 * (A + C);
+      centre = circumcenter(e1, e2, e3);
+      through = e1;
+    }
+    if (!centre || !through)
+      return unsupported("\\tkzDefCircle[" + v.kind + "] of points on one line", c.b, c.e);
+    define_local("tkzPointResult", *centre, c);
+    define_local("tkzFirstPointResult", *centre, c);
+    define_local("tkzSecondPointResult", *through, c);
+  }
+
+  // The two results of an intersection, in tkz's order: `first` and `second` are swapped when
+  // the rule of the command says so.
+  void define_pair(Point first, Point second, bool swap, const Command& c) {
+    if (swap) std::swap(first, second);
+    define_local("tkzFirstPointResult", first, c);
+    define_local("tkzSecondPointResult", second, c);
+  }
+
+  // tkz-tools-eu-intersections.tex \tkzInterLC[node|R|with nodes, near, common=, next to=]
+  // (A,B)(O,M): the line A--B and the circle about O (through M; radius R cm; radius |CD|).
+  void inter_lc(const Command& c) {
+    Variant v = variant(opts(c), {"node", "R", "with nodes"});
+    if (!only_keys(v, {"near", "common", "next to"}, c)) return;
+    auto line = split_top(nth(c, '(', 0)->text, ','), circle = split_top(nth(c, '(', 1)->text, ',');
+    if (line.size() != 2) return unsupported_command(c);
+    auto ab = lpoints(line, c);
+    if (!ab) return;
+    Point A = (*ab)[0], B = (*ab)[1];
+    std::optional<Point> O;
+    std::optional<double> r;
+    if ((v.kind.empty() || v.kind == "node") && circle.size() == 2) {
+      O = lpoint(circle[0], c);
+      auto M = lpoint(circle[1], c);
+      if (O && M) r = norm(*M - *O);
+    } else if (v.kind == "R" && circle.size() == 2) {
+      O = lpoint(circle[0], c);
+      if (O) r = cm_length(circle[1], c);
+    } else if (v.kind == "with nodes" && circle.size() == 3) {
+      O = lpoint(circle[0], c);
+      auto P = lpoint(circle[1], c), Q = lpoint(circle[2], c);
+      if (O && P && Q) r = norm(*Q - *P);
+    } else {
+      return unsupported_command(c);
+    }
+    if (!O || !r) return;
+    if (norm(B - A) == 0) return unsupported("\\tkzInterLC with a line of two equal points", c.b, c.e);
+    // \tkzInterLCR: H the foot of O; a line through O (|OH| < .05pt) meets the circle at O -+ r u;
+    // else the radius towards H is turned by +-acos(|OH|/r) about O (pgf's acos fails past 1)
+    Point H = *foot(A, B, *O);
+    double d = norm(H - *O);
+    Point first, second;
+    if (d < 0.05) {
+      Point u = (*r / norm(B - A)) * (B - A);
+      second = *O + u;
+      first = *O - u;
+    } else {
+      if (d > *r) return unsupported("\\tkzInterLC of a line that does not meet the circle", c.b, c.e);
+      double a = std::acos(d / *r) / kDeg;
+      Point u = (*r / d) * (H - *O);
+      first = *O + rotated(u, a);
+      second = *O + rotated(u, -a);
+    }
+    bool swap = false;
+    const auto* near = v.get("near");
+    const auto* common = v.get("common");
+    const auto* next = v.get("next to");
+    if (near && (near->empty() || *near == "true")) {
+      swap = !(norm(first - A) < norm(second - A));
+    } else if (common && !common->empty()) {
+      auto P = lpoint(*common, c);
+      if (!P) return;
+      swap = !(norm(*P - second) < 1);
+    } else if (next && !next->empty()) {
+      auto P = lpoint(*next, c);
+      if (!P) return;
+      swap = !(norm(*P - first) < norm(*P - second));
+    } else {
+      swap = !(find_angle(second, first, *O) < 180);
+    }
+    define_pair(first, second, swap, c);
+  }
+
+  // tkz-tools-eu-intersections.tex \tkzInterCC[node|R|with nodes, common=](O,A)(P,B): the two
+  // circles; \tkzInterCCR takes |r^2 - a^2| under the root, so circles that do not meet still
+  // give TeX two points (on the line of the centres' radical axis), placed as TeX places them.
+  void inter_cc(const Command& c) {
+    Variant v = variant(opts(c), {"node", "R", "with nodes"});
+    if (!only_keys(v, {"common"}, c)) return;
+    auto c1 = split_top(nth(c, '(', 0)->text, ','), c2 = split_top(nth(c, '(', 1)->text, ',');
+    auto circle = [&](const std::vector<std::string>& a) -> std::optional<std::pair<Point, double>> {
+      if ((v.kind.empty() || v.kind == "node") && a.size() == 2) {
+        auto O = lpoint(a[0], c), M = lpoint(a[1], c);
+        if (!O || !M) return std::nullopt;
+        // \tkz@@CalcLengthcm rounds to 6 decimals of a cm
+        return std::make_pair(*O, std::round(norm(*M - *O) / kPtPerCmTkz * 1e6) / 1e6 * kPtPerCmTkz);
+      }
+      if (v.kind == "R" && a.size() == 2) {
+        auto O = lpoint(a[0], c);
+        if (!O) return std::nullopt;
+        auto r = cm_length(a[1], c);
+        if (!r) return std::nullopt;
+        return std::make_pair(*O, *r);
+      }
+      if (v.kind == "with nodes" && a.size() == 3) {
+        auto O = lpoint(a[0], c), P = lpoint(a[1], c), Q = lpoint(a[2], c);
+        if (!O || !P || !Q) return std::nullopt;
+        return std::make_pair(*O, std::round(norm(*Q - *P) / kPtPerCmTkz * 1e6) / 1e6 * kPtPerCmTkz);
+      }
+      unsupported_command(c);
+      return std::nullopt;
+    };
+    auto k1 = circle(c1);
+    if (!k1) return;
+    auto k2 = circle(c2);
+    if (!k2) return;
+    auto [O1, r1] = *k1;
+    auto [O2, r2] = *k2;
+    double dd = norm(O2 - O1);
+    if (dd == 0) return unsupported("\\tkzInterCC of circles with one centre", c.b, c.e);
+    double aa = (r1 + r2) / (2 * dd) * (r1 - r2) + dd / 2;
+    Point X = O1 + (aa / dd) * (O2 - O1);
+    double hh = std::sqrt(std::abs((r1 + aa) * (r1 - aa)));
+    Point rr{hh / dd * (O1.y - O2.y), hh / dd * (O2.x - O1.x)};
+    Point first = X + rr, second = X - rr;
+    bool swap = false;
+    if (const auto* common = v.get("common"); common && !common->empty()) {
+      auto P = lpoint(*common, c);
+      if (!P) return;
+      swap = !(norm(*P - second) < 0.05);
+    } else {
+      swap = !(find_angle(O1, first, O2) < 180);
+    }
+    define_pair(first, second, swap, c);
+  }
+
+  // tkz-obj-eu-lines.tex \tkzDefLine[variant, K=, normed](...). The `\ifx\tkz@koeff=1` of the
+  // mediator and the bisectors is never true, so K always scales (K=1 changes nothing).
+  void def_line(const Command& c) {
+    Variant v = variant(opts(c), {"mediator", "perpendicular", "orthogonal", "parallel", "bisector", "bisector out",
+                                  "symmedian", "altitude", "euler", "tangent from", "tangent at"});
+    if (v.kind.empty()) v.kind = "mediator";
+    if (!only_keys(v, {"K", "normed"}, c)) return;
+    auto k = koeff(v, c);
+    if (!k) return;
+    const double K = *k;
+    const bool unit = normed(v);
+    auto args = split_top(nth(c, '(')->text, ',');
+    // \tkzVecKNorm[k](P,Q): P + k cm along P->Q
+    auto knorm = [](Point P, Point Q, double kk) {
+      double n = norm(Q - P);
+      return n > 0 ? P + (kk * kPtPerCmTkz / n) * (Q - P) : P;
+    };
+    if (v.kind == "mediator") {
+      if (args.size() != 2) return unsupported_command(c);
+      auto p = lpoints(args, c);
+      if (!p) return;
+      Point A = (*p)[0], B = (*p)[1], M = 0.5 * (A + B);
+      // \tkzDefEquilateral(A,B) and (B,A): B turned 60 degrees about A, A about B
+      Point e1 = A + rotated(B - A, 60), e2 = B + rotated(A - B, 60);
+      e1 = M + K * (e1 - M);
+      e2 = M + K * (e2 - M);
+      if (unit) {
+        e1 = knorm(M, e1, K);
+        e2 = knorm(M, e2, K);
+      }
+      define_local("tkzFirstPointResult", e1, c);
+      define_local("tkzSecondPointResult", e2, c);
+      return;
+    }
+    if (v.kind == "perpendicular" || v.kind == "orthogonal" || v.kind == "parallel") {
+      auto through = after_word(v.value, "through");
+      if (!through || args.size() != 2) return unsupported_command(c);
+      auto p = lpoints(args, c);
+      auto T = lpoint(*through, c);
+      if (!p || !T) return;
+      Point d = (*p)[1] - (*p)[0];
+      if (v.kind != "parallel") d = rot90(d);
+      Point r = *T + K * d;
+      // normed: \tkzVecKNorm(through, result), a cm along it (towards -d when K < 0)
+      if (unit) r = knorm(*T, r, 1);
+      define_local("tkzPointResult", r, c);
+      return;
+    }
+    if (args.size() != 3) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    Point A = (*p)[0], O = (*p)[1], B = (*p)[2];
+    if (v.kind == "bisector" || v.kind == "bisector out") {
+      double ob = norm(B - O);
+      if (ob == 0) return unsupported("\\tkzDefLine[" + v.kind + "] of an angle with equal points", c.b, c.e);
+      // \tkzDuplicateSegment(O,A)(O,B): the point of O->B at |OA|; the bisector through the
+      // midpoint of it and A; the outer one that midpoint turned 90 degrees about O
+      Point D = O + (norm(A - O) / ob) * (B - O);
+      Point m = 0.5 * (D + A);
+      if (v.kind == "bisector out") m = O + rotated(m - O, 90);
+      Point r = O + K * (m - O);
+      if (unit) r = knorm(O, r, K);
+      define_local("tkzPointResult", r, c);
+      return;
+    }
+    if (v.kind == "altitude") {
+      // \tkzUProjection(A,B')(O): the foot of the middle point on the line of the others
+      auto f = foot(A, B, O);
+      if (!f) return unsupported("\\tkzDefLine[altitude] of points on one line", c.b, c.e);
+      define_local("tkzPointResult", *f, c);
+      return;
+    }
+    unsupported("\\tkzDefLine[" + v.kind + "]", c.b, c.e);
+  }
+
+  // tkz-obj-eu-points-with.tex \tkzDefPointWith[variant, K=, normed](A,B): tkzPointResult from A
+  // (or the `at` point) along A->B, or along A->B turned 90 degrees; normed: K cm long.
+  void def_point_with(const Command& c) {
+    Variant v = variant(opts(c), {"colinear", "orthogonal", "linear", "orthogonal normed", "linear normed",
+                                  "colinear normed"});
+    if (v.kind.empty()) v.kind = "orthogonal";
+    if (!only_keys(v, {"K", "normed"}, c)) return;
+    auto k = koeff(v, c);
+    if (!k) return;
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 2) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    Point A = (*p)[0], d = (*p)[1] - (*p)[0];
+    bool unit = normed(v) || v.kind.find(" normed") != std::string::npos;
+    Point from = A;
+    if (v.kind.rfind("colinear", 0) == 0) {
+      auto at = after_word(v.value, "at");
+      if (!at) return unsupported_command(c);
+      auto F = lpoint(*at, c);
+      if (!F) return;
+      from = *F;
+    }
+    if (v.kind.rfind("orthogonal", 0) == 0) d = rot90(d);
+    if (unit) {
+      double n = norm(d);
+      if (n == 0) return unsupported("\\tkzDefPointWith of two equal points", c.b, c.e);
+      d = (kPtPerCmTkz / n) * d;
+    }
+    define_local("tkzPointResult", from + *k * d, c);
+  }
+
+  // tkz-obj-eu-points.tex \tkzDefShiftPoint[O](coordinate){M}: \begin{scope}[shift={(O)}]
+  // \coordinate (M) at (coordinate); -- the coordinate as TikZ reads it, moved by O.
+  void def_shift_point(const Command& c) {
+    const Arg* o = nth(c, '[');
+    std::string name = trim(nth(c, '{')->text), xy = trim(nth(c, '(')->text);
+    if (!o) return unsupported_command(c);
+    std::string O = trim(o->text);
+    if (!point(O, c)) {
+      state_.unknown_points.insert(name);
+      return;
+    }
+    auto at = host_.locate({}, "(" + xy + ")");
+    auto zero = host_.locate({}, "(0,0)");
+    if (!at || !zero) {
+      state_.unknown_points.insert(name);
+      return unsupported("the coordinate '(" + xy + ")' of \\tkzDefShiftPoint", c.b, c.e);
+    }
+    state_.unknown_points.erase(name);
+    Point shifted = *host_.named_center(O) + (*at - *zero);
+    emit("\\coordinate (" + name + ") at " + local(shifted) + ";", c);
+  }
+
+  // tkz-tools-eu-math.tex \tkzCalcLength[cm](A,B): only tkzLengthResult, which \tkzGetLength
+  // hands to a macro the expander does not compute (a radius read from it is reported there).
+  void calc_length(const Command& c) {
+    Options o = split_options(opts(c), {"cm"});
+    if (!o.tikz.empty()) return unsupported("\\tkzCalcLength[" + o.tikz + "]", c.b, c.e);
+    if (split_top(nth(c, '(')->text, ',').size() != 2) return unsupported_command(c);
+  }
+
+  // tkz-obj-eu-draw-angles.tex \tkzDrawArc[towards|rotate|angles|R|R with nodes, delta, reverse]
+  // and tkz-obj-eu-sectors.tex \tkzDrawSector / \tkzFillSector[towards|rotate|R|R with nodes]:
+  // the centre, the radius as tkz writes it in `(a:r)`, and the two angles (degrees).
+  struct ArcSpec {
+    std::string centre, radius;
+    double first = 0, second = 0;
+  };
+  std::optional<ArcSpec> arc_spec(const std::string& kind, bool sector, const Command& c) {
+    auto a1 = split_top(nth(c, '(', 0)->text, ','), a2 = split_top(nth(c, '(', 1)->text, ',');
+    ArcSpec s;
+    if (a1.size() != 2) {
+      unsupported_command(c);
+      return std::nullopt;
+    }
+    s.centre = a1[0];
+    auto O = lpoint(a1[0], c);
+    if (!O) return std::nullopt;
+    // the radius of towards / rotate / angles: |OA| in local pt (an arc) or cm (a sector)
+    auto radius_to = [&](const std::string& through) -> bool {
+      auto A = lpoint(through, c);
+      if (!A) return false;
+      double r = norm(*A - *O);
+      s.radius = sector ? num(std::round(r / kPtPerCmTkz * 1e6) / 1e6) : num(r) + "pt";
+      return true;
+    };
+    auto slope_to = [&](const std::string& to) -> std::optional<double> {
+      auto B = lpoint(to, c);
+      if (!B) return std::nullopt;
+      return slope(*O, *B);
+    };
+    if (kind == "towards" && a2.size() == 1) {
+      if (!radius_to(a1[1])) return std::nullopt;
+      auto f = slope_to(a1[1]), t = slope_to(a2[0]);
+      if (!f || !t) return std::nullopt;
+      s.first = *f;
+      s.second = *t;
+    } else if (kind == "rotate" && a2.size() == 1) {
+      if (!radius_to(a1[1])) return std::nullopt;
+      auto f = slope_to(a1[1]);
+      auto by = number(a2[0], c);
+      if (!f || !by) return std::nullopt;
+      s.first = *by > 0 ? *f : *f + *by;
+      s.second = *by > 0 ? *f + *by : *f;
+    } else if (kind == "angles" && !sector && a2.size() == 2) {
+      if (!radius_to(a1[1])) return std::nullopt;
+      auto f = number(a2[0], c), t = number(a2[1], c);
+      if (!f || !t) return std::nullopt;
+      s.first = *f;
+      s.second = *t;
+    } else if (kind == "R" && a2.size() == 2) {
+      s.radius = a1[1];
+      if (!number(a1[1], c)) return std::nullopt;
+      auto f = number(a2[0], c), t = number(a2[1], c);
+      if (!f || !t) return std::nullopt;
+      s.first = *f;
+      s.second = *t;
+    } else if (kind == "R with nodes" && a2.size() == 2) {
+      s.radius = a1[1];
+      if (!number(a1[1], c)) return std::nullopt;
+      auto f = slope_to(a2[0]), t = slope_to(a2[1]);
+      if (!f || !t) return std::nullopt;
+      s.first = *f;
+      s.second = *t;
+    } else {
+      unsupported("\\" + c.name + "[" + kind + "] of '" + nth(c, '(', 1)->text + "'", c.b, c.e);
+      return std::nullopt;
+    }
+    // \tkzNormalizeAngle: the arc runs counterclockwise from the first angle to the second
+    if (s.first > 0) {
+      if (s.first > s.second) s.first -= 360;
+    } else if (s.first > s.second) {
+      s.second += 360;
+    }
+    return s;
+  }
+
+  void draw_arc(const Command& c) {
+    Options o = split_options(opts(c), {"towards", "rotate", "angles", "R", "R with nodes", "type", "delta", "reverse",
+                                        "diameter", "arc", "size", "mark", "mkpos", "mksize", "mkcolor"});
+    std::string kind = "towards";
+    for (const auto& [k, v] : o.own)
+      if (k == "towards" || k == "rotate" || k == "angles" || k == "R" || k == "R with nodes") kind = k;
+      else if (k == "type") kind = v.empty() ? "towards" : v;
+    double delta = 0;
+    if (const auto* d = o.get("delta")) {
+      auto v = number(*d, c);
+      if (!v) return;
+      delta = *v;
+    }
+    auto s = arc_spec(kind, false, c);
+    if (!s) return;
+    double f = s->first - delta, t = s->second + delta;
+    if (const auto* r = o.get("reverse"); r && (r->empty() || *r == "true")) std::swap(f, t);
+    emit("\\draw[" + with("shift={(" + s->centre + ")},arc style", o.tikz) + "] (" + num(f) + ":" + s->radius +
+             ") arc (" + num(f) + ":" + num(t) + ":" + s->radius + ");",
+         c);
+  }
+
+  // \draw[shift={(O)},#1] (O) -- (a1:r) arc (a1:a2:r) -- cycle: (O) names the point, which the
+  // shift does not move.
+  void sector(const Command& c) {
+    bool fill = c.name == "tkzFillSector";
+    Options o = split_options(opts(c), {"towards", "rotate", "R", "R with nodes"});
+    std::string kind = "towards";
+    for (const auto& [k, v] : o.own) kind = k;
+    auto s = arc_spec(kind, true, c);
+    if (!s) return;
+    std::string f = num(s->first), t = num(s->second);
+    emit(std::string(fill ? "\\fill[" : "\\draw[") + with("shift={(" + s->centre + ")}", o.tikz) + "] (" + s->centre +
+             ") -- (" + f + ":" + s->radius + ") arc (" + f + ":" + t + ":" + s->radius + ") -- cycle;",
+         c);
+  }
+
+  // tkz-tools-eu-base.tex \tkzInit[xmin, xmax, xstep, ymin, ymax, ystep]: the window \tkzClip
+  // clips to, in steps; an axis whose ends have one sign starts at its xmin (the origin
+  // \tkzDefPoint subtracts). It draws nothing.
+  void init(const Command& c) {
+    Options o = split_options(opts(c), {"xmin", "xmax", "xstep", "ymin", "ymax", "ystep", "NO"});
+    if (!o.tikz.empty()) return unsupported("\\tkzInit[" + o.tikz + "]", c.b, c.e);
+    auto get = [&](std::string_view k, double dflt) -> std::optional<double> {
+      const auto* v = o.get(k);
+      return v ? number(*v, c) : std::optional<double>(dflt);
+    };
+    auto xmin = get("xmin", 0), xmax = get("xmax", 10), xstep = get("xstep", 1);
+    auto ymin = get("ymin", 0), ymax = get("ymax", 10), ystep = get("ystep", 1);
+    if (!xmin || !xmax || !xstep || !ymin || !ymax || !ystep) return;
+    if (*xstep == 0 || *ystep == 0) return unsupported("\\tkzInit with a step of 0", c.b, c.e);
+    auto sign = [](double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; };
+    bool same_x = sign(*xmin) == sign(*xmax), same_y = sign(*ymin) == sign(*ymax);
+    Init in;
+    in.xstep = *xstep;
+    in.ystep = *ystep;
+    if (same_x || same_y) {
+      if (same_x) {
+        *xmax -= *xmin;
+        in.xorigin = *xmin;
+        *xmin = 0;
+      }
+      if (same_y) {
+        *ymax -= *ymin;
+        in.yorigin = *ymin;
+        *ymin = 0;
+      }
+    }
+    in.xa = *xmin / *xstep;
+    in.xb = *xmax / *xstep;
+    in.ya = *ymin / *ystep;
+    in.yb = *ymax / *ystep;
+    state_.init = in;
+  }
+  // tkz-tools-eu-utilities.tex \tkzClip[space=s]: \clip the \tkzInit window (grown by s).
+  void clip(const Command& c) {
+    Options o = split_options(opts(c), {"space"});
+    if (!o.tikz.empty()) return unsupported("\\tkzClip[" + o.tikz + "]", c.b, c.e);
+    double sp = 0;
+    if (const auto* s = o.get("space")) {
+      auto v = number(*s, c);
+      if (!v) return;
+      sp = *v;
+    }
+    const Init& in = state_.init;
+    emit("\\clip (" + num(in.xa - sp) + "," + num(in.ya - sp) + ") rectangle (" + num(in.xb + sp) + "," +
+             num(in.yb + sp) + ");",
+         c);
+  }
+
+  // tkz-tools-eu-BB.tex \tkzClipBB / \tkzShowBB[#1]: the picture's box so far, clipped to or drawn.
+  void bounding_box(const Command& c) {
+    std::string box = "(current bounding box.south west) rectangle (current bounding box.north east);";
+    if (c.name == "tkzClipBB") emit("\\clip " + box, c);
+    else emit("\\draw[" + opts(c) + "] " + box, c);
+  }
+  // tkz-obj-eu-draw-circles.tex \tkzClipCircle(O,A): \clip (O) circle (|OA| pt); `out` clips to
+  // the outside (a reversed clip), not modelled.
+  void clip_circle(const Command& c) {
+    if (!trim(opts(c)).empty()) return unsupported("\\tkzClipCircle[" + opts(c) + "]", c.b, c.e);
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 2) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    emit("\\clip (" + args[0] + ") circle (" + num(norm((*p)[1] - (*p)[0])) + "pt);", c);
   }
 
   // tkz-obj-eu-points-by.tex \tkzDefPointBy[transformation](P): the image of P as tkzPointResult.
