@@ -171,7 +171,7 @@ bool paint3_key(const std::string& k) {
 // Plot options of plot types this model does not draw (bars, error bars, meshes...).
 bool unmodelled_plot_key(const std::string& k) {
   static const std::set<std::string> keys = {
-      "ybar interval", "xbar interval", "error bars/.cd", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver",
+      "error bars/.cd", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver",
       "ycomb", "xcomb", "patch", "matrix plot", "matrix plot*", "shader",
       "restrict x to domain", "restrict y to domain", "x filter/.code", "y filter/.code", "x expr", "y expr",
       "fill between/of", "error bars/y dir", "error bars/x dir", "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
@@ -189,6 +189,45 @@ std::string strip_prefix(std::string k) {
 
 std::string pt(double v) { return ir::text_number(v) + "pt"; }
 
+// The keys of a tick label style other than /pgf/number format/..., which set how
+// \pgfmathprintnumber prints the labels (not the nodes' keys): `1000 sep` goes to `on_sep`, the
+// others are not modelled and stay (reported as unknown keys of the nodes).
+std::string number_format_keys(const std::string& style, const std::function<void(const std::string&)>& on_sep) {
+  std::string out;
+  for (const auto& it : tex::split_options(style)) {
+    const std::string k = tex::normalise_key(it.key);
+    if (it.has_value && (k == "/pgf/number format/1000 sep" || k == "number format/1000 sep")) {
+      on_sep(trimmed(tex::strip_braces(it.value)));
+      continue;
+    }
+    out += (out.empty() ? "" : ",") + (it.has_value ? it.key + "=" + it.value : it.key);
+  }
+  return out;
+}
+
+// The text of `xticklabel=<template>` for one tick: \pgfmathprintnumber{\tick} (or \tick without
+// braces) becomes `tick`, likewise \nexttick; nullopt when the template uses the tick otherwise
+// (\tick alone, \ticknum...) or a number that is not printed.
+std::optional<std::string> tick_label_text(const std::string& tmpl, const std::optional<std::string>& tick,
+                                           const std::optional<std::string>& next) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size();) {
+    bool done = false;
+    for (const auto& [name, value] : {std::pair{std::string("tick"), &tick}, std::pair{std::string("nexttick"), &next}})
+      for (const std::string& form : {"\\pgfmathprintnumber{\\" + name + "}", "\\pgfmathprintnumber\\" + name}) {
+        if (done || tmpl.compare(i, form.size(), form) != 0) continue;
+        const std::size_t e = i + form.size();
+        if (form.back() != '}' && e < tmpl.size() && std::isalpha(static_cast<unsigned char>(tmpl[e]))) continue;
+        if (!*value) return std::nullopt;
+        out += **value, i = e, done = true;
+      }
+    if (done) continue;
+    if (tmpl.compare(i, 5, "\\tick") == 0 || tmpl.compare(i, 9, "\\nexttick") == 0) return std::nullopt;
+    out += tmpl[i++];
+  }
+  return out;
+}
+
 // One direction of the axis (x or y).
 struct Direction {
   char name = 'x';
@@ -199,6 +238,11 @@ struct Direction {
   std::optional<std::vector<double>> ticks;  // `xtick=` (data units); empty: no ticks
   bool ticks_data = false;                   // `xtick=data`
   std::optional<std::vector<std::string>> tick_labels;  // `xticklabels=`
+  // `x tick label as interval` (set by `ybar interval`): the label of [tick, next tick] at its
+  // middle, none at the last tick (pgfplotsticks.code.tex, \pgfplots@show@ticklabel)
+  bool interval_labels = false;
+  std::optional<std::string> label_template;  // `xticklabel=`: the text, with \tick (and \nexttick)
+  std::string sep = "{,}";  // /pgf/number format/1000 sep of the tick labels
   std::vector<std::string> symbols;                      // `symbolic x coords=`
   std::string label, label_style, ticklabel_style;
   bool has_label = false, hidden = false;
@@ -461,6 +505,9 @@ class AxisPicture final : public ir::PackagePicture {
   void draw_error_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
   PlotKind plot_kind(const AddPlot& ap) const;
   void draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
+  void draw_interval_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
+  void draw_rectangles(const std::vector<std::pair<Point, Point>>& bars, const std::string& opts, std::uint32_t whole,
+                       ir::LibraryHost& host);
   std::optional<double> bar_shift_pt(const Resolved& r, ir::LibraryHost& host) const;
   void draw_nodes_near_coords(const Resolved& r, const tex::Statement& st, ir::LibraryHost& host);
 
@@ -799,6 +846,11 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       // every plot of the axis is of this type (pgfplots applies them in the axis' scope)
       axis_plot_keys_ += "," + k + (fk.has_value ? "={" + v + "}" : "");
       if (char d = outside_ticks_of(k)) dir(d).tick_align = "outside";
+      if (probe.intervals()) {
+        // ybar interval's axis keys: `x tick label as interval`, `xtick=data` (xmajorgrids: paint)
+        Direction& along = dir(probe.vertical() ? 'x' : 'y');
+        along.interval_labels = true, along.ticks_data = true, along.ticks.reset();
+      }
       continue;
     }
     if (k == "symbolic x coords" || k == "symbolic y coords") {
@@ -939,15 +991,22 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     } else if (k == "title style" || k == "every axis title/.append style") {
       title_style_ += "," + v;
     } else if (k == "tick label style" || k == "ticklabel style" || k == "every tick label/.append style") {
-      tick_label_style_ += "," + v;
+      tick_label_style_ += "," + number_format_keys(v, [&](const std::string& sep) { x_.sep = y_.sep = z_.sep = sep; });
     } else if (k == "xticklabel style" || k == "yticklabel style" || k == "zticklabel style" ||
                k == "every x tick label/.append style" || k == "every y tick label/.append style" ||
                k == "every z tick label/.append style" || k == "x tick label style" || k == "y tick label style" ||
                k == "z tick label style") {
-      dir(k[0] == 'e' ? k[6] : k[0]).ticklabel_style += "," + v;
+      Direction& d = dir(k[0] == 'e' ? k[6] : k[0]);
+      d.ticklabel_style += "," + number_format_keys(v, [&](const std::string& sep) { d.sep = sep; });
     } else if (k == "xtick" || k == "ytick" || k == "ztick") {
       if (trimmed(v) == "data") {
         dir(k[0]).ticks_data = true;
+        continue;
+      }
+      dir(k[0]).ticks_data = false;
+      if (trimmed(v).empty() || trimmed(v) == "{}") {
+        // an empty list is pgfplots' default ticks (\pgfplots@init@ticks@for); `\empty` is none
+        dir(k[0]).ticks.reset();
         continue;
       }
       std::optional<std::vector<double>> l;
@@ -966,6 +1025,21 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       }
       if (l) dir(k[0]).ticks = *l;
       else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "x tick label as interval" || k == "y tick label as interval") {
+      dir(k[0]).interval_labels = !(fk.has_value && trimmed(v) == "false");
+    } else if (k == "xticklabel interval boundaries" || k == "yticklabel interval boundaries") {
+      // pgfplots.code.tex: {x tick label as interval, xticklabel={$\pgfmathprintnumber{\tick}$ --
+      // $\pgfmathprintnumber{\nexttick}$}}
+      dir(k[0]).interval_labels = true;
+      dir(k[0]).label_template = "$\\pgfmathprintnumber{\\tick}$ -- $\\pgfmathprintnumber{\\nexttick}$";
+    } else if (k == "xticklabel" || k == "yticklabel") {
+      // a trailing control space (`yticklabel=\ ,`: an empty-looking label) lost its space to
+      // the trimming of the value: it is given back
+      std::string t = tex::strip_braces(v);
+      std::size_t slashes = 0;
+      while (slashes < t.size() && t[t.size() - 1 - slashes] == '\\') ++slashes;
+      if (slashes % 2 == 1) t += ' ';
+      dir(k[0]).label_template = t;
     } else if (k == "xticklabels" || k == "yticklabels" || k == "zticklabels") {
       std::vector<std::string> labels;
       for (const auto& it : tex::split_options(v))
@@ -1153,9 +1227,11 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       }
     }
     Resolved& kept = resolved_[&pic_.statements[j]] = std::move(r);
-    if (kept.kind.bars() && kept.kind.shift_auto) bar_groups[static_cast<int>(kept.kind.handler)].push_back(&kept);
+    if ((kept.kind.bars() && kept.kind.shift_auto) || kept.kind.intervals())
+      bar_groups[static_cast<int>(kept.kind.handler)].push_back(&kept);
   }
-  // bar shift auto: \numplotsofactualtype and \plotnumofactualtype (pgfplots.code.tex)
+  // bar shift auto, bar interval width/shift: \numplotsofactualtype and \plotnumofactualtype
+  // (pgfplots.code.tex)
   for (auto& [handler, group] : bar_groups)
     for (std::size_t k = 0; k < group.size(); ++k) group[k]->type_index = k, group[k]->type_count = group.size();
   auto need = [](const Direction& d) { return !d.user_min || !d.user_max; };
@@ -1273,8 +1349,16 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
                  static_cast<std::uint32_t>(st.text.size()), false);
     approximate_ = true;
   }
-  for (std::size_t k = 0; k < ticks.size(); ++k) {
+  auto printed = [&](double v) { return print_number(d.log ? std::round(v) : v / std::pow(10.0, scale_exp), d.sep); };
+  auto not_typeset = [&](const std::string& why) {
+    host.problem("unsupported-construct", why, 0, static_cast<std::uint32_t>(st.text.size()), false);
+    approximate_ = true;
+  };
+  // `x tick label as interval`: one label per interval [t_k, t_k+1], at its middle
+  const std::size_t n = d.interval_labels ? (ticks.empty() ? 0 : ticks.size() - 1) : ticks.size();
+  for (std::size_t k = 0; k < n; ++k) {
     const double v = ticks[k];
+    const double at = d.interval_labels ? 0.5 * (d.map(v) + d.map(ticks[k + 1])) : d.map(v);
     std::string text;
     if (d.tick_labels) {
       if (k >= d.tick_labels->size()) break;
@@ -1284,18 +1368,25 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
       const long idx = std::lround(v);
       if (std::abs(v - static_cast<double>(idx)) > 1e-9 || idx < 0 || static_cast<std::size_t>(idx) >= d.symbols.size()) continue;
       text = d.symbols[static_cast<std::size_t>(idx)];
+    } else if (d.label_template) {
+      // `xticklabel=`: \pgfmathprintnumber{\tick} (and {\nexttick}) are the numbers; any other
+      // use of the tick's value is not typeset here
+      auto t = tick_label_text(*d.label_template, printed(v),
+                               k + 1 < ticks.size() ? printed(ticks[k + 1]) : std::nullopt);
+      if (!t || d.log) {
+        not_typeset(std::string("a ") + d.name + "ticklabel text of its own is not typeset");
+        return {};
+      }
+      text = *t;
     } else {
-      auto p = print_number(d.log ? std::round(v) : v / std::pow(10.0, scale_exp));
+      auto p = printed(v);
       if (!p) {
-        host.problem("unsupported-construct",
-                     std::string("a ") + d.name + " tick label in scientific notation is not typeset", 0,
-                     static_cast<std::uint32_t>(st.text.size()), false);
-        approximate_ = true;
+        not_typeset(std::string("a ") + d.name + " tick label in scientific notation is not typeset");
         continue;
       }
       text = d.log ? "$10^{" + *p + "}$" : "$" + *p + "$";
     }
-    out.push_back({d.map(v), text});
+    out.push_back({at, text});
   }
   return out;
 }
@@ -1657,7 +1748,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
     return;
   }
   if (ap->options.empty() || ap->plus) {
-    const std::string entry = r.kind.bars() ? kBarCycleList[cycle % std::size(kBarCycleList)]
+    const std::string entry = r.kind.bars() || r.kind.intervals() ? kBarCycleList[cycle % std::size(kBarCycleList)]
                                             : kCycleList[cycle % std::size(kCycleList)];
     draw_opts = entry + (draw_opts.empty() ? "" : "," + draw_opts);
   }
@@ -1672,6 +1763,15 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
     }
     draw_bars(r, draw_opts, st, host);
     if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
+    return;
+  }
+  if (r.kind.intervals()) {
+    if (ap->closed_cycle || r.kind.stacked || r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) {
+      host.problem("unsupported-construct",
+                   "\\closedcycle, stacking or nodes near coords on a bar interval plot are not modelled", 0, whole);
+      return;
+    }
+    draw_interval_bars(r, draw_opts, st, host);
     return;
   }
   // Points far outside the box are clipped away; they are held to TeX's range.
@@ -1781,7 +1881,7 @@ void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const te
     return;
   }
   auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
-  std::string path;
+  std::vector<std::pair<Point, Point>> bars;
   for (std::size_t i = 0; i < r.points.size(); ++i) {
     const Point p = r.points[i];
     const double from = r.base.size() == r.points.size() ? (vertical ? r.base[i].y : r.base[i].x) : 0.0;
@@ -1789,9 +1889,19 @@ void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const te
     const double v0 = held(value.map(from)), v1 = held(value.map(vertical ? p.y : p.x));
     const double a0 = held(c - *w / 2), a1 = held(c + *w / 2);
     Point lo = vertical ? Point{a0, v0} : Point{v0, a0}, hi = vertical ? Point{a1, v1} : Point{v1, a1};
+    bars.push_back({lo, hi});
+  }
+  draw_rectangles(bars, opts, whole, host);
+}
+
+// The bars as rectangles (pt in the axis box), role `data`: what the axis' clip leaves of each (a
+// bar from a zero level below the box is cut at its edge, as TeX shows it); a bar wholly outside
+// is not seen.
+void AxisPicture::draw_rectangles(const std::vector<std::pair<Point, Point>>& bars, const std::string& opts,
+                                  std::uint32_t whole, ir::LibraryHost& host) {
+  std::string path;
+  for (auto [lo, hi] : bars) {
     if (clip_) {
-      // what the axis' clip leaves of the bar (a bar from a zero level below the box is cut at
-      // its edge, as TeX shows it); a bar wholly outside is not seen
       const double bx0 = std::max(std::min(lo.x, hi.x), 0.0), bx1 = std::min(std::max(lo.x, hi.x), x_.length);
       const double by0 = std::max(std::min(lo.y, hi.y), 0.0), by1 = std::min(std::max(lo.y, hi.y), y_.length);
       if (!(bx1 > bx0) || !(by1 > by0)) continue;
@@ -1807,6 +1917,39 @@ void AxisPicture::draw_bars(const Resolved& r, const std::string& opts, const te
   host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
   host.set_element_role(first, "data");
   host.emit("\\end{scope}", 0, 0);
+}
+
+// ybar interval/xbar interval (pgflibraryplothandlers.code.tex, \pgfplothandlerybarinterval): of
+// N+1 points, N bars, the i-th over [x_i, x_i+1] from the zero level to y_i (the last y is not
+// drawn), centred at x_i + shift (x_i+1 - x_i) and width (x_i+1 - x_i) wide, with pgfplots'
+// width = w/n and shift = (k + 1/2)/n for the k-th of n interval plots (`ybar interval=w`).
+void AxisPicture::draw_interval_bars(const Resolved& r, const std::string& opts, const tex::Statement& st,
+                                     ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  const bool vertical = r.kind.vertical();
+  const Direction& along = vertical ? x_ : y_;
+  const Direction& value = vertical ? y_ : x_;
+  auto w = number(r.kind.interval_width, host);
+  if (along.log || value.log || !w) {
+    host.problem("unsupported-construct",
+                 along.log || value.log ? "bar intervals on a logarithmic axis are not modelled"
+                                        : "a bar interval width that is not a number is not modelled",
+                 0, whole);
+    return;
+  }
+  const double n = static_cast<double>(r.type_count), k = static_cast<double>(r.type_index);
+  const double width = *w / n, shift = (k + 0.5) / n;
+  auto held = [](double v) { return std::clamp(v, -kFarPt, kFarPt); };
+  std::vector<std::pair<Point, Point>> bars;
+  for (std::size_t i = 0; i + 1 < r.points.size(); ++i) {
+    const Point p = r.points[i], q = r.points[i + 1];
+    const double a = along.map(vertical ? p.x : p.y), b = along.map(vertical ? q.x : q.y);
+    const double c = a + shift * (b - a), half = 0.5 * width * (b - a);
+    const double v0 = held(value.map(0.0)), v1 = held(value.map(vertical ? p.y : p.x));
+    const double a0 = held(c - half), a1 = held(c + half);
+    bars.push_back(vertical ? std::pair{Point{a0, v0}, Point{a1, v1}} : std::pair{Point{v0, a0}, Point{v1, a1}});
+  }
+  draw_rectangles(bars, opts, whole, host);
 }
 
 // The bar shift in pt (along the axis the bars stand on): `bar shift`, or with `bar shift auto`

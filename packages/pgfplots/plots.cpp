@@ -29,6 +29,12 @@ bool read_plot_kind_key(const std::string& key, const std::string& value0, bool 
     kind.handler = key == "ybar" ? H::bar_y : H::bar_x;
     kind.shift_auto = true;
     kind.bar_sep = has_value && !value.empty() ? value : "2pt";
+  } else if (key == "ybar interval" || key == "xbar interval") {
+    // /pgfplots/ybar interval/.style={bar direction=y, bar cycle list, x tick label as interval,
+    // xtick=data, bar interval width={#1/\numplotsofactualtype}, bar interval shift=
+    // {(\plotnumofactualtype+0.5)/\numplotsofactualtype}, /tikz/ybar interval}, #1 defaults to 1
+    kind.handler = key == "ybar interval" ? H::interval_y : H::interval_x;
+    kind.interval_width = has_value && !value.empty() ? value : "1";
   } else if (key == "ybar stacked" || key == "xbar stacked") {
     // stack plots=y (x), stack dir=#1 (plus), /tikz/ybar (xbar): the bars keep bar shift
     kind.handler = key == "ybar stacked" ? H::bar_y : H::bar_x;
@@ -74,8 +80,8 @@ bool read_plot_kind_key(const std::string& key, const std::string& value0, bool 
 }
 
 char outside_ticks_of(const std::string& key) {
-  if (key == "ybar") return 'x';
-  if (key == "xbar") return 'y';
+  if (key == "ybar" || key == "ybar interval") return 'x';
+  if (key == "xbar" || key == "xbar interval") return 'y';
   return 0;
 }
 
@@ -83,7 +89,7 @@ std::vector<std::vector<ir::Point>> handler_pieces(const std::vector<ir::Point>&
   using H = PlotKind::Handler;
   std::vector<std::vector<ir::Point>> out;
   if (pts.empty()) return out;
-  if (h == H::line || h == H::bar_x || h == H::bar_y) return {pts};
+  if (h == H::line || h == H::bar_x || h == H::bar_y || h == H::interval_x || h == H::interval_y) return {pts};
   std::vector<ir::Point> cur{pts[0]};
   for (std::size_t i = 1; i < pts.size(); ++i) {
     const ir::Point a = pts[i - 1], b = pts[i];

@@ -13,8 +13,9 @@ namespace tikzlint::pgfplots {
 
 struct PlotKind {
   // pgf's plot handlers: lineto (sharp plot), constantlineto (const plot = const plot mark left),
-  // constantlinetomarkright, constantlinetomarkmid, jumpmarkleft, jumpmarkright, ybar, xbar
-  enum class Handler { line, const_left, const_right, const_mid, jump_left, jump_right, bar_y, bar_x };
+  // constantlinetomarkright, constantlinetomarkmid, jumpmarkleft, jumpmarkright, ybar, xbar,
+  // ybarinterval, xbarinterval
+  enum class Handler { line, const_left, const_right, const_mid, jump_left, jump_right, bar_y, bar_x, interval_y, interval_x };
   Handler handler = Handler::line;
   bool only_marks = false;       // `only marks`: the marks without the line
   bool stacked = false;          // `stack plots=y` (x for `xbar stacked`), `ybar stacked`
@@ -22,6 +23,9 @@ struct PlotKind {
   std::string bar_sep = "2pt";   // `ybar=<sep>`: the space between the bars of one group
   std::string bar_width = "10pt";  // /pgf/bar width (pgfmoduleplot's default)
   std::string bar_shift = "0pt";   // /pgf/bar shift
+  // `ybar interval=<w>` (default 1): the k-th of n interval plots has bar interval width w/n and
+  // bar interval shift (k + 1/2)/n, in units of the interval
+  std::string interval_width = "1";
   // `nodes near coords` (pgfplots manual 4.5.11): the point meta printed at each point
   bool nodes_near_coords = false;
   std::string near_align = "auto";  // `nodes near coords align`: auto, vertical, horizontal
@@ -30,14 +34,17 @@ struct PlotKind {
   std::string near_unsupported;     // non-empty: the nodes are not modelled (the plot still is)
   std::string unsupported;       // non-empty: a plot type this model does not draw (says which)
   bool bars() const { return handler == Handler::bar_y || handler == Handler::bar_x; }
+  bool intervals() const { return handler == Handler::interval_y || handler == Handler::interval_x; }
+  // the bars stand on the x axis (ybar, ybar interval) or on the y axis (xbar, xbar interval)
+  bool vertical() const { return handler == Handler::bar_y || handler == Handler::interval_y; }
 };
 
 // Reads the plot-type keys of one option list into `kind` (later keys win, as pgfkeys sets them).
 // Returns true when the key is one of them (so the caller does not hand it on to TikZ).
 bool read_plot_kind_key(const std::string& key, const std::string& value, bool has_value, PlotKind& kind);
 
-// The axis-level keys a plot-type key sets as well (pgfplots.code.tex: `ybar` sets
-// `xtick align=outside`, `xbar` sets `ytick align=outside`): 'x', 'y' or 0.
+// The axis-level keys a plot-type key sets as well (pgfplots.code.tex: `ybar` and `ybar interval`
+// set `xtick align=outside`, `xbar` and `xbar interval` set `ytick align=outside`): 'x', 'y' or 0.
 char outside_ticks_of(const std::string& key);
 
 // The polyline pieces pgf's handler makes of the points (in pt): one piece for a line or a

@@ -707,3 +707,88 @@ TEST_CASE("pgfplots 2D mesh of an expression: one scanline, the polyline through
   q.other("\\end{axis}");
   CHECK(count_unsupported(q.lower()) == 1);
 }
+
+// lualatex (tools/tex-diff; pgfplots 1.18, compat=1.18): the picture's bbox; the manual's
+// reference.2dplots-022/-023 and reference.tickoptions-028.
+TEST_CASE("pgfplots ybar interval: N+1 points make N bars, the x tick labels stand for the intervals") {
+  auto near = [](double a, double b) { return std::abs(a - b) < 0.05; };
+  const std::string data = "coordinates {(0,2) (0.1,1) (0.3,0.5) (0.35,4) (0.5,3) (0.6,2) (0.7,1.5) (1,1.5)};";
+  {
+    // on the \addplot only: the bars, the axis' ticks stay pgfplots' own; the limits are the
+    // data's (y from 0.5, not from the bars' zero level), the bars cut at the box
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+[ybar interval] " + data);
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -11.86595));
+    CHECK(near(d.picture_bbox.ymin, -13.31038));
+    CHECK(near(d.picture_bbox.xmax, 195.20012));
+    CHECK(near(d.picture_bbox.ymax, 162.20052));
+    std::size_t rectangles = 0;
+    for (const auto& el : d.elements)
+      if (el.role == "data") ++rectangles;
+    CHECK(rectangles == 7);  // 8 points, 7 intervals
+  }
+  {
+    // on the axis: xtick=data, one label per interval at its middle, `xticklabel interval
+    // boundaries` writing both ends; labels rotated below the box
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar interval, xtick=data, xticklabel interval boundaries, "
+            "x tick label style={rotate=90, anchor=east}]");
+    p.other("\\addplot " + data);
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.ymin, -53.34955));
+    CHECK(near(d.picture_bbox.ymax, 166.36847));
+    std::vector<std::string> texts;
+    for (const auto* n : nodes_with_role(d, "tick label"))
+      if (n->text.find("--") != std::string::npos) texts.push_back(n->text);
+    CHECK(texts.size() == 7);
+    CHECK(std::count(texts.begin(), texts.end(), "$0.35$ -- $0.5$") == 1);
+  }
+  {
+    // ybar interval=0.9, a template of its own, 1000 sep= in the label style (2003, not 2{,}003)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar interval=0.9, x tick label as interval, xmin=2003,xmax=2030, ymin=0,ymax=140, "
+            "xticklabel={$\\pgfmathprintnumber{\\tick}$ -- $\\pgfmathprintnumber{\\nexttick}$}, xtick=data, "
+            "x tick label style={rotate=90,anchor=east, /pgf/number format/1000 sep=}]");
+    p.other("\\addplot [draw=blue,fill=blue!40!white] coordinates {(2003,40) (2005,100) (2006,15) (2010,90) (2020,120) (2030,3)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -21.86598));
+    CHECK(near(d.picture_bbox.ymin, -62.7943));
+    CHECK(near(d.picture_bbox.xmax, 195.19688));
+    bool found = false;
+    for (const auto* n : nodes_with_role(d, "tick label")) found = found || n->text == "$2010$ -- $2020$";
+    CHECK(found);
+  }
+  {
+    // a template that uses the tick otherwise is not typeset: reported, the axis approximate
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar interval, xticklabel={\\tick}]");
+    p.other("\\addplot " + data);
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) == 1);
+  }
+  {
+    // `yticklabel=\ ,` (a control space: labels that show nothing) stays valid node text
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[yticklabel=\\ , xmin=0, xmax=1]");
+    p.other("\\addplot coordinates {(0,0) (1,1)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    std::size_t spaces = 0;
+    for (const auto* n : nodes_with_role(d, "tick label")) spaces += n->text == "\\ ";
+    CHECK(spaces >= 2);
+  }
+}

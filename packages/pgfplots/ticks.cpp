@@ -79,7 +79,7 @@ int tick_scale_exponent(double lo, double hi) {
   return e > 3 || e < -1 ? e : 0;
 }
 
-std::optional<std::string> print_number(double v) {
+std::optional<std::string> print_number(double v, const std::string& thousands_sep) {
   if (!std::isfinite(v)) return std::nullopt;
   const double a = std::abs(v);
   if (a >= 1e5 || (a > 0 && a < 1e-3)) return std::nullopt;
@@ -95,7 +95,7 @@ std::optional<std::string> print_number(double v) {
   std::string ip = s.substr(0, dot), fp = dot == std::string::npos ? "" : s.substr(dot);
   std::string grouped;
   for (std::size_t i = 0; i < ip.size(); ++i) {
-    if (i > 0 && (ip.size() - i) % 3 == 0) grouped += "{,}";
+    if (i > 0 && (ip.size() - i) % 3 == 0) grouped += thousands_sep;
     grouped += ip[i];
   }
   return (v < 0 ? "-" : "") + grouped + fp;

@@ -35,6 +35,7 @@ int tick_scale_exponent(double lo, double hi);
 // \pgfmathprintnumber{v} in pgf's default `std` format (precision 2, trailing zeros dropped,
 // `{,}` between thousands), as math-mode text without the dollars; nullopt where pgf would print
 // scientific notation (|v| >= 10^5 or 0 < |v| < 10^-3), which this model does not typeset.
-std::optional<std::string> print_number(double v);
+// `thousands_sep`: /pgf/number format/1000 sep.
+std::optional<std::string> print_number(double v, const std::string& thousands_sep = "{,}");
 
 }  // namespace tikzlint::pgfplots
