@@ -266,6 +266,8 @@ class PictureLowerer {
   void lower_pic(PathState& ps, const PathOp& op);
   bool skipped_edge_pic(PathState& ps, const grammar::Node& n);
   bool lower_custom_to_path(PathState& ps, const PathOp& op, const Settings& es, const Resolved& target);
+  bool lower_package_to(PathState& ps, const PathOp& op);
+  void lower_to_body(PathState& ps, const PathOp& op, const Settings& es, const std::string& body);
   bool lower_user_pic(PathState& ps, const PathOp& op, const std::string& type, const std::string& arg);
   // circuits library: the symbols of a `to`, nodes on its straight line that interrupt it
   SegmentRef lower_circuit_symbols(PathState& ps, const PathOp& op, const Settings& es, const Settings& base,
@@ -1873,6 +1875,8 @@ void PictureLowerer::lower_op_impl(PathState& ps, const PathOp& op) {
   // op-local options (circle[...], arc[...], to[...]) on a copy. Without options `os` is `s`
   // itself, not a copy (a Settings copy costs ~2,000 instructions): only the Options case below
   // changes ps.s, and it does not read `os`.
+  // a package's `to` (circuitikz's to[R]): rewritten before TikZ's keys see its options
+  if (op.kind == OpKind::To && op.options && !op.to_cycle && !handlers_.empty() && lower_package_to(ps, op)) return;
   std::optional<Settings> op_local;
   if (op.options && op.kind != OpKind::Options) op_local.emplace(s);
   const Settings& os = op_local ? *op_local : s;
@@ -3746,8 +3750,60 @@ bool PictureLowerer::lower_custom_to_path(PathState& ps, const PathOp& op, const
   replace_all("\\tikztostart", start);
   replace_all("\\tikztotarget", tgt);
   replace_all("\\tikztonodes", "");
+  if (!grammar::parse("\\path " + body + ";").errors.empty()) return false;
+  lower_to_body(ps, op, es, body);
+  return true;
+}
+
+// A `to` whose options a package takes (PackagePicture::lower_to): the package's path text
+// replaces it, as a `to path` would; the options it leaves are TikZ's, for the to's own nodes.
+bool PictureLowerer::lower_package_to(PathState& ps, const PathOp& op) {
+  if (op.coords.empty() || !ps.has_cur || stmt_ == nullptr || to_path_depth_ >= kMaxToPathDepth) return false;
+  PackagePicture* claimer = nullptr;
+  for (auto& h : handlers_)
+    if (h->claims_to(op.options->raw)) {
+      claimer = h.get();
+      break;
+    }
+  if (claimer == nullptr) return false;
+  auto target = resolve(&ps, op.coords.back(), ps.s);
+  if (!target) return true;  // reported by resolve, as TikZ's own `to` would
+  ToOperation req;
+  req.options = op.options->raw;
+  req.start_local = ps.cur_local;
+  req.target_local = target->local;
+  req.start_canvas = canvas(ps, ps.cur_local);
+  req.target_canvas = canvas(ps, target->local);
+  req.ctm = ps.s.ctm;
+  req.target_text = target->bare_node.empty() ? fmt_pt(target->local.x) + "," + fmt_pt(target->local.y)
+                                              : target->bare_node;
+  req.b = op.options->span.begin + 1;
+  req.e = op.options->span.end;
+  Host host(*this, *stmt_);
+  const tex::Statement* saved = stmt_;
+  auto rw = claimer->lower_to(req, host);
+  stmt_ = saved;
+  if (!rw) {  // the package reported why it could not draw it: the path goes on from the target
+    move_to(ps, *target);
+    return true;
+  }
+  Settings es = ps.s;
+  if (!text_trim(rw->options).empty()) {
+    std::vector<LowerProblem> probs;
+    keys_.apply(es, *expand(rw->options, req.b, &ps), KeyTarget::op, req.b, probs);
+    report(probs, &ps);
+  }
+  lower_to_body(ps, op, es, rw->path);
+  return true;
+}
+
+void PictureLowerer::lower_to_body(PathState& ps, const PathOp& op, const Settings& es, const std::string& body) {
   auto parsed = grammar::parse("\\path " + body + ";");
-  if (!parsed.errors.empty() || parsed.statements.empty()) return false;
+  if (!parsed.errors.empty() || parsed.statements.empty()) {
+    problem("unsupported-construct", "this `to` could not be drawn (its rewritten path does not parse)", op.span.begin,
+            op.span.end, &ps);
+    return;
+  }
   ++to_path_depth_;
   for (PathOp inner : parsed.statements[0].ops) {
     inner.span = op.span;
@@ -3765,7 +3821,6 @@ bool PictureLowerer::lower_custom_to_path(PathState& ps, const PathOp& op, const
     w.local_point = ps.cur_local;
     lower_node(ps, n, w, true, &ps.last, n.is_coordinate, &nb);
   }
-  return true;
 }
 
 void PictureLowerer::lower_picture_end() {
@@ -3818,7 +3873,7 @@ Diagram PictureLowerer::run() {
   top.picture_font.family = family_for_class(doc_.document_class);
   stack_ = {top};
   for (const auto& p : packages_.packages())
-    if (auto h = p->begin_picture(pic_)) handlers_.push_back(std::move(h));
+    if (auto h = p->begin_document_picture(pic_, doc_)) handlers_.push_back(std::move(h));
   std::vector<LowerProblem> probs;
   apply_hook(stack_.back(), "every picture", KeyTarget::picture, 0, nullptr, probs);
   if (!pic_.options.empty()) {

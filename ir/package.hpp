@@ -15,6 +15,7 @@
 
 #include "ir/library.hpp"
 #include "ir/nodes.hpp"
+#include "ir/transform.hpp"
 
 namespace tikzlint::ir {
 
@@ -25,6 +26,22 @@ struct PackageStatement {
   const tex::Statement& st;
   std::string_view command;
   bool path = false;
+};
+
+// A `to[options] target` operation of a path, offered to the handlers before TikZ's own keys are
+// applied to its options: a package whose keys make the `to` draw something else (circuitikz's
+// `to[R=$R_1$]`: the wires, the resistor at the middle, its label) rewrites it. Points are in the
+// picture's local frame (what "(x pt, y pt)" in the rewritten path means) and on the canvas.
+struct ToOperation {
+  std::string_view options;  // as written, without the brackets
+  Point start_local, target_local, start_canvas, target_canvas;
+  Transform ctm;  // the path's transformation: canvas = ctm.apply(local)
+  std::string target_text;  // the target as \tikztotarget would be: a node's name, or "xpt,ypt"
+  std::uint32_t b = 0, e = 0;  // the operation's span in the statement text (for problems)
+};
+struct ToRewrite {
+  std::string options;  // the option text TikZ still applies to the `to` (line colour, ...)
+  std::string path;     // the path text that replaces the operation, as a `to path` would
 };
 
 // What a handler did with a statement it was offered.
@@ -56,6 +73,13 @@ class PackagePicture {
     return {};
   }
 
+  // A `to` operation whose options are the package's (ToOperation): claims_to says so from the
+  // option text (before anything is resolved); the first handler that claims it rewrites it.
+  virtual bool claims_to(std::string_view options) const { return false; }
+  // claims_to said yes: the rewrite, or nullopt when the package reported (through `host`) why it
+  // cannot draw it (the operation then draws nothing).
+  virtual std::optional<ToRewrite> lower_to(const ToOperation& op, LibraryHost& host) { return std::nullopt; }
+
   // True when a problem of this code is covered by a diagnostic of the handler's own (an
   // unlowered pgfplots axis stands for everything inside it): the lowering then drops it.
   virtual bool covers_problem(std::string_view code) const { return false; }
@@ -73,6 +97,11 @@ class Package {
 
   // A handler for `pic`, or null when the package has nothing to do in it.
   virtual std::unique_ptr<PackagePicture> begin_picture(const tex::Picture& pic) const { return nullptr; }
+  // The same, knowing the document (the packages it loads): the lowering calls this one.
+  virtual std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture& pic,
+                                                                 const tex::ExpandedDocument& doc) const {
+    return begin_picture(pic);
+  }
 
   // Picture and scope options as written (before they are applied): a package may keep keys the
   // key applier does not model in the current style scope (trees: level distance, grow...).

@@ -27,6 +27,7 @@ struct Pic {
   std::vector<tex::Statement> preamble;
   bool axis = false;
   std::vector<std::string> libraries;  // \usetikzlibrary'd
+  std::vector<tex::ExpandedDocument::LoadedPackage> packages_loaded;  // \usepackage'd
   Pic& add(tex::StatementKind k, const std::string& text) {
     tex::Statement s;
     s.kind = k;
@@ -55,6 +56,7 @@ struct Pic {
     doc.document_class = cls;
     doc.preamble_styles = preamble;
     doc.tikz_libraries = libraries;
+    doc.packages = packages_loaded;
     tex::Picture p;
     p.options = options;
     p.statements = st;

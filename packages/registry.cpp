@@ -24,6 +24,7 @@
   X(pgf)               /* the pgf basic layer: \pgfpath..., \pgfnode...    (pgfmanual part IX) */ \
   X(chains)            /* \chainin                                                (pgfmanual 46) */ \
   X(tkzeuclide)        /* \tkzDefPoint, \tkzDraw..., \tkzLabel..., \tkzMark...  (tkz-euclide 4.25c) */ \
+  X(circuitikz)        /* to[R=...]: bipoles, their labels and poles               (circuitikz 1.6.0) */ \
   X(shapes)            /* shapes.geometric, shapes.arrows, circuits' shapes  (pgfmanual "Shape Library") */
 
 namespace tikzlint::packages {

@@ -1865,6 +1865,7 @@ void Expander::take_snapshot() {
   s->class_options = doc_.class_options;
   s->base_font_size_pt = doc_.base_font_size_pt;
   s->tikz_libraries = doc_.tikz_libraries;
+  s->packages = doc_.packages;
   s->preamble_styles.assign(doc_.preamble_styles.begin() + static_cast<long>(snapshot_styles_),
                             doc_.preamble_styles.end());
   auto styles = std::make_shared<StyleTable>();
@@ -1934,6 +1935,7 @@ bool Expander::restore_snapshot(const ClassSnapshot& s, const Token& at) {
   missing_notes_.replace(s.missing_notes);
   doc_.base_font_size_pt = s.base_font_size_pt;
   doc_.tikz_libraries = s.tikz_libraries;
+  doc_.packages = s.packages;
   if (doc_.preamble_styles.empty()) {
     doc_.preamble_table = s.preamble_table;  // the class's statements are in it
   } else {
@@ -1970,6 +1972,7 @@ void Expander::p_usepackage(const Token& t) {
   for (auto it = list.rbegin(); it != list.rend(); ++it) {
     std::string n = trim(to_string(*it));
     if (!n.empty()) load_file(t, n, ".sty", true);
+    if (!n.empty() && !doc_.loads(n)) doc_.packages.push_back({n, trim(to_string(opts))});
     if (n == "tikz-cd") tikzcd_styles(t);
     if (n == "tkz-euclide") tkzeuclide_styles(t);
   }

@@ -147,6 +147,7 @@ struct ClassSnapshot {
   std::vector<std::string> class_options;
   double base_font_size_pt = 10;
   std::vector<std::string> tikz_libraries;
+  std::vector<ExpandedDocument::LoadedPackage> packages;
   std::vector<Statement> preamble_styles;
   std::shared_ptr<const StyleTable> preamble_table;  // after running preamble_styles
   std::vector<Diagnostic> diagnostics;

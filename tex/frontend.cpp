@@ -182,7 +182,7 @@ class PictureReader {
   enum class Mode { environment, group, single, bare };
   std::string env_name(const Token& at);
   void skip_comment_environment();
-  void picture(const Token& begin);
+  void picture(const Token& begin, const std::string& environment);
   void tikzcd(const Token& begin);
   void tikz_command(const Token& t);
   void bare_picture(const Token& first);
@@ -260,8 +260,8 @@ void PictureReader::run() {
       std::string name = env_name(t);
       if (name == "comment") {
         skip_comment_environment();
-      } else if (name == "tikzpicture") {
-        picture(t);
+      } else if (name == "tikzpicture" || name == "circuitikz") {
+        picture(t, name);
       } else if (name == "tikzcd") {
         tikzcd(t);
       } else if (name == "document") {
@@ -272,7 +272,7 @@ void PictureReader::run() {
     } else if (t.is_cs("end")) {
       std::string name = env_name(t);
       if (name == "document") break;
-      if (name != "tikzpicture") ex_.end_group();
+      if (name != "tikzpicture" && name != "circuitikz") ex_.end_group();
     } else if (t.is_cs("tikz")) {
       tikz_command(t);
     } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
@@ -288,11 +288,14 @@ void PictureReader::run() {
   }
 }
 
-void PictureReader::picture(const Token& begin) {
+// \begin{tikzpicture} and circuitikz's \begin{circuitikz} (circuitikz.sty: \tikzpicture with the
+// package's defaults; its bipoles are keys valid in any picture once the package is loaded).
+void PictureReader::picture(const Token& begin, const std::string& environment) {
   TokenList opts;
   bool present = false;
   if (!ex_.read_optional_raw(opts, begin, present)) return;
   Picture pic;
+  pic.environment = environment;
   pic.range = ex_.range_of(begin);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
   pic.text_beside = text_in_paragraph_;
@@ -485,12 +488,12 @@ void PictureReader::statements(Mode mode, const Token& begin) {
     if (t.is_cs("end")) {
       std::string name = env_name(t);
       if (envs.empty()) {
-        if (name == "tikzpicture" && mode == Mode::environment) {
+        if (name == current()->environment && mode == Mode::environment) {
           current()->range.end = end_of_environment(t);
           return;
         }
         ex_.diagnose("syntax-error", Severity::error, "\\end{" + name + "} without a matching \\begin", t);
-        if (name == "tikzpicture") return;
+        if (name == "tikzpicture" || name == "circuitikz") return;
         continue;
       }
       std::string open = envs.back();
@@ -533,7 +536,7 @@ void PictureReader::statements(Mode mode, const Token& begin) {
   }
   if (ex_.stopped() && current()) current()->truncated = true;
   if (!ex_.stopped() && mode == Mode::environment)
-    ex_.diagnose("unterminated", Severity::error, "unterminated tikzpicture environment", begin);
+    ex_.diagnose("unterminated", Severity::error, "unterminated " + (current() ? current()->environment : std::string("tikzpicture")) + " environment", begin);
   else if (!ex_.stopped() && mode == Mode::group)
     ex_.diagnose("unterminated", Severity::error, "unterminated \\tikz group: missing '}'", begin);
   else if (!ex_.stopped() && !envs.empty())

@@ -15,15 +15,15 @@ namespace {
 // Sorted. Why each is safe to ignore:
 // - classes: the standard ones and their common relatives set page layout and the base font size,
 //   which the front end reads from the class options itself (10pt/11pt/12pt); none changes TikZ;
-// - tikz, pgf, pgfplots, tikz-cd, tkz-euclide, pgffor, pgfkeys, pgfmath and their libraries: modelled by tikzlint;
+// - tikz, pgf, pgfplots, tikz-cd, tkz-euclide, circuitikz, pgffor, pgfkeys, pgfmath and their libraries: modelled by tikzlint;
 // - comment: its environment is skipped unread by the front end itself;
 // - colour, fonts, encodings, mathematics, graphics inclusion, page layout, hyperlinks, language:
 //   they change what text looks like in small ways (a glyph's shape) or what is outside the
 //   picture, not where anything of the picture is drawn.
-constexpr std::array<std::string_view, 87> kIrrelevant = {
+constexpr std::array<std::string_view, 88> kIrrelevant = {
     "amsart.cls", "amsbook.cls", "amsfonts.sty", "amsmath.sty", "amssymb.sty",
     "amsthm.sty", "article.cls", "babel.sty", "beamer.cls", "bm.sty",
-    "book.cls", "booktabs.sty", "calc.sty", "caption.sty", "cmbright.sty",
+    "book.cls", "booktabs.sty", "calc.sty", "caption.sty", "circuitikz.sty", "cmbright.sty",
     "color.sty", "comment.sty", "enumitem.sty", "eso-pic.sty", "etoolbox.sty", "euler.sty",
     "eurosym.sty", "fancyhdr.sty", "float.sty", "fontenc.sty", "fontspec.sty",
     "geometry.sty", "graphics.sty", "graphicx.sty", "helvet.sty", "hyperref.sty",

@@ -399,7 +399,7 @@ TEST_CASE("the class cache: a second file with the same class gets the same defi
   auto dir = testing::make_dir(
       "cache", {{"c.cls", "\\LoadClass[12pt]{standalone}\\RequirePackage{p}\n"},
                 {"p.sty", "\\tikzstyle{v}=[circle]\n\\newdimen\\QP \\QP=1in\n"
-                          "\\def\\seg#1{\\draw (0,0) -- #1;}\n\\usepackage{circuitikz}\n"}});
+                          "\\def\\seg#1{\\draw (0,0) -- #1;}\n\\usepackage{chemfig}\n"}});
   FrontendOptions opts;
   opts.include_dirs.push_back(dir.string());
   const std::string doc = "\\documentclass{c}\n\\begin{document}\\begin{tikzpicture}\\seg{(\\QP,0)}\\end{tikzpicture}\\end{document}\n";
@@ -432,14 +432,16 @@ TEST_CASE("the class cache: a second file with the same class gets the same defi
   CHECK(third.doc.preamble_table == nullptr);   // without a cache, every file reads it
   CHECK(first.doc.diagnostics.size() == second.doc.diagnostics.size());
   CHECK(first.doc.diagnostics.size() == third.doc.diagnostics.size());
-  // The missing circuitikz.sty note keeps pointing into p.sty (tikz.sty gives none: modelled).
+  // The missing chemfig.sty note keeps pointing into p.sty (tikz.sty gives none: modelled).
   std::size_t notes = 0;
   for (const auto& d : second.doc.diagnostics)
-    if (d.rule == "missing-file" && d.message.find("circuitikz.sty") != std::string::npos) {
+    if (d.rule == "missing-file" && d.message.find("chemfig.sty") != std::string::npos) {
       ++notes;
       CHECK(second.sm.get(d.range.file).path().find("p.sty") != std::string::npos);
     }
   CHECK(notes == 1);
+  // what the class loaded is known to the packages of every file (packages/circuitikz needs it)
+  for (const testing::Run* r : {&first, &second, &third}) CHECK(r->doc.loads("chemfig"));
 }
 
 // \pgfplotsset: a style definition is a style of the table (an axis expands it by name); a plain

@@ -81,6 +81,9 @@ struct Statement {
 struct Picture {
   SourceRange range;         // the whole environment / \tikz command
   std::string options;       // tikzpicture options, without the brackets
+  // The environment that made it: "tikzpicture" (also for \tikz and bare snippets), "tikzcd",
+  // "circuitikz" (circuitikz's environment: a tikzpicture with the package's defaults).
+  std::string environment = "tikzpicture";
   std::vector<Statement> statements;
   bool is_axis = false;      // contains a pgfplots axis (not lowered by this front end)
   bool truncated = false;    // expansion stopped (a budget error) before the picture's end
@@ -107,6 +110,18 @@ struct ExpandedDocument {
   // order, each once ("positioning"): some keys mean other things once a library is loaded
   // (positioning's `above=3pt`).
   std::vector<std::string> tikz_libraries;
+  // The packages \usepackage / \RequirePackage loaded in the class and the document, in order, each
+  // once, with the options written ("circuitikz", "american,RPvoltages"): what a package model
+  // needs to know is loaded (circuitikz's `to[R]` is a key only once the package is).
+  struct LoadedPackage {
+    std::string name, options;
+  };
+  std::vector<LoadedPackage> packages;
+  bool loads(std::string_view name) const {
+    for (const auto& p : packages)
+      if (p.name == name) return true;
+    return false;
+  }
   // StyleDef statements from classes, packages, preamble: those after preamble_table's.
   std::vector<Statement> preamble_styles;
   // The style table of the class's StyleDef statements, when the class came from the expansion

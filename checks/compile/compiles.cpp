@@ -608,6 +608,13 @@ class Checker {
   // For keys, pgf's and TikZ's own core is left out: the generator reads their key-making macros
   // (\tikzoption, \pgfkeys handlers), and its tests check their keys; pgfplots, tkz-euclide,
   // circuitikz, forest... make keys with macros of their own (\pgfplots@cmdkey@alias).
+  // circuitikz's bipole styles begin with \circuitikzbasekey, the family /tikz/circuitikz, so that
+  // the keys after them in a `to[R, o-, l=x]` are looked up there first (pgfcirc.defines.tex):
+  // `o-` is a pole there, not an arrow specification; `l` the label.
+  [[gnu::cold]] bool circuitikz_key(const std::string& k) const {
+    const auto u = cat_.unit("package", "circuitikz");
+    return u && loaded_.has(*u) && cat_.defined(Kind::key, "/tikz/circuitikz/" + k, loaded_);
+  }
   bool loaded_defines_through_macros(Kind kind) const {
     for (std::size_t u = 0; u < cat_.unit_count(); ++u) {
       const auto id = static_cast<UnitId>(u);
@@ -1702,7 +1709,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     else if (!ok && !cat_.defined(Kind::key, tikz, loaded_) && !cat_.defined(Kind::key, pgf, loaded_) &&
              !(family == 'p' && cat_.defined(Kind::key, pgfplots, loaded_)) && k.find('!') == std::string::npos &&
              !known_color_memo(k) && !cat_.key_pattern(tikz, loaded_) && !cat_.key_pattern(pgf, loaded_) &&
-             !(family == 'p' && cat_.key_pattern(pgfplots, loaded_))) {
+             !(family == 'p' && cat_.key_pattern(pgfplots, loaded_)) && !circuitikz_key(k)) {
       if (k.find('-') != std::string::npos) {  // an arrow specification
         check_arrow_spec(k, at);
         state = 2;

@@ -1,0 +1,100 @@
+// packages/circuitikz/test_circuitikz.cpp: circuitikz's bipoles lowered as circuitikz draws them
+// (pgfcircpath.tex, pgfcirclabel.tex). Expected numbers are lualatex's (circuitikz 1.6.0): the
+// picture's bounding box of the same picture, as tools/tex-diff prints it.
+#include <algorithm>
+
+#include "ir/test_lower_support.hpp"
+
+using namespace lowertest;
+
+namespace {
+Pic circuit() {
+  Pic p;
+  p.packages_loaded.push_back({"circuitikz", ""});
+  return p;
+}
+
+std::string diagnostics(const ir::Diagram& d) {
+  std::string out;
+  for (const auto& x : d.diagnostics) out += x.rule + ": " + x.message + "\n";
+  return out;
+}
+
+const ir::Node* with_text(const ir::Diagram& d, const std::string& needle) {
+  for (const auto& n : d.nodes)
+    if (n.text.find(needle) != std::string::npos) return &n;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("circuitikz: a resistor with its label grows the picture as TeX's does") {
+  auto p = circuit();
+  p.path("\\draw (0,0) to[R=$R_1$] (2,0) to[R, a=$R_2$] (2,-2);");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: [-0.20, -57.11, 63.28, 19.82]
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-0.2).epsilon(0.01));
+  CHECK(d.picture_bbox.ymin == doctest::Approx(-57.11).epsilon(0.001));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(63.28).epsilon(0.001));
+  CHECK(d.picture_bbox.ymax == doctest::Approx(19.82).epsilon(0.001));
+  // the label: a \strut, its base .75ex above the shape's border anchor 90 (6.573pt)
+  const ir::Node* r1 = with_text(d, "R_1");
+  REQUIRE(r1);
+  CHECK(r1->box.ymin == doctest::Approx(6.573 + 3.229 - 3.6 - 1.615).epsilon(0.002));
+  // the annotation of the downward resistor: at the shape's border anchor -90, which its rotation
+  // by 270 degrees puts left of the segment; anchored at its mid east
+  const ir::Node* r2 = with_text(d, "R_2");
+  REQUIRE(r2);
+  CHECK(r2->box.xmax == doctest::Approx(56.905 - 6.573).epsilon(0.001));
+}
+
+TEST_CASE("circuitikz: components keep their size in a scaled picture, the wires do not") {
+  auto p = circuit();
+  p.options = "scale=2";
+  p.path("\\draw (0,0) to[R] (2,0);");
+  auto d = p.lower();
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: [-0.20, -6.38, 114.01, 6.38]
+  CHECK(d.picture_bbox.ymax == doctest::Approx(6.375).epsilon(0.001));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(114.01).epsilon(0.001));
+}
+
+TEST_CASE("circuitikz: short and open draw no component, poles are small circles") {
+  auto p = circuit();
+  p.path("\\draw (0,0) to[short, *-o] (4,0) to[open] (4,2);");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: [-1.79, -1.79, 115.60, 57.11]; `open` draws nothing, its target is a move
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-1.79).epsilon(0.01));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(115.60).epsilon(0.001));
+  CHECK(d.picture_bbox.ymax == doctest::Approx(57.11).epsilon(0.001));
+  CHECK(d.elements.size() == 1);  // the wire
+  CHECK(d.nodes.size() == 2);
+}
+
+TEST_CASE("circuitikz: what is not modelled is reported once, and nothing is guessed for it") {
+  auto p = circuit();
+  p.path("\\draw (0,0) to[V=$v$] (0,2) to[I, i=$i_1$] (2,2) to[R, v=$u$] (2,0);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 2);  // the source's value, and the v=/i= keys (once)
+  CHECK(d.nodes.size() == 3);        // the three shapes; no label is placed for v, i
+}
+
+TEST_CASE("circuitikz: without the package, to[R] is TikZ's own `to` with an unknown key") {
+  Pic p;
+  p.path("\\draw (0,0) to[R] (2,0);");
+  auto d = p.lower();
+  CHECK(has_rule(d, "unsupported-key"));
+  CHECK(d.nodes.empty());
+}
+
+TEST_CASE("circuitikz: a bipole in a rotated frame is reported, drawn as a straight wire") {
+  auto p = circuit();
+  p.options = "rotate=30";
+  p.path("\\draw (0,0) to[R, l=$R$] (2,0);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 1);
+  CHECK(d.nodes.empty());
+}
