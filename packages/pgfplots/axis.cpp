@@ -174,11 +174,11 @@ bool unmodelled_plot_key(const std::string& k) {
       "error bars/.cd", "mesh", "surf", "contour prepared", "contour gnuplot", "contour lua", "quiver",
       "ycomb", "xcomb", "patch", "matrix plot", "matrix plot*", "shader",
       "restrict x to domain", "restrict y to domain", "x filter/.code", "y filter/.code", "x expr", "y expr",
-      "fill between/of", "error bars/y dir", "error bars/x dir", "hist", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
+      "fill between/of", "error bars/y dir", "error bars/x dir", "boxplot", "boxplot prepared", "polar comb", "smooth cycle", "parametric", "raw gnuplot",
       "colormap name", "view"};
   return keys.count(k) != 0 || starts_with(k, "error bars") || starts_with(k, "x error") || starts_with(k, "y error") ||
          starts_with(k, "mesh/") ||
-         starts_with(k, "hist/") || starts_with(k, "boxplot/");
+         starts_with(k, "boxplot/");
 }
 
 std::string strip_prefix(std::string k) {
@@ -1190,6 +1190,27 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       data_unknown = true, unknown_why = pd.unsupported;
       continue;
     }
+    if (r.kind.hist) {
+      // the histogram of the data (statistics library): its points are what the plot draws and
+      // what the limits see; data min/max default to the axis' xmin/xmax, else the data's
+      std::vector<double> values;
+      for (const Point& q : pd.points) values.push_back(r.kind.hist_data == 'x' ? q.x : q.y);
+      auto bound = [&](const std::string& given, const std::optional<double>& user, bool upper) -> std::optional<double> {
+        if (!given.empty()) return number(given, host);
+        if (user) return user;
+        if (values.empty()) return std::nullopt;
+        return upper ? *std::max_element(values.begin(), values.end()) : *std::min_element(values.begin(), values.end());
+      };
+      const auto lo = bound(r.kind.hist_min, x_.user_min, false), hi = bound(r.kind.hist_max, x_.user_max, true);
+      const auto bins = number(r.kind.hist_bins, host);
+      if (!lo || !hi || !bins || !(*hi > *lo) || *bins < 1 || *bins > 10000 || x_.log || y_.log) {
+        data_unknown = true, unknown_why = "a histogram whose range or bins are not known";
+        continue;
+      }
+      pd.points = histogram(values, *lo, *hi, static_cast<int>(*bins), r.kind.hist_intervals, r.kind.hist_cumulative,
+                            r.kind.hist_density);
+      pd.err_plus.clear(), pd.err_minus.clear();
+    }
     if (first_points.empty()) first_points = pd.points;
     if (r.kind.stacked) {
       // `stack plots=y` (x for xbar stacked): each coordinate on top of the previous stacked
@@ -1739,6 +1760,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
         return;
       }
       if (r.kind.stacked) r.kind.unsupported = "a stacked plot inside a scope of the axis is not modelled";
+      if (r.kind.hist) r.kind.unsupported = "a histogram inside a scope of the axis is not modelled";
       if (errors.any()) r.kind.unsupported = "error bars inside a scope of the axis are not modelled";
       r.points = pd.points;
     }

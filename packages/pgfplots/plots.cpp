@@ -2,9 +2,16 @@
 // (pgflibraryplothandlers.code.tex).
 #include "packages/pgfplots/plots.hpp"
 
+#include <cmath>
+
 #include "ir/library.hpp"
+#include "tex/styles.hpp"
 
 namespace tikzlint::pgfplots {
+
+namespace {
+const char* const kNoValue = "\x01";  // a key written without a value
+}  // namespace
 
 bool read_plot_kind_key(const std::string& key, const std::string& value0, bool has_value, PlotKind& kind) {
   using H = PlotKind::Handler;
@@ -35,6 +42,30 @@ bool read_plot_kind_key(const std::string& key, const std::string& value0, bool 
     // {(\plotnumofactualtype+0.5)/\numplotsofactualtype}, /tikz/ybar interval}, #1 defaults to 1
     kind.handler = key == "ybar interval" ? H::interval_y : H::interval_x;
     kind.interval_width = has_value && !value.empty() ? value : "1";
+  } else if (key == "hist" || key.rfind("hist/", 0) == 0) {
+    // hist/.code={handler: histogram, \pgfqkeys{/pgfplots/hist}{#1}}; its handler ybar interval
+    kind.hist = true;
+    kind.handler = H::interval_y;
+    std::vector<std::pair<std::string, std::string>> items;
+    if (key == "hist") {
+      for (const auto& it : tex::split_options(value))
+        items.push_back({tex::normalise_key(it.key), it.has_value ? std::string(ir::text_trim(tex::strip_braces(it.value))) : kNoValue});
+    } else {
+      items.push_back({key.substr(5), has_value ? value : kNoValue});
+    }
+    for (const auto& [k, v] : items) {
+      const bool none = v == kNoValue;
+      if (k == "bins" && !none) kind.hist_bins = v;
+      else if (k == "data min" && !none) kind.hist_min = v;
+      else if (k == "data max" && !none) kind.hist_max = v;
+      else if (k == "data" && (v == "x" || v == "y")) kind.hist_data = v[0];
+      else if (k == "intervals") kind.hist_intervals = none || v == "true";
+      else if (k == "cumulative") kind.hist_cumulative = none || v == "true";
+      else if (k == "density") kind.hist_density = none || v == "true";
+      else if (k == "handler/.style" && (v == "sharp plot" || v == "const plot" || v == "ybar interval"))
+        kind.handler = v == "sharp plot" ? H::line : v == "const plot" ? H::const_left : H::interval_y;
+      else if (!k.empty()) kind.unsupported = "'hist/" + k + (none ? "" : "=" + v) + "' is not modelled";
+    }
   } else if (key == "ybar stacked" || key == "xbar stacked") {
     // stack plots=y (x), stack dir=#1 (plus), /tikz/ybar (xbar): the bars keep bar shift
     kind.handler = key == "ybar stacked" ? H::bar_y : H::bar_x;
@@ -77,6 +108,28 @@ bool read_plot_kind_key(const std::string& key, const std::string& value0, bool 
     return false;
   }
   return true;
+}
+
+std::vector<ir::Point> histogram(const std::vector<double>& values, double lo, double hi, int bins, bool intervals,
+                                 bool cumulative, bool density) {
+  std::vector<ir::Point> out;
+  if (bins < 1 || !(hi > lo)) return out;
+  const double h = (hi - lo) / bins;
+  std::vector<double> count(static_cast<std::size_t>(bins), 0.0);
+  for (double v : values) {
+    const double b = std::floor((v - lo) / h + 1e-4);  // \pgfplotsplothandlerhistsettol{1e-4}
+    count[static_cast<std::size_t>(b < 0 ? 0 : b >= bins ? bins - 1 : b)] += 1;
+  }
+  const double total = static_cast<double>(values.size());
+  double sum = 0;
+  for (int i = 0; i < bins; ++i) {
+    double c = count[static_cast<std::size_t>(i)];
+    if (cumulative) c = sum += c;
+    if (density) c = cumulative ? c / total : c / (total * h);
+    out.push_back({lo + i * h, c});
+  }
+  if (intervals) out.push_back({hi, out.back().y});
+  return out;
 }
 
 char outside_ticks_of(const std::string& key) {

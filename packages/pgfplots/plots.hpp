@@ -33,6 +33,12 @@ struct PlotKind {
   char point_meta = 0;              // `point meta=x`/`y`; 0: pgfplots' default (f(x), x for xbar)
   std::string near_unsupported;     // non-empty: the nodes are not modelled (the plot still is)
   std::string unsupported;       // non-empty: a plot type this model does not draw (says which)
+  // `hist={...}` (statistics library): the plot's points are the histogram of its data, drawn
+  // by ybar interval
+  bool hist = false;
+  std::string hist_bins = "10", hist_min, hist_max;  // hist/bins, data min, data max ("" : the data's)
+  char hist_data = 'y';                              // hist/data=x or y (the default: the y value)
+  bool hist_intervals = true, hist_cumulative = false, hist_density = false;
   bool bars() const { return handler == Handler::bar_y || handler == Handler::bar_x; }
   bool intervals() const { return handler == Handler::interval_y || handler == Handler::interval_x; }
   // the bars stand on the x axis (ybar, ybar interval) or on the y axis (xbar, xbar interval)
@@ -42,6 +48,13 @@ struct PlotKind {
 // Reads the plot-type keys of one option list into `kind` (later keys win, as pgfkeys sets them).
 // Returns true when the key is one of them (so the caller does not hand it on to TikZ).
 bool read_plot_kind_key(const std::string& key, const std::string& value, bool has_value, PlotKind& kind);
+
+// The points of pgfplots' histogram (pgfplotsplothandlers.code.tex, \pgfplotsplothandlerhistogram)
+// of `values` over [lo, hi] in `bins` bins of width h = (hi - lo)/bins: (lo + i h, count_i), a value
+// in bin floor((v - lo)/h + 1e-4) held to [0, bins - 1]; `cumulative` sums the counts, `density`
+// divides them by total h (by the total when cumulative); `intervals` repeats the last count at hi.
+std::vector<ir::Point> histogram(const std::vector<double>& values, double lo, double hi, int bins, bool intervals,
+                                 bool cumulative, bool density);
 
 // The axis-level keys a plot-type key sets as well (pgfplots.code.tex: `ybar` and `ybar interval`
 // set `xtick align=outside`, `xbar` and `xbar interval` set `ytick align=outside`): 'x', 'y' or 0.

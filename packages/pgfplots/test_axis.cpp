@@ -792,3 +792,50 @@ TEST_CASE("pgfplots ybar interval: N+1 points make N bars, the x tick labels sta
     CHECK(spaces >= 2);
   }
 }
+
+// pgfplots' statistics library, hist (pgfplotsplothandlers.code.tex); lualatex numbers of the
+// manual's libs.statistics-021 and -029 (tools/tex-diff).
+TEST_CASE("pgfplots hist: the histogram's points, drawn as ybar interval or by the handler given") {
+  // 12 values over [1, 10] in 3 bins of 3: [1,4) 3, [4,7) 2, [7,10] 7 (10 in the last bin)
+  const std::vector<double> v = {1, 2, 1, 5, 4, 10, 7, 10, 9, 8, 9, 9};
+  CHECK(xy(pp::histogram(v, 1, 10, 3, true, false, false)) == XY{{1, 3}, {4, 2}, {7, 7}, {10, 7}});
+  CHECK(xy(pp::histogram(v, 1, 10, 3, false, true, false)) == XY{{1, 3}, {4, 5}, {7, 12}});
+  auto density = pp::histogram(v, 1, 10, 3, false, false, true);
+  CHECK(density[2].y == doctest::Approx(7.0 / (12 * 3)));
+  const std::string table = "table [row sep=\\\\,y index=0] {data\\\\ 1\\\\ 2\\\\ 1\\\\ 5\\\\ 4\\\\ 10\\\\ 7\\\\ 10\\\\ 9\\\\ 8\\\\ 9\\\\ 9\\\\ };";
+  auto near = [](double a, double b) { return std::abs(a - b) < 1.0; };
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[ybar interval, xticklabel=\\pgfmathprintnumber\\tick--\\pgfmathprintnumber\\nexttick]");
+    p.other("\\addplot+ [hist={bins=3}] " + table);
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.ymin, -17.57834));
+    CHECK(near(d.picture_bbox.ymax, 166.37216));
+    std::size_t bars = 0;
+    for (const auto& el : d.elements) bars += el.role == "data";
+    CHECK(bars == 3);
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+ [hist={bins=3, handler/.style={sharp plot}}] " + table);
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(near(d.picture_bbox.xmin, -11.86595));
+    CHECK(near(d.picture_bbox.ymax, 162.20421));
+  }
+  {
+    // hist keys that are not modelled: the axis is not lowered
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}");
+    p.other("\\addplot+ [hist={bins=3, symbolic coords={A,B}}] " + table);
+    p.other("\\end{axis}");
+    CHECK(count_unsupported(p.lower()) == 1);
+  }
+}
