@@ -341,6 +341,14 @@ class AxisPicture final : public ir::PackagePicture {
   explicit AxisPicture(const tex::Picture& pic) : pic_(pic) {}
 
   ir::Offer lower_statement(const ir::PackageStatement& s, ir::LibraryHost& host) override {
+    // what this package emits (the plots' paths, the tick labels) comes back here while the
+    // statement that made it is lowered: it is plain TikZ in the frame it was made for
+    if (nested_ > 0) return ir::Offer::pass;
+    struct Nest {
+      int& n;
+      explicit Nest(int& k) : n(k) { ++n; }
+      ~Nest() { --n; }
+    } nest(nested_);
     const std::string t(ir::text_trim(s.st.text));
     if (!s.path && starts_with(t, "\\begin{")) {
       const std::string env = t.substr(7, t.find('}') - 7);
@@ -515,6 +523,7 @@ class AxisPicture final : public ir::PackagePicture {
   std::string axis_plot_keys_;  // the axis' plot-type keys (ybar, bar width, const plot...): every plot's
   std::map<const tex::Statement*, Resolved> resolved_;
   int depth_ = 0;
+  int nested_ = 0;  // lower_statement calls in progress (> 0: a statement this package emitted)
   bool axis_ = false;    // the current axis is laid out (its data scope is open)
   bool failed_ = false;  // the current axis cannot be laid out: its one warning covers the rest
   std::uint32_t opt_base_ = 0;

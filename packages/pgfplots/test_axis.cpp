@@ -839,3 +839,30 @@ TEST_CASE("pgfplots hist: the histogram's points, drawn as ybar interval or by t
     CHECK(count_unsupported(p.lower()) == 1);
   }
 }
+
+TEST_CASE("pgfplots log axis: the plots' own paths are drawn, not taken for TikZ coordinates of the user's") {
+  auto lowered = [](const std::string& env) {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{" + env + "}[domain=1:4]");
+    p.other("\\addplot {x};");
+    p.other("\\addplot {x^2};");
+    p.other("\\end{" + env + "}");
+    return p.lower();
+  };
+  auto lin = lowered("axis"), log = lowered("semilogyaxis");
+  CHECK(count_unsupported(log) == 0);
+  // the box and the two plots, as on a linear axis
+  CHECK(log.elements.size() == lin.elements.size());
+  CHECK(log.elements.size() >= 3);
+  {
+    // a TikZ path of the user's with plain coordinates in a log axis is still reported
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{semilogyaxis}[domain=1:4]");
+    p.other("\\addplot {x};");
+    p.path("\\draw (1,2) -- (3,4);");
+    p.other("\\end{semilogyaxis}");
+    CHECK(count_unsupported(p.lower()) == 1);
+  }
+}
