@@ -2985,9 +2985,14 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
                                         "\\setlength",       "\\newlength",            "\\begin",
                                         "\\end",             "\\tikzset",
                                         "\\global",          "\\edef",                 "\\xdef",
-                                        "\\gdef",            "\\pgfmathsetseed",       "\\centering",
-                                        "\\small",           "\\large",                "\\footnotesize"};
+                                        "\\gdef",            "\\pgfmathsetseed",       "\\centering"};
       if (t.empty()) return;
+      // \scriptsize, \bfseries ... in the picture's body: the font of every later node of this
+      // TeX group (the picture or scope), as if it had been in force where the picture starts
+      if (is_font_switch_statement(t)) {
+        apply_font_commands(stack_.back().picture_font, t);
+        return;
+      }
       for (const char* h : kHarmless) {
         if (cs == h) {
           if (cs == "\\begin" || cs == "\\end") {

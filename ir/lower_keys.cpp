@@ -154,9 +154,28 @@ bool is_size_command(std::string_view cs) {
   return false;
 }
 
-namespace {
-
-}  // namespace
+bool is_font_switch_statement(std::string_view text) {
+  // LaTeX's declarations of size, series, shape and family (and the old two-letter ones)
+  static constexpr std::string_view kSwitches[] = {
+      "\\bfseries", "\\mdseries", "\\itshape", "\\slshape", "\\upshape", "\\scshape", "\\sffamily", "\\rmfamily",
+      "\\ttfamily", "\\normalfont", "\\bf", "\\it", "\\sl", "\\sc", "\\sf", "\\rm", "\\tt", "\\em"};
+  std::size_t i = 0, seen = 0;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    if (text[i] != '\\') return false;
+    std::size_t j = i + 1;
+    while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+    const std::string_view cs = text.substr(i, j - i);
+    if (!is_size_command(cs) && std::find(std::begin(kSwitches), std::end(kSwitches), cs) == std::end(kSwitches))
+      return false;
+    ++seen;
+    i = j;
+  }
+  return seen > 0;
+}
 
 bool is_color_name(const std::string& key_in) {
   std::string_view key = trim(key_in);

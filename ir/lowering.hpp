@@ -280,6 +280,8 @@ std::optional<Point> positioning_shift(const std::string& dist, int sx, int sy, 
 
 // Known keys without a geometric effect (colors, decorations, arrows, fonts...).
 bool is_size_command(std::string_view cs);  // \\small, \\Large ...
+// A statement of a picture's body made only of font declarations (\\scriptsize\\scshape).
+bool is_font_switch_statement(std::string_view text);
 bool is_known_cosmetic_key(const std::string& key);
 bool is_color_name(const std::string& key);
 // An arrow specification such as "->", "<->", "-{Stealth[length=3mm]}", "latex-latex".

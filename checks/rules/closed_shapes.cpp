@@ -30,7 +30,8 @@ const RuleDoc closed_shapes_doc = {
     "Only what a reader sees as a gap counts: a join covered by a node (pgf stops an edge at a\n"
     "node's border; a vertex dot covers the point) is closed; a gap in a dashed or dotted line no\n"
     "wider than twice its dashes' gaps is one of them; two collinear pieces with a gap read as a\n"
-    "broken line, not as a corner; dashed lines (construction lines) are no outlines. In a plot (the\n"
+    "broken line, not as a corner; two lines that cross each other meet (their ends past the\n"
+    "crossing overshoot the corner); dashed lines (construction lines) are no outlines. In a plot (the\n"
     "scene's reading: axes with tick labels) the lines are axes, ticks and data curves, which end\n"
     "where the range or the data end: a plot passes.\n"
     "\n"
@@ -65,6 +66,13 @@ double dash_gap(const std::string& dash) {
   if (dash.find("densely") != std::string::npos) return dotted ? 1 : 2;
   if (dash.find("loosely") != std::string::npos) return dotted ? 4 : 6;
   return dotted ? 2 : 3;
+}
+
+// Segments ab and cd cross: each one's ends lie strictly on both sides of the other's line.
+bool segments_cross(geo::Point a, geo::Point b, geo::Point c, geo::Point d) {
+  const double d1 = geo::cross(b - a, c - a), d2 = geo::cross(b - a, d - a);
+  const double d3 = geo::cross(d - c, a - c), d4 = geo::cross(d - c, b - c);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
 // A node (text, or drawn or filled) whose border box, widened by `slack`, holds point p: a join
@@ -194,6 +202,9 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
         // Collinear pieces with a gap between them read as a broken line, not a corner.
         double dev = geo::angle_between_deg(s.pts.back() - s.pts.front(), t.pts.back() - t.pts.front());
         if (dev < 10 || dev > 170) continue;
+        // Lines that cross each other meet there: their ends past the crossing overshoot the
+        // corner (a construction's lines, a polygon's sides drawn on), no gap is left to close.
+        if (segments_cross(s.pts.front(), s.pts.back(), t.pts.front(), t.pts.back())) continue;
         for (const geo::Point& q : {t.pts.front(), t.pts.back()}) {
           double g = geo::dist(end, q);
           if (g <= near * t.length && g < best) best = g, best_j = j;
