@@ -146,6 +146,7 @@ class PictureLowerer {
     arrows_meta_ = std::find(doc.tikz_libraries.begin(), doc.tikz_libraries.end(), "arrows.meta") !=
                    doc.tikz_libraries.end();
     keys_.user_colors = &colors;
+    keys_.shapes = &packages_;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
     };

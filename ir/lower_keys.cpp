@@ -1030,6 +1030,11 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   if (record_shape_parameter(s.shape_params, key, v, dim, num)) return true;  // shape_keys.cpp
   if (apply_library_key(*this, s, k, target, b, e, problems)) return true;
   if (is_known_cosmetic_key(key)) return true;
+  if (shapes != nullptr && !k.has_value && shapes->names_shape(key)) {  // tikz.code.tex /tikz/.unknown
+    s.shape = NodeShape::other;
+    s.shape_name = key;
+    return true;
+  }
   if (key == "layout" || (key.size() > 7 && key.compare(key.size() - 7, 7, " layout") == 0)) s.placed_by_layout = true;
   problems.push_back({"unsupported-key", "unknown key '" + key + "'", b, e, true});
   return false;

@@ -53,6 +53,9 @@ class ShapeLibrary {
  public:
   virtual ~ShapeLibrary() = default;
   virtual std::shared_ptr<const ShapeOutline> outline(const NodeShapeInput& in) const = 0;
+  // Whether a package defines a shape of this name: TikZ reads an unknown key that names a shape
+  // as `shape=<key>` (tikz.code.tex, /tikz/.unknown: \pgf@sh@s@<key> defined), as `node[ground]`.
+  virtual bool names_shape(std::string_view name) const { return false; }
 };
 
 struct NodeShapeInput {

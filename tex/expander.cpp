@@ -1975,7 +1975,24 @@ void Expander::p_usepackage(const Token& t) {
     if (!n.empty() && !doc_.loads(n)) doc_.packages.push_back({n, trim(to_string(opts))});
     if (n == "tikz-cd") tikzcd_styles(t);
     if (n == "tkz-euclide") tkzeuclide_styles(t);
+    if (n == "circuitikz") circuitikz_styles(t);
   }
+}
+
+// circuitikz's node shape `ground` has the name of a symbol of TikZ's circuits.ee library, whose
+// styles the lowering keeps as a fallback for every document (ir/library_keys.cpp): in a document
+// that loads circuitikz, `node[ground]` is circuitikz's shape (TikZ's /tikz/.unknown reads a key
+// that names a shape as `shape=`; packages/circuitikz models it). Its other names collide with none.
+void Expander::circuitikz_styles(const Token& t) {
+  if (circuitikz_styles_done_) return;
+  circuitikz_styles_done_ = true;
+  const std::string defs = "ground/.style={shape=ground}";
+  Statement st;
+  st.kind = StatementKind::StyleDef;
+  st.text = defs;
+  st.origin.assign(defs.size(), t.origin_begin);
+  st.prov = provenance(t, t);
+  if (on_style) on_style(std::move(st));
 }
 
 // The styles tkz-euclide defines (tkz-euclide.cfg, version 4.25c), which its commands draw with

@@ -329,6 +329,7 @@ class Expander {
   void p_tikzcdset(const Token&);
   void tikzcd_styles(const Token& at);
   void tkzeuclide_styles(const Token& at);
+  void circuitikz_styles(const Token& at);
   void p_pgfplotsset(const Token&);
   void tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite);
   Token group_token(const Token& at, bool open) const;
@@ -379,6 +380,7 @@ class Expander {
   std::string scan_undefined_;
   bool tikzcd_styles_done_ = false;  // tikz-cd's styles emitted (tikzcd_styles)
   std::unordered_set<std::string> tikzmath_integers_;  // variables \tikzmath declared integer
+  bool circuitikz_styles_done_ = false;  // circuitikz's `ground` style emitted (circuitikz_styles)
   bool tkzeuclide_styles_done_ = false;  // tkz-euclide's styles emitted (tkzeuclide_styles)
   bool prefix_global_ = false;
   bool class_seen_ = false;

@@ -10,7 +10,7 @@
 //     anchored as pgfcirclabel.tex chooses from the segment's direction: straight labels with a
 //     \strut, .75ex away; or, when labels are `smart` (the default) and the segment is between
 //     20 and 70 degrees off an axis, rotated along it;
-//   - the poles (`*-o`...) as small filled or open circles at the ends.
+//   - the poles (`*-o`...) as nodes of the shapes circ and ocirc at the ends.
 //
 // The shapes' sizes are not written here: tools/circuitikz-table/generate reads them from TeX
 // (each style drawn alone by lualatex) into bipoles.inc, and a test fails when that table is stale
@@ -21,8 +21,13 @@
 // What is not modelled is reported once per picture (unsupported-construct: the picture is then
 // incomplete for the rules) and not guessed: voltages (v=, V=$u$), currents (i=, I=$i$), flows,
 // stacked labels (l2=), mirrored or inverted bipoles, a segment in a rotated or skewed frame,
-// \ctikzset in a picture, and circuitikz's node shapes (ground, op amp, transistors...), which the
-// plain lowering reports as unknown shapes.
+// and \ctikzset in a picture.
+//
+// circuitikz's node shapes whose size does not depend on their text (circ, ocirc, ground, op amp,
+// npn...: nodes.inc, measured by lualatex as the bipoles are) are library shapes here: a key that
+// names one selects it (`node[ground]`), its anchors north, south, east, west, its corners and
+// center, and the drawing's extent; their other anchors (an op amp's `out`, a transistor's `B`)
+// are unknown anchors, reported where they are used.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -49,6 +54,35 @@ constexpr Bipole kBipoles[] = {
 #include "packages/circuitikz/bipoles.inc"
 };
 
+// A node shape whose size does not depend on its text (circ, ground, op amp, npn...), as lualatex
+// measured it (nodes.inc): anchors north, south, east, west from the center, and the extent of the
+// drawing, strokes included.
+struct NodeShapeSize {
+  std::string_view name;
+  double north, south, east, west, min_x, max_x, min_y, max_y;
+};
+
+constexpr NodeShapeSize kNodeShapes[] = {
+#include "packages/circuitikz/nodes.inc"
+};
+
+const NodeShapeSize* find_node_shape(std::string_view name) {
+  auto it = std::lower_bound(std::begin(kNodeShapes), std::end(kNodeShapes), name,
+                             [](const NodeShapeSize& b, std::string_view n) { return b.name < n; });
+  return it != std::end(kNodeShapes) && it->name == name ? &*it : nullptr;
+}
+
+// The named anchors circuitikz declares for those shapes (an op amp's `out`, `+`, `-`; a
+// transistor's `B`, `C`, `E`), where lualatex put them: node_anchors.inc, sorted by shape.
+struct NodeAnchor {
+  std::string_view shape, anchor;
+  double x, y;
+};
+
+constexpr NodeAnchor kNodeAnchors[] = {
+#include "packages/circuitikz/node_anchors.inc"
+};
+
 const Bipole* find_bipole(std::string_view name) {
   auto it = std::lower_bound(std::begin(kBipoles), std::end(kBipoles), name,
                              [](const Bipole& b, std::string_view n) { return b.name < n; });
@@ -58,10 +92,6 @@ const Bipole* find_bipole(std::string_view name) {
 constexpr double kDeg = std::numbers::pi / 180;
 // pgfcirclabel.tex \pgf@circ@ls: the space between a bipole and its label, .75ex of the font.
 constexpr double kLabelSpaceEx = 0.75;
-// pgfcircmonopoles.tex: the poles (circ, ocirc) are circles of radius `nodes width` (.04) times
-// bipoles/length (1.4cm): 1.5933pt, drawn with the picture's line width (lualatex: `to[short, *-o]`
-// from (0,0) reaches 1.79pt around each end with the 0.4pt line).
-constexpr double kPoleRadiusPt = 0.04 * 1.4 * 28.452756;
 
 std::string num(double v) { return text_number(v); }
 std::string pt(double v) { return text_number(v) + "pt"; }
@@ -270,8 +300,7 @@ class CircuitikzPicture final : public PackagePicture {
     for (int end = 0; end < 2; ++end) {
       const char c = end == 0 ? pl.start : pl.end;
       if (c != '*' && c != 'o') continue;
-      path += " node[shape=circle, inner sep=0pt, outer sep=0pt, minimum size=" + pt(2 * kPoleRadiusPt) +
-              ", draw, fill=" + (c == '*' ? "black" : "white") + "] at " + local(end == 0 ? S : E) + " {}";
+      path += std::string(" node[shape=") + (c == '*' ? "circ" : "ocirc") + "] at " + local(end == 0 ? S : E) + " {}";
     }
     rw.path = path;
     return rw;
@@ -338,6 +367,29 @@ class CircuitikzPicture final : public PackagePicture {
 class Circuitikz final : public Package {
  public:
   std::string_view name() const override { return "circuitikz"; }
+
+  bool names_shape(std::string_view name) const override { return find_node_shape(name) != nullptr; }
+
+  // The shape as pgf sees it: its anchors, a rectangular border through them, and as its path
+  // box the drawing's extent that lualatex measured (strokes included: the picture grows by it,
+  // and pgf adds nothing for the node's border, which circuitikz's shapes do not draw).
+  std::shared_ptr<const ShapeOutline> shape(const NodeShapeInput& in) const override {
+    const NodeShapeSize* n = find_node_shape(in.shape_name);
+    if (n == nullptr) return nullptr;
+    auto o = std::make_shared<ShapeOutline>();
+    auto first = std::lower_bound(std::begin(kNodeAnchors), std::end(kNodeAnchors), n->name,
+                                  [](const NodeAnchor& a, std::string_view s) { return a.shape < s; });
+    for (auto it = first; it != std::end(kNodeAnchors) && it->shape == n->name; ++it)
+      o->anchors.emplace_back(std::string(it->anchor), Point{it->x, it->y});
+    o->anchors.insert(o->anchors.end(), {{"center", {0, 0}},           {"north", {0, n->north}},          {"south", {0, n->south}},
+                  {"east", {n->east, 0}},       {"west", {n->west, 0}},            {"north east", {n->east, n->north}},
+                  {"north west", {n->west, n->north}}, {"south east", {n->east, n->south}},
+                  {"south west", {n->west, n->south}}});
+    o->border = {{n->west, n->south}, {n->east, n->south}, {n->east, n->north}, {n->west, n->north}};
+    o->outer_box = Box{n->min_x, n->min_y, n->max_x, n->max_y};
+    o->path_box = o->outer_box;
+    return o;
+  }
   std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture&,
                                                          const tex::ExpandedDocument& doc) const override {
     for (const auto& p : doc.packages) {

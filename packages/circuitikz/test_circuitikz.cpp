@@ -98,3 +98,24 @@ TEST_CASE("circuitikz: a bipole in a rotated frame is reported, drawn as a strai
   CHECK(count_unsupported(d) == 1);
   CHECK(d.nodes.empty());
 }
+
+TEST_CASE("circuitikz: a key naming one of its node shapes selects it, with the shape's own anchors") {
+  auto p = circuit();
+  p.pre("ground/.style={shape=ground}");  // as the expander defines it when circuitikz is loaded
+  p.path("\\draw (4,0) node[op amp] (A) {} (A.out) -- ++(1,0);");
+  p.path("\\node[ground] (G) at (0,0) {};");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: the op amp alone reaches [79.75, -28.28, 147.87, 28.28] about (4,0); its `out`
+  // anchor is 33.859pt right of its center, and the line from it runs 1cm further
+  CHECK(d.picture_bbox.ymin == doctest::Approx(-28.28).epsilon(0.001));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(4 * kCm + 33.859 + kCm + 0.2).epsilon(0.001));
+  // ground: its center is the connection point at its top; the symbol hangs 16.33pt below
+  const ir::Node* g = nullptr;
+  for (const auto& n : d.nodes)
+    if (n.name == "G") g = &n;
+  REQUIRE(g);
+  CHECK(g->box.ymax == doctest::Approx(0.2).epsilon(0.01));
+  CHECK(g->box.ymin == doctest::Approx(-16.3335).epsilon(0.001));
+}
