@@ -27,7 +27,9 @@ const RuleDoc label_association_doc = {
     "and past the end of another (the difference between how far inside the one and how far\n"
     "past the other exceeding the ambiguity margin), the second only ends at a corner near the\n"
     "label and does not compete, however close its end. A label sitting at a corner, inside or\n"
-    "past the ends of both sides alike, stays ambiguous.\n"
+    "past the ends of both sides alike, stays ambiguous. A name between two points is not\n"
+    "ambiguous when the other point has a name of its own nearer to it: the reader pairs each\n"
+    "point with its nearest name.\n"
     "\n"
     "Two length labels with different values (\"2 cm\" and \"4 cm\"; \"3 cm\" and \"30 mm\" are one\n"
     "value) attached to the same stretch of one segment (their text boxes overlapping along it)\n"
@@ -353,6 +355,18 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     }
     if (a.rival && a.rival->gap <= orphan) {
       double diff = a.rival->center_gap - a.best->center_gap;
+      // A point that has a name of its own nearer to it than this one is taken: the reader pairs
+      // each point with its nearest name (C below its dot, D below the dot under it), so this
+      // name goes to the other candidate.
+      if (read_as.text.kind == LabelKind::name && a.rival->kind == TargetKind::vertex) {
+        const geo::Point v = scene.vertices()[a.rival->index].p;
+        const double mine = geo::dist(l.center, v);
+        if (std::any_of(scene.labels().begin(), scene.labels().end(), [&](const Label& o) {
+              return &o != &l && o.text.kind == LabelKind::name && !d.nodes[o.node].along_path &&
+                     geo::dist(o.center, v) < mine;
+            }))
+          diff = margin;
+      }
       double spread = eps * (a.rival->center_gap + a.best->center_gap);
       if (eps > 0 && std::abs(diff - margin) < spread) {
         undecided = "label " + quoted(l.text.plain) + " is ambiguous only within the approximate axis's uncertainty";

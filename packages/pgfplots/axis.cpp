@@ -89,6 +89,21 @@ constexpr const char* kBarCycleList[] = {"blue,fill=blue!30!white",           "r
                                          "brown!60!black,fill=brown!30!white", "black,fill=gray",
                                          "violet!80!black,fill=violet",        "green,fill=green!80!black"};
 
+// Axis keys that, when not modelled, leave the whole axis at a guessed place: they move or turn
+// it as a whole (the axis is a scope placed by at= and anchor=: pgfplots.code.tex
+// \pgfplots@set@options, manual 4.19 "Alignment") or change how every coordinate is read
+// (trig format=rad turns view angles and sin/cos arguments into radians).
+const std::set<std::string>& placing_keys() {
+  static const std::set<std::string> k = {"rotate", "scale", "trig format", "x dir", "y dir"};
+  return k;
+}
+// Of those, the keys that only shift the whole axis: what is inside it keeps its place relative
+// to the rest of it; only its place beside other content of the picture is unknown.
+const std::set<std::string>& moving_keys() {
+  static const std::set<std::string> k = {"at", "anchor", "shift", "xshift", "yshift"};
+  return k;
+}
+
 // Axis keys that change only how things are painted, never where anything is (colours, line
 // styles of ticks/grid/axis lines, the plots' styles, number of minor ticks).
 const std::set<std::string>& appearance_keys() {
@@ -546,6 +561,15 @@ class AxisPicture final : public ir::PackagePicture {
   std::string title_, title_style_, label_style_, tick_label_style_, grid_ = "none";
   bool has_title_ = false, scale_only_ = false, clip_ = true, approximate_ = false, legend_ = false,
        legend_reported_ = false, any_approximate_ = false;
+  // An unknown key moved the whole axis or changed how its coordinates are read (at=, anchor=,
+  // shift, trig format=rad): every node lowered from axis_first_node_ on stands at a guessed place.
+  bool place_unknown_ = false;
+  std::size_t axis_first_node_ = 0;
+  // An unknown key shifted the whole axis: its nodes are unplaced once the picture holds other
+  // content (before it, or an axis after it: then from the shifted axis' first node on).
+  bool moved_unknown_ = false;
+  std::optional<std::size_t> shifted_axis_first_node_;
+  bool earlier_content_ = false;
   double width_ = kDefaultWidthPt, height_ = kDefaultHeightPt;
   // `width=` / `height=` left empty (the size styles do): that one follows the other at the
   // default aspect ratio (pgfplots.scaling.code.tex)
@@ -788,6 +812,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   sampling_ = Sampling{};
   plot_index_ = 0;
   unknown_keys_.clear();
+  place_unknown_ = moved_unknown_ = false;
   legend_entries_.clear(), legend_plot_styles_.clear();
   legend_at_x_ = legend_at_y_ = kLegendAt;
   legend_anchor_ = "north east", legend_font_.clear(), legend_cells_anchor_ = "center";
@@ -1093,6 +1118,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       // paints only
     } else {
       unknown_keys_.push_back({k + (fk.has_value ? "=" + trimmed(v).substr(0, 40) : ""), fk.begin});
+      if (moving_keys().count(k)) moved_unknown_ = true;
+      else if (placing_keys().count(k)) place_unknown_ = true;
     }
   }
   opt_base_ = opt_base;
@@ -1423,6 +1450,10 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
 
 void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, ir::LibraryHost& host) {
   axis_ = false;
+  if (shifted_axis_first_node_) host.mark_nodes_incomplete(*shifted_axis_first_node_);
+  shifted_axis_first_node_.reset();
+  axis_first_node_ = host.node_count();
+  earlier_content_ = axis_first_node_ > 0 || host.element_count() > 0;
   if (env != "axis" && env != "semilogxaxis" && env != "semilogyaxis" && env != "loglogaxis") {
     not_lowered(st, "the " + env + " environment is not modelled");
     return;
@@ -1622,6 +1653,8 @@ void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
   if (axis_) {
     host.emit("\\end{scope}", 0, 0);
     draw_legend(host);
+    if (place_unknown_ || (moved_unknown_ && earlier_content_)) host.mark_nodes_incomplete(axis_first_node_);
+    else if (moved_unknown_) shifted_axis_first_node_ = axis_first_node_;
   }
   axis_ = false;
   if (group_cell_open_) host.emit("\\end{scope}", 0, 0);
