@@ -1983,10 +1983,20 @@ void Expander::p_usepackage(const Token& t) {
 // styles the lowering keeps as a fallback for every document (ir/library_keys.cpp): in a document
 // that loads circuitikz, `node[ground]` is circuitikz's shape (TikZ's /tikz/.unknown reads a key
 // that names a shape as `shape=`; packages/circuitikz models it). Its other names collide with none.
+// The symbol families (pgfcirc.defines.tex: `american`, `european`, `cute` and their `american
+// resistors`... parts) choose which drawing a component gets: the same size for resistors and
+// sources, whose voltages and currents are not modelled anyway; only the inductors differ, and
+// packages/circuitikz reads those keys from the picture's and scopes' options as written
+// (Package::remember_options). For TikZ's own keys they are nothing.
 void Expander::circuitikz_styles(const Token& t) {
   if (circuitikz_styles_done_) return;
   circuitikz_styles_done_ = true;
-  const std::string defs = "ground/.style={shape=ground}";
+  std::string defs = "ground/.style={shape=ground}";
+  for (const char* family : {"american", "european", "cute"}) {
+    defs += std::string(",") + family + "/.style={}";
+    for (const char* part : {"resistors", "inductors", "voltages", "currents", "ports"})
+      defs += std::string(",") + family + " " + part + "/.style={}";
+  }
   Statement st;
   st.kind = StatementKind::StyleDef;
   st.text = defs;

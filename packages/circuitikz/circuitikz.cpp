@@ -39,6 +39,7 @@
 
 #include "ir/library.hpp"
 #include "ir/package.hpp"
+#include "tex/styles.hpp"
 #include "tex/tex.hpp"
 
 namespace tikzlint::ir {
@@ -198,6 +199,18 @@ std::optional<Poles> poles(std::string_view k) {
 
 enum class LabelAlign { smart, straight, rotate };
 
+// The inductor family in force (pgfcircbipoles.tex \ctikzvalof{inductor}: cute by default;
+// `american`, `european`, `cute` and `... inductors` set it), kept per scope in the style table as
+// the body of this style (Package::remember_options), as the trees package keeps its keys.
+constexpr std::string_view kInductorFamily = "tikzlint circuitikz inductors";
+
+std::string inductor_family_of(const std::string& key) {
+  if (key == "american" || key == "american inductors") return "american";
+  if (key == "european" || key == "european inductors") return "european";
+  if (key == "cute" || key == "cute inductors") return "cute";
+  return "";
+}
+
 class CircuitikzPicture final : public PackagePicture {
  public:
   explicit CircuitikzPicture(LabelAlign align) : align_(align) {}
@@ -250,6 +263,12 @@ class CircuitikzPicture final : public PackagePicture {
       }
     }
     if (bp == nullptr) return std::nullopt;
+    if (bp->name == "L" || bp->name == "inductor") {  // the family's drawing: not the same size
+      std::string family = "cute";
+      for (const auto& k : host.expand_keys(std::string(kInductorFamily)))
+        if (k.key == "inductor family" && !k.value.empty()) family = k.value;
+      if (const Bipole* b = find_bipole(family + " inductor")) bp = b;
+    }
     ToRewrite rw;
     rw.options = rest;
     const Transform inv = op.ctm.inverse();
@@ -369,6 +388,16 @@ class Circuitikz final : public Package {
   std::string_view name() const override { return "circuitikz"; }
 
   bool names_shape(std::string_view name) const override { return find_node_shape(name) != nullptr; }
+
+  void remember_options(tex::StyleTable& styles, const std::string& options) const override {
+    std::string family;
+    for (const auto& it : split_options(options))
+      if (auto f = inductor_family_of(it.key); !f.empty()) family = f;
+    if (family.empty()) return;
+    tex::StyleDefinition def;
+    def.body = "inductor family=" + family;  // a key, not the family's own (empty) style
+    styles.define(std::string(kInductorFamily), def);
+  }
 
   // The shape as pgf sees it: its anchors, a rectangular border through them, and as its path
   // box the drawing's extent that lualatex measured (strokes included: the picture grows by it,

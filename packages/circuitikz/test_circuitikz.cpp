@@ -119,3 +119,20 @@ TEST_CASE("circuitikz: a key naming one of its node shapes selects it, with the 
   CHECK(g->box.ymax == doctest::Approx(0.2).epsilon(0.01));
   CHECK(g->box.ymin == doctest::Approx(-16.3335).epsilon(0.001));
 }
+
+TEST_CASE("circuitikz: the inductor family of the picture or scope decides the inductor's size") {
+  auto p = circuit();
+  p.pre("american/.style={}");  // as the expander defines it when circuitikz is loaded
+  p.pre("european/.style={}");
+  p.options = "european";
+  p.path("\\draw (0,0) to[L] (2,0);");
+  p.scope("american");
+  p.path("\\draw (0,-2) to[L] (2,-2);");
+  p.end();
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: a european inductor reaches 6.375pt above its line; an american one 0.56pt below
+  CHECK(d.picture_bbox.ymax == doctest::Approx(6.375).epsilon(0.001));
+  CHECK(d.picture_bbox.ymin == doctest::Approx(-2 * kCm - 0.56).epsilon(0.001));
+}
