@@ -28,7 +28,8 @@ const RuleDoc overlap_doc = {
     "  painted after the line and not after the label whose box holds the label (a pgfplots\n"
     "  legend, filled white, over the plots). Grid lines are background\n"
     "  and do not count;\n"
-    "- an opaque fill painted after a label, covering the label's centre;\n"
+    "- an opaque fill painted after a label, covering the label's centre where TeX paints it\n"
+    "  (inside every clip in force where the fill was drawn; under a clip not lowered, not judged);\n"
     "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
     "  overlap on the page (painter's order). Depth comes from the faces' 3D coordinates; the\n"
     "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
@@ -515,6 +516,16 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (!region || !geo::boxes_overlap(geo::bounds_of(*region), l.glyphs)) continue;
       geo::Shape area = geo::Shape::polygon(*region);
       if (!area.covers(geo::Shape::point(l.center))) continue;
+      // TeX paints the fill only inside the clips in force where it was drawn (a pgfplots axis
+      // clips its plots to the box, so a plot filled down to zero does not cover the tick labels
+      // below the box); under a clip that was not read, where it is painted is not known
+      if (e.clip_unknown) continue;
+      if (!e.clips.empty()) {
+        const double h = 0.01;  // a speck around the centre: is the centre painted?
+        const geo::Point c = l.center;
+        if (painted_part(d, e, {{c.x - h, c.y - h}, {c.x + h, c.y - h}, {c.x + h, c.y + h}, {c.x - h, c.y + h}}).empty())
+          continue;
+      }
       if (!r.room()) break;
       Diagnostic f = finding(doc, n.prov.range,
                              "text " + quoted(l.text.plain) + " is covered by a fill painted after it", 1, 0, "count",
