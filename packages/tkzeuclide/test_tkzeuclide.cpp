@@ -91,7 +91,7 @@ TEST_CASE("tkzeuclide: an unmodelled construction is reported once, what it defi
   p.other(
       "\\tkzDefPoint(0,0){A}\\tkzDefPoint(4,0){B}\n"
       "\\tkzDefMidPoint(A,B)\\tkzGetPoint{M}\n"
-      "\\tkzDefTriangle[equilateral](A,B)\\tkzGetPoint{C}\n"
+      "\\tkzDefCircle[spieker](A,B,M)\\tkzGetPoint{C}\n"
       "\\tkzDrawPolygon(A,B,C)\\tkzDrawPoints(A,B,C,M)\\tkzLabelPoints(C)");
   auto d = p.lower();
   CHECK(count_unsupported(d) == 1);
@@ -218,4 +218,27 @@ TEST_CASE("tkzeuclide: arcs of every kind, \\tkzInit's window clipped by \\tkzCl
   CHECK(std::abs(e.picture_bbox.ymin - -14.23) < 0.05);
   CHECK(std::abs(e.picture_bbox.xmax - 156.49) < 0.05);
   CHECK(std::abs(e.picture_bbox.ymax - 99.58) < 0.05);
+}
+
+// The same triangles in fixtures/metrics/tkzeuclide_triangles.tex agree with lualatex within 0.11pt.
+TEST_CASE("tkzeuclide: triangles, squares, triangle centres and special triangles") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoints{0/0/A,4/0/B,1.5/3.5/C}\n"
+      "\\tkzDefTriangle[equilateral](A,B)\\tkzGetPoint{T}\n"
+      "\\tkzDefSquare(A,B)\\tkzGetPoints{S1}{S2}\n"
+      "\\tkzDefTriangleCenter[ortho](A,B,C)\\tkzGetPoint{H}\n"
+      "\\tkzDefSpcTriangle[medial,name=M](A,B,C){a,b,c}\n"
+      "\\tkzDrawPoints(T,S1,S2,H,Ma)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const double cm = 72.27 / 2.54;
+  CHECK(point_drawn_at(d, 2 * cm, std::sqrt(12.0) * cm));  // B turned 60 degrees about A
+  CHECK(point_drawn_at(d, 4 * cm, 4 * cm));                 // A turned -90 degrees about B
+  CHECK(point_drawn_at(d, 0, 4 * cm));                      // B turned 90 degrees about A
+  // orthocentre: x = 1.5 (on the altitude from C); A->H is normal to C->B = (2.5, -3.5):
+  // (1.5, y) . (2.5, -3.5) = 0 gives y = 3.75 / 3.5
+  CHECK(point_drawn_at(d, 1.5 * cm, 3.75 / 3.5 * cm));
+  CHECK(point_drawn_at(d, 2.75 * cm, 1.75 * cm));  // Ma, the midpoint of B and C
 }

@@ -227,6 +227,8 @@ constexpr Signature kSignatures[] = {
     {"tkzDefLine", "op"},          {"tkzDefPointWith", "op"},      {"tkzDefShiftPoint", "opg"},
     {"tkzCalcLength", "op"},       {"tkzDrawArc", "opp"},          {"tkzDrawSector", "opp"},
     {"tkzFillSector", "opp"},      {"tkzInit", "o"},               {"tkzClip", "o"},
+    {"tkzDefTriangle", "op"},      {"tkzDefSquare", "op"},         {"tkzDefParallelogram", "op"},
+    {"tkzDefRectangle", "op"},     {"tkzDefTriangleCenter", "op"}, {"tkzDefSpcTriangle", "opg"},
     {"tkzClipBB", ""},             {"tkzShowBB", "o"},             {"tkzClipCircle", "op"},
 };
 
@@ -394,7 +396,9 @@ class Lowerer {
     const std::string& n = c.name;
     // a construction that fails (a point it names is unknown) leaves no result to get
     if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL" || n == "tkzDefCircle" ||
-        n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith")
+        n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith" ||
+        n == "tkzDefTriangle" || n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle" ||
+        n == "tkzDefTriangleCenter")
       state_.results_known = false;
     if (n == "tkzDefPoint") return def_point(c);
     if (n == "tkzDefPoints") return def_points(c);
@@ -407,6 +411,10 @@ class Lowerer {
     if (n == "tkzDefPointWith") return def_point_with(c);
     if (n == "tkzDefShiftPoint") return def_shift_point(c);
     if (n == "tkzCalcLength") return calc_length(c);
+    if (n == "tkzDefTriangle") return def_triangle(c);
+    if (n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle") return def_polygon(c);
+    if (n == "tkzDefTriangleCenter") return def_triangle_center(c);
+    if (n == "tkzDefSpcTriangle") return def_spc_triangle(c);
     if (n == "tkzDrawArc") return draw_arc(c);
     if (n == "tkzDrawSector" || n == "tkzFillSector") return sector(c);
     if (n == "tkzInit") return init(c);
@@ -1120,6 +1128,200 @@ class Lowerer {
     auto p = lpoints(args, c);
     if (!p) return;
     emit("\\clip (" + args[0] + ") circle (" + num(norm((*p)[1] - (*p)[0])) + "pt);", c);
+  }
+
+  // tkz-obj-eu-triangles.tex \tkzDefTriangle[kind, swap](A,B): the third vertex, tkzPointResult.
+  // tkz's constants (tkz-euclide.cfg): \tkzPhi 1.618034, \tkzInvPhi 0.618034, \tkzSqrtPhi
+  // 1.27202, \tkzSqrTwobyTwo 0.7071065.
+  void def_triangle(const Command& c) {
+    Variant v = variant(opts(c), {"equilateral", "half", "two one", "pythagore", "pythagoras", "right", "egyptian",
+                                  "school", "golden", "sublime", "euclid", "euclide", "gold", "cheops", "two angles",
+                                  "isosceles right"});
+    if (v.kind.empty()) v.kind = "equilateral";
+    if (!only_keys(v, {"swap"}, c)) return;
+    const auto* sw = v.get("swap");
+    const bool swap = sw && (sw->empty() || *sw == "true");
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 2) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    Point A = (*p)[0], B = (*p)[1];
+    // \tkzDefPointWith[K=k](B,A): B + k (A - B) turned 90 degrees
+    auto with_k = [&](double k) { return B + k * rot90(A - B); };
+    auto turn = [&](Point centre, Point q, double deg) { return centre + rotated(q - centre, deg); };
+    const std::string& k = v.kind;
+    std::optional<Point> r;
+    if (k == "equilateral") r = turn(A, B, 60);
+    else if (k == "half" || k == "two one") r = with_k(swap ? -.5 : .5);
+    else if (k == "pythagore" || k == "pythagoras" || k == "right" || k == "egyptian") r = with_k(swap ? -.75 : .75);
+    else if (k == "school") r = lines_cross(A, turn(A, B, swap ? -30 : 30), B, with_k(1));
+    else if (k == "golden" || k == "sublime") r = A + 1.618034 * (turn(A, B, 72) - A);
+    else if (k == "euclid" || k == "euclide") r = turn(A, B, swap ? 36 : -36);
+    else if (k == "gold") r = with_k(swap ? -0.618034 : 0.618034);
+    else if (k == "cheops") {
+      Point M = 0.5 * (A + B);
+      r = M + -1.27202 * rot90(A - M);
+    } else if (k == "isosceles right") {
+      r = A + 0.7071065 * (turn(A, B, 45) - A);
+    } else if (k == "two angles") {
+      auto pos = v.value.find(" and ");
+      if (pos == std::string::npos) return unsupported_command(c);
+      auto a = number(trim(v.value.substr(0, pos)), c), b = number(trim(v.value.substr(pos + 5)), c);
+      if (!a || !b) return;
+      r = lines_cross(A, turn(A, B, *a), B, turn(B, A, -*b));
+    }
+    if (!r) return unsupported("\\tkzDefTriangle[" + k + "] whose sides do not meet", c.b, c.e);
+    define_local("tkzPointResult", *r, c);
+  }
+
+  // tkz-obj-eu-polygons.tex \tkzDefSquare(A,B): A turned -90 degrees about B, B turned 90 about
+  // A; \tkzDefParallelogram(A,B,C): C + (A - B); \tkzDefRectangle(A,B): `\path (A) -|
+  // coordinate (first) (B) -| coordinate (second) (A)`, whose points grow the picture.
+  void def_polygon(const Command& c) {
+    auto args = split_top(nth(c, '(')->text, ',');
+    const bool par = c.name == "tkzDefParallelogram";
+    if (args.size() != (par ? 3u : 2u) || (c.name != "tkzDefRectangle" && !trim(opts(c)).empty()))
+      return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    Point A = (*p)[0], B = (*p)[1];
+    if (par) return define_local("tkzPointResult", (*p)[2] + (A - B), c);
+    if (c.name == "tkzDefSquare") {
+      define_local("tkzFirstPointResult", B + rotated(A - B, -90), c);
+      define_local("tkzSecondPointResult", A + rotated(B - A, 90), c);
+      return;
+    }
+    if (!trim(opts(c)).empty()) return unsupported("\\tkzDefRectangle[" + opts(c) + "]", c.b, c.e);
+    define_local("tkzFirstPointResult", {B.x, A.y}, c);
+    define_local("tkzSecondPointResult", {A.x, B.y}, c);
+    emit("\\path (" + args[0] + ") -- (tkzFirstPointResult) -- (" + args[1] + ") -- (tkzSecondPointResult);", c);
+  }
+
+  // The excentre opposite vertex i of the triangle t (weights a, b, c with that one negated).
+  static std::optional<Point> excenter(const std::vector<Point>& t, int i) {
+    double w[3] = {norm(t[2] - t[1]), norm(t[0] - t[2]), norm(t[1] - t[0])};
+    w[i] = -w[i];
+    return weighted(t[0], w[0], t[1], w[1], t[2], w[2]);
+  }
+  static std::optional<Point> orthocenter(Point A, Point B, Point C) {
+    auto hb = foot(A, C, B), hc = foot(A, B, C);
+    if (!hb || !hc) return std::nullopt;
+    return lines_cross(B, *hb, C, *hc);
+  }
+
+  // tkz-obj-eu-points-spc.tex \tkzDefTriangleCenter[kind](A,B,C): tkzPointResult, computed by
+  // tkz's own construction of each centre.
+  void def_triangle_center(const Command& c) {
+    Variant v = variant(opts(c), {"ortho", "orthic", "centroid", "median", "circum", "in", "ex", "euler", "symmedian",
+                                  "lemoine", "grebe", "spieker", "gergonne", "nagel", "mittenpunkt", "feuerbach"});
+    if (v.kind.empty()) v.kind = "circum";
+    if (!only_keys(v, {}, c)) return;
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 3) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    const std::vector<Point>& t = *p;
+    Point A = t[0], B = t[1], C = t[2];
+    auto mid = [](Point a, Point b) { return 0.5 * (a + b); };
+    const std::string& k = v.kind;
+    std::optional<Point> r;
+    if (k == "ortho" || k == "orthic") r = orthocenter(A, B, C);
+    else if (k == "centroid" || k == "median") r = (1.0 / 3) * (A + B + C);
+    else if (k == "circum") r = circumcenter(A, B, C);
+    else if (k == "in") r = incenter(A, B, C);
+    else if (k == "ex") r = excenter(t, 1);
+    else if (k == "euler") r = circumcenter(mid(B, C), mid(A, C), mid(A, B));
+    else if (k == "spieker") r = incenter(mid(B, C), mid(A, C), mid(A, B));
+    else if (k == "symmedian" || k == "lemoine" || k == "grebe") {
+      auto ha = foot(B, C, A), hb = foot(A, C, B);
+      if (ha && hb) r = lines_cross(mid(B, C), mid(A, *ha), mid(A, C), mid(B, *hb));
+    } else if (k == "gergonne") {
+      auto I = incenter(A, B, C);
+      if (I) {
+        auto ta = foot(B, C, *I), tb = foot(A, C, *I);
+        if (ta && tb) r = lines_cross(A, *ta, B, *tb);
+      }
+    } else if (k == "nagel") {
+      auto ea = excenter(t, 0), ec = excenter(t, 2);
+      if (ea && ec) {
+        auto ta = foot(B, C, *ea), tc = foot(A, B, *ec);
+        if (ta && tc) r = lines_cross(A, *ta, C, *tc);
+      }
+    } else if (k == "mittenpunkt") {
+      auto ec = excenter(t, 2), ea = excenter(t, 0);
+      if (ec && ea) r = lines_cross(*ec, mid(A, B), *ea, mid(B, C));
+    } else {
+      return unsupported("\\tkzDefTriangleCenter[" + k + "]", c.b, c.e);
+    }
+    if (!r) return unsupported("\\tkzDefTriangleCenter[" + k + "] of points on one line", c.b, c.e);
+    define_local("tkzPointResult", *r, c);
+  }
+
+  // tkz-obj-eu-triangles.tex \tkzDefSpcTriangle[kind, name=N](A,B,C){a,b,c}: three points named
+  // N a, N b, N c; the i-th belongs to vertex i (its foot, its midpoint of the other two...).
+  void def_spc_triangle(const Command& c) {
+    Variant v = variant(opts(c), {"in", "incentral", "ex", "excentral", "extouch", "intouch", "contact", "centroid",
+                                  "medial", "orthic", "ortho", "feuerbach", "euler", "tangential", "symmedial"});
+    if (v.kind.empty()) v.kind = "centroid";
+    std::string prefix;
+    if (const auto* n = v.get("name")) prefix = *n;
+    auto args = split_top(nth(c, '(')->text, ',');
+    auto names = split_top(nth(c, '{')->text, ',');
+    auto forget = [&] {
+      for (const auto& n : names) state_.unknown_points.insert(prefix + n);
+    };
+    if (!only_keys(v, {"name"}, c) || args.size() != 3 || names.size() != 3) {
+      forget();
+      if (args.size() != 3 || names.size() != 3) unsupported_command(c);
+      return;
+    }
+    auto p = lpoints(args, c);
+    if (!p) return forget();
+    const std::vector<Point>& t = *p;
+    const std::string& k = v.kind;
+    std::vector<std::optional<Point>> r(3);
+    auto I = incenter(t[0], t[1], t[2]);
+    auto H = orthocenter(t[0], t[1], t[2]);
+    auto O = circumcenter(t[0], t[1], t[2]);
+    for (int i = 0; i < 3; ++i) {
+      Point P = t[i], Q = t[(i + 1) % 3], R = t[(i + 2) % 3];
+      if (k == "in" || k == "incentral") {
+        // the bisector at P (\tkzDefBisectorLine) meets the opposite side
+        double qr = norm(R - P);
+        if (qr > 0) {
+          Point D = P + (norm(Q - P) / qr) * (R - P);
+          r[i] = lines_cross(Q, R, P, 0.5 * (D + Q));
+        }
+      } else if (k == "ex" || k == "excentral") {
+        r[i] = excenter(t, i);
+      } else if (k == "intouch" || k == "contact") {
+        if (I) r[i] = foot(Q, R, *I);
+      } else if (k == "extouch") {
+        auto e = excenter(t, i);
+        if (e) r[i] = foot(Q, R, *e);
+      } else if (k == "centroid" || k == "medial") {
+        r[i] = 0.5 * (Q + R);
+      } else if (k == "orthic" || k == "ortho") {
+        r[i] = foot(Q, R, P);
+      } else if (k == "euler") {
+        if (H) r[i] = 0.5 * (P + *H);
+      } else if (k == "tangential") {
+        // the tangents to the circumcircle at Q and R meet
+        if (O) r[i] = lines_cross(Q, Q + rot90(Q - *O), R, R + rot90(R - *O));
+      } else {
+        forget();
+        return unsupported("\\tkzDefSpcTriangle[" + k + "]", c.b, c.e);
+      }
+    }
+    for (const auto& x : r)
+      if (!x) {
+        forget();
+        return unsupported("\\tkzDefSpcTriangle[" + k + "] of points on one line", c.b, c.e);
+      }
+    for (int i = 0; i < 3; ++i) {
+      state_.unknown_points.erase(prefix + names[i]);
+      emit("\\coordinate (" + prefix + names[i] + ") at (" + num(r[i]->x) + "pt," + num(r[i]->y) + "pt);", c);
+    }
   }
 
   // tkz-obj-eu-points-by.tex \tkzDefPointBy[transformation](P): the image of P as tkzPointResult.
