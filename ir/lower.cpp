@@ -358,6 +358,7 @@ class PictureLowerer {
   std::map<std::string, std::map<std::string, std::string>>* doc_defs_ = nullptr;
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
+  std::set<std::string> text_unplaced_shapes_;  // shapes whose text placement was reported
 
   // --- packages (ir/package.hpp): libraries rewritten into plain statements through Host
   class Host;
@@ -1212,6 +1213,12 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   in.font_size_pt = font.size_pt;
   NodeShapeGeometry g = node_shape_geometry(in);
 
+  if (g.outline && g.outline->text_unplaced && !text.empty()) {
+    if (text_unplaced_shapes_.insert(ns.shape_name).second)  // once per shape and picture
+      problem("unsupported-construct",
+              "the text of a '" + ns.shape_name + "' node is placed by its shape, which is not modelled", b, e, &ps);
+    n.incomplete = true;
+  }
   std::optional<Point> off = anchor_offset(g, anchor.empty() ? "center" : anchor);
   if (!off) {
     problem("unsupported-key", "unknown anchor '" + anchor + "'", b, e, &ps);

@@ -44,6 +44,9 @@ struct ShapeOutline {
   std::vector<Point> border;  // pgf's anchor border (outer sep included), a closed polygon
   Box path_box;               // extent of the background path (no outer sep)
   Box outer_box;              // extent with the outer sep (what the picture's bounding box sees)
+  // The shape puts its text somewhere of its own that is not modelled (a circuitikz transistor
+  // writes it beside the symbol): a node of this shape with text is unplaced for the rules.
+  bool text_unplaced = false;
 };
 
 struct NodeShapeInput;

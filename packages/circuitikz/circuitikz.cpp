@@ -417,6 +417,9 @@ class Circuitikz final : public Package {
     o->border = {{n->west, n->south}, {n->east, n->south}, {n->east, n->north}, {n->west, n->north}};
     o->outer_box = Box{n->min_x, n->min_y, n->max_x, n->max_y};
     o->path_box = o->outer_box;
+    // where a circuitikz shape writes its text (beside a transistor, above a vcc arrow, inside an
+    // op amp) is the shape's own affair: not modelled
+    o->text_unplaced = true;
     return o;
   }
   std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture&,

@@ -136,3 +136,16 @@ TEST_CASE("circuitikz: the inductor family of the picture or scope decides the i
   CHECK(d.picture_bbox.ymax == doctest::Approx(6.375).epsilon(0.001));
   CHECK(d.picture_bbox.ymin == doctest::Approx(-2 * kCm - 0.56).epsilon(0.001));
 }
+
+TEST_CASE("circuitikz: the text of a node shape is where the shape puts it, which is not modelled") {
+  auto p = circuit();
+  p.path("\\draw (0,0) node[npn] (Q1) {$Q_1$} (3,0) node[npn] (Q2) {$Q_2$};");
+  p.path("\\draw (6,0) node[circ] {} (8,0) node[npn] {};");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 1);  // once for the shape
+  REQUIRE(d.nodes.size() == 4);
+  CHECK(d.nodes[0].incomplete);  // the transistors with text
+  CHECK(d.nodes[1].incomplete);
+  CHECK_FALSE(d.nodes[2].incomplete);  // empty: nothing to place
+  CHECK_FALSE(d.nodes[3].incomplete);
+}
