@@ -147,6 +147,7 @@ class PictureLowerer {
                    doc.tikz_libraries.end();
     keys_.user_colors = &colors;
     keys_.shapes = &packages_;
+    keys_.doc = &doc;
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
     };

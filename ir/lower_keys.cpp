@@ -1030,7 +1030,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   if (record_shape_parameter(s.shape_params, key, v, dim, num)) return true;  // shape_keys.cpp
   if (apply_library_key(*this, s, k, target, b, e, problems)) return true;
   if (is_known_cosmetic_key(key)) return true;
-  if (shapes != nullptr && !k.has_value && shapes->names_shape(key)) {  // tikz.code.tex /tikz/.unknown
+  if (shapes != nullptr && doc != nullptr && !k.has_value && shapes->names_shape(key, *doc)) {  // /tikz/.unknown
     s.shape = NodeShape::other;
     s.shape_name = key;
     return true;

@@ -243,6 +243,7 @@ struct KeyApplier {
   bool positioning_loaded = false;
   const UserColors* user_colors = nullptr;  // \definecolor'd names
   const ShapeLibrary* shapes = nullptr;     // the packages' shapes: a key naming one selects it
+  const tex::ExpandedDocument* doc = nullptr;  // ... when the document loads that package
   // Evaluate a coordinate written inside a key (shift={(1,2)}, rotate around={30:(1,1)}).
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
                                      std::uint32_t end)>

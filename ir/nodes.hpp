@@ -13,6 +13,10 @@
 
 #include "ir/diagram.hpp"
 
+namespace tikzlint::tex {
+struct ExpandedDocument;
+}
+
 namespace tikzlint::ir {
 
 // The values of the library shapes' own keys (`regular polygon sides`, `star point ratio`,
@@ -56,9 +60,11 @@ class ShapeLibrary {
  public:
   virtual ~ShapeLibrary() = default;
   virtual std::shared_ptr<const ShapeOutline> outline(const NodeShapeInput& in) const = 0;
-  // Whether a package defines a shape of this name: TikZ reads an unknown key that names a shape
-  // as `shape=<key>` (tikz.code.tex, /tikz/.unknown: \pgf@sh@s@<key> defined), as `node[ground]`.
-  virtual bool names_shape(std::string_view name) const { return false; }
+  // Whether a package the document loads defines a shape of this name: TikZ reads an unknown key
+  // that names a shape as `shape=<key>` (tikz.code.tex, /tikz/.unknown: \pgf@sh@s@<key> defined),
+  // as circuitikz's `node[ground]`. Only where the package is loaded: elsewhere `box` is a key
+  // TeX does not know, not circuitikz's shape.
+  virtual bool names_shape(std::string_view name, const tex::ExpandedDocument& doc) const { return false; }
 };
 
 struct NodeShapeInput {

@@ -109,8 +109,9 @@ class Package {
 
   // The outline of a library shape (`in.shape_name`), or null when it is not one of the package's.
   virtual std::shared_ptr<const ShapeOutline> shape(const NodeShapeInput& in) const { return nullptr; }
-  // Whether `name` is one of the package's shapes, so that a key of that name selects it.
-  virtual bool names_shape(std::string_view name) const { return false; }
+  // Whether `name` is one of the package's shapes in `doc` (which must load the package), so
+  // that a key of that name selects it.
+  virtual bool names_shape(std::string_view name, const tex::ExpandedDocument& doc) const { return false; }
 };
 
 // The packages a lowering knows, in the order they are offered a statement. Built by the
@@ -134,9 +135,9 @@ class PackageRegistry final : public ShapeLibrary {
       if (auto o = p->shape(in)) return o;
     return nullptr;
   }
-  bool names_shape(std::string_view name) const override {
+  bool names_shape(std::string_view name, const tex::ExpandedDocument& doc) const override {
     for (const auto& p : packages_)
-      if (p->names_shape(name)) return true;
+      if (p->names_shape(name, doc)) return true;
     return false;
   }
 

@@ -387,7 +387,9 @@ class Circuitikz final : public Package {
  public:
   std::string_view name() const override { return "circuitikz"; }
 
-  bool names_shape(std::string_view name) const override { return find_node_shape(name) != nullptr; }
+  bool names_shape(std::string_view name, const tex::ExpandedDocument& doc) const override {
+    return doc.loads("circuitikz") && find_node_shape(name) != nullptr;
+  }
 
   void remember_options(tex::StyleTable& styles, const std::string& options) const override {
     std::string family;

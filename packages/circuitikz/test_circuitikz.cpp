@@ -149,3 +149,13 @@ TEST_CASE("circuitikz: the text of a node shape is where the shape puts it, whic
   CHECK_FALSE(d.nodes[2].incomplete);  // empty: nothing to place
   CHECK_FALSE(d.nodes[3].incomplete);
 }
+
+TEST_CASE("circuitikz: without the package, a key named like one of its shapes is an unknown key") {
+  Pic p;
+  p.path("\\node[box] at (0,0) {x};");
+  auto d = p.lower();
+  CHECK(has_rule(d, "unsupported-key"));
+  auto q = circuit();
+  q.path("\\node[box] at (0,0) {};");
+  CHECK_FALSE(has_rule(q.lower(), "unsupported-key"));
+}
