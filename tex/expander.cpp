@@ -1997,12 +1997,7 @@ void Expander::circuitikz_styles(const Token& t) {
     for (const char* part : {"resistors", "inductors", "voltages", "currents", "ports"})
       defs += std::string(",") + family + " " + part + "/.style={}";
   }
-  Statement st;
-  st.kind = StatementKind::StyleDef;
-  st.text = defs;
-  st.origin.assign(defs.size(), t.origin_begin);
-  st.prov = provenance(t, t);
-  if (on_style) on_style(std::move(st));
+  emit_package_styles(defs, t);
 }
 
 // The styles tkz-euclide defines (tkz-euclide.cfg, version 4.25c), which its commands draw with
@@ -2020,6 +2015,16 @@ void Expander::tkzeuclide_styles(const Token& t) {
       "circle style/.style={color=black!50, line width=0.2pt, solid},"
       "compass style/.style={color=black!50, line width=0.2pt, solid},"
       "arc style/.style={color=black, line width=0.2pt}";
+  emit_package_styles(defs, t);
+}
+
+// The styles tikz-cd defines (tikzlibrarycd.code.tex "Default settings" and "Arrow tip selection
+// styles"), in the /tikz terms tikzlint models, for pictures that use them outside a tikzcd
+// environment (`[commutative diagrams/every diagram]`, `\path[commutative diagrams/.cd, every
+// arrow]`); packages/tikzcd reads every cell / arrow / label / matrix from here too. Tips are
+// drawn as tips: a style that changes only the tips' shapes keeps the arrow an arrow.
+// A package's \tikzset, made where `\usepackage` (at `t`) loads it.
+void Expander::emit_package_styles(const std::string& defs, const Token& t) {
   Statement st;
   st.kind = StatementKind::StyleDef;
   st.text = defs;
@@ -2028,11 +2033,6 @@ void Expander::tkzeuclide_styles(const Token& t) {
   if (on_style) on_style(std::move(st));
 }
 
-// The styles tikz-cd defines (tikzlibrarycd.code.tex "Default settings" and "Arrow tip selection
-// styles"), in the /tikz terms tikzlint models, for pictures that use them outside a tikzcd
-// environment (`[commutative diagrams/every diagram]`, `\path[commutative diagrams/.cd, every
-// arrow]`); packages/tikzcd reads every cell / arrow / label / matrix from here too. Tips are
-// drawn as tips: a style that changes only the tips' shapes keeps the arrow an arrow.
 void Expander::tikzcd_styles(const Token& t) {
   if (tikzcd_styles_done_) return;
   tikzcd_styles_done_ = true;
@@ -2063,12 +2063,7 @@ void Expander::tikzcd_styles(const Token& t) {
   defs += ",commutative diagrams/Rightarrow/.style={double, ->},commutative diagrams/Leftarrow/.style={double, <-}";
   defs += ",commutative diagrams/Leftrightarrow/.style={double, <->},commutative diagrams/Mapsto/.style={double, <->}";
   defs += ",commutative diagrams/Mapsfrom/.style={double, <->}";
-  Statement st;
-  st.kind = StatementKind::StyleDef;
-  st.text = defs;
-  st.origin.assign(defs.size(), t.origin_begin);
-  st.prov = provenance(t, t);
-  if (on_style) on_style(std::move(st));
+  emit_package_styles(defs, t);
 }
 
 

@@ -330,6 +330,7 @@ class Expander {
   void tikzcd_styles(const Token& at);
   void tkzeuclide_styles(const Token& at);
   void circuitikz_styles(const Token& at);
+  void emit_package_styles(const std::string& defs, const Token& at);
   void p_pgfplotsset(const Token&);
   void tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite);
   Token group_token(const Token& at, bool open) const;

@@ -458,3 +458,20 @@ TEST_CASE("\\pgfplotsset defines styles and makes plain keys every axis keys") {
   CHECK(s.find("/pgfplots/") == std::string::npos);
   CHECK(s.find("compat") == std::string::npos);
 }
+
+TEST_CASE("circuitikz: its environment is a picture, and the document knows the package is loaded") {
+  auto r = testing::expand(
+      "\\documentclass{article}\n\\usepackage[american]{circuitikz}\n\\begin{document}\n"
+      "\\begin{circuitikz}[scale=2]\n\\draw (0,0) to[R] (2,0);\n\\end{circuitikz}\n\\end{document}\n");
+  REQUIRE(r.doc.pictures.size() == 1);
+  CHECK(r.doc.pictures[0].environment == "circuitikz");
+  CHECK(r.doc.pictures[0].options == "scale=2");
+  CHECK(r.texts().size() == 1);
+  REQUIRE(r.doc.loads("circuitikz"));
+  CHECK(r.doc.packages.back().options == "american");
+  // circuitikz's ground shape wins over the circuits.ee symbol style every document falls back on
+  bool ground = false;
+  for (const auto& st : r.doc.preamble_styles) ground = ground || st.text.find("ground/.style={shape=ground}") != std::string::npos;
+  CHECK(ground);
+  for (const auto& d : r.doc.diagnostics) CHECK_MESSAGE(d.severity != Severity::error, d.message);
+}

@@ -216,3 +216,18 @@ TEST_CASE("compiles: a later style of the file may set the shape") {
                      "\\tikz\\node[shape=box, my node=red] {A};\n\\end{document}\n";
   CHECK(check(text).verdict == checks::Verdict::pass);
 }
+
+TEST_CASE("compiles: circuitikz's poles in a to[...] are its keys, not arrow tips of an unloaded library") {
+  // pgfcirc.defines.tex: a bipole style begins with the family /tikz/circuitikz, where `o-` is a
+  // pole; lualatex compiles this document
+  const std::string doc = "\\documentclass{article}\n\\usepackage{circuitikz}\n\\begin{document}\n"
+                          "\\begin{tikzpicture}\\draw (0,0) to[L, o-] (2,0) to[R, -o] (4,0);\\end{tikzpicture}\n"
+                          "\\end{document}\n";
+  Outcome o = check(doc);
+  for (const auto& d : o.findings) CHECK_MESSAGE(d.severity != Severity::error, d.message);
+  CHECK(o.verdict != checks::Verdict::fail);
+  // without circuitikz, `o-` is the arrow tip `o` of the arrows library, which is not loaded
+  const std::string plain = "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+                            "\\tikz\\draw[o-] (0,0) -- (2,0);\n\\end{document}\n";
+  CHECK(check(plain).verdict == checks::Verdict::fail);
+}

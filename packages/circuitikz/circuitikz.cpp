@@ -97,59 +97,12 @@ constexpr double kLabelSpaceEx = 0.75;
 std::string num(double v) { return text_number(v); }
 std::string pt(double v) { return text_number(v) + "pt"; }
 
-struct Item {
-  std::string key, value;
-  bool has_value = false;
-};
-
-std::vector<Item> split_options(std::string_view s) {
-  std::vector<Item> out;
-  int depth = 0;
-  std::size_t start = 0;
-  auto push = [&](std::size_t end) {
-    std::string_view item = text_trim(s.substr(start, end - start));
-    if (item.empty()) return;
-    Item it;
-    int d = 0;
-    std::size_t eq = std::string_view::npos;
-    for (std::size_t i = 0; i < item.size(); ++i) {
-      char c = item[i];
-      if (c == '\\') ++i;
-      else if (c == '{' || c == '[' || c == '(') ++d;
-      else if (c == '}' || c == ']' || c == ')') --d;
-      else if (c == '=' && d == 0) {
-        eq = i;
-        break;
-      }
-    }
-    if (eq == std::string_view::npos) {
-      it.key = std::string(item);
-    } else {
-      it.key = std::string(text_trim(item.substr(0, eq)));
-      std::string_view v = text_trim(item.substr(eq + 1));
-      if (v.size() >= 2 && v.front() == '{' && v.back() == '}') v = v.substr(1, v.size() - 2);
-      it.value = std::string(v);
-      it.has_value = true;
-    }
-    // TikZ reads `american  resistor` as `american resistor`
-    std::string k;
-    for (char c : it.key)
-      if (!(c == ' ' && (k.empty() || k.back() == ' '))) k += c;
-    it.key = k;
-    out.push_back(std::move(it));
-  };
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '\\') ++i;  // a control symbol (`\,` in `a=$10\,\mu F$`) holds no separator
-    else if (c == '{' || c == '[' || c == '(') ++depth;
-    else if (c == '}' || c == ']' || c == ')') --depth;
-    else if (c == ',' && depth == 0) {
-      push(i);
-      start = i + 1;
-    }
-  }
-  push(s.size());
-  return out;
+// The option list as pgfkeys splits it (tex::split_options: braces, brackets, math and control
+// symbols such as `\,` hold no separator), keys normalised as TikZ reads them.
+std::vector<tex::RawItem> split_options(std::string_view s) {
+  auto items = tex::split_options(s);
+  for (auto& it : items) it.key = tex::normalise_key(it.key);
+  return items;
 }
 
 // The keys of a label or annotation (pgfcirclabel.tex) and the side they put it on (90: the
