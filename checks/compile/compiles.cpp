@@ -6,6 +6,7 @@
 #include "checks/compile/compiles.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <deque>
 #include <sys/stat.h>
 #include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -99,24 +101,57 @@ enum CsFlag : std::uint16_t {
   kTikzset = 4096,       // \tikzset
 };
 
+// 16 bytes: the text is not stored but read from the file (Checker::tx): a cs's name is the bytes
+// after its backslash, every other token's text is its whole range. tokenize writes one Tok per
+// token of the file, so their size is most of the rule's memory traffic.
 struct Tok {
-  std::string_view text;   // cs: the name without backslash; letters: the run; other: the char(s)
-  std::uint32_t pos, end;  // byte range in the file
+  std::uint32_t pos, end;  // byte range in the file (a cs: from its backslash)
   union {
-    char32_t cp = 0;       // other: the non-ASCII character (0: ASCII)
+    char32_t cp;           // other: the non-ASCII character (0: ASCII)
     std::uint32_t env;     // cs \begin / \end: 1 + its entry in Checker::envs_ (0: no braced name)
   };
   T type;
-  char c = 0;              // the first byte of text
-  std::uint16_t flags = 0; // cs: CsFlag bits
-  Tok(T type_, std::uint32_t pos_, std::uint32_t end_, std::string_view text_)
-      : text(text_), pos(pos_), end(end_), type(type_), c(text_.empty() ? '\0' : text_[0]) {}
+  char c;                  // the first byte of the text (a cs: of its name)
+  std::uint16_t flags;     // cs: CsFlag bits
+  Tok() = default;         // trivial: TokVec's buffer is written, never zeroed first
+  Tok(T type_, std::uint32_t pos_, std::uint32_t end_, char c_, char32_t cp_ = 0)
+      : pos(pos_), end(end_), cp(cp_), type(type_), c(c_), flags(0) {}
   bool is(char ch) const { return type == T::other && c == ch; }  // the ASCII character ch
   bool has(std::uint16_t f) const { return (flags & f) != 0; }      // a cs with one of these flags
 };
+static_assert(sizeof(Tok) == 16);
+
+// The file's tokens. Every token covers at least one byte of the file, so a file of n bytes has
+// at most n of them: the buffer is allocated once at that size, uninitialised, and push() is a
+// store without a capacity check (vector::emplace_back's growth path, out of line, was a third
+// of tokenize's instructions).
+class TokVec {
+ public:
+  explicit TokVec(std::size_t capacity = 0)
+      : buf_(capacity ? std::make_unique_for_overwrite<Tok[]>(capacity) : nullptr), cap_(capacity) {}
+  Tok& push(const Tok& t) {
+    assert(n_ < cap_);
+    buf_[n_] = t;
+    return buf_[n_++];
+  }
+  std::size_t size() const { return n_; }
+  Tok& operator[](std::size_t i) { return buf_[i]; }
+  const Tok& operator[](std::size_t i) const { return buf_[i]; }
+
+ private:
+  std::unique_ptr<Tok[]> buf_;
+  std::size_t n_ = 0, cap_ = 0;
+};
+
+// A token's text in `s`, the file it was read from: a cs's name without the backslash; letters:
+// the run; other: the character(s).
+inline std::string_view tok_text(std::string_view s, const Tok& t) {
+  const std::uint32_t a = t.pos + (t.type == T::cs ? 1u : 0u);
+  return s.substr(a, t.end - a);
+}
 
 struct Scan {
-  std::vector<Tok> toks;
+  TokVec toks;
   bool catcodes_changed = false;  // \catcode, \makeatletter ... \makeatother regions are fine
   bool at_letter_used = false;    // a control sequence read with @ as a letter
 };
@@ -143,8 +178,8 @@ std::uint16_t cs_flags(std::string_view name);  // CsFlag bits of a control sequ
 
 Scan tokenize(std::string_view s) {
   Scan out;
+  out.toks = TokVec(s.size() + 1);
   auto& v = out.toks;
-  v.reserve(s.size() / 2 + 16);
   bool at_letter = false;
   std::size_t i = 0, n = s.size();
   while (i < n) {
@@ -165,7 +200,7 @@ Scan tokenize(std::string_view s) {
       std::string_view name = s.substr(i + 1, j - i - 1);
       // '@' is in a name only while it is a letter, or as the control symbol \@
       if ((at_letter || name == "@") && name.find('@') != std::string_view::npos) out.at_letter_used = true;
-      Tok& tok = v.emplace_back(T::cs, p, static_cast<std::uint32_t>(j), name);
+      Tok& tok = v.push(Tok(T::cs, p, static_cast<std::uint32_t>(j), name.empty() ? '\0' : name[0]));
       tok.flags = cs_flags(name);
       i = j;
       if (!(tok.flags & kScanSpecial)) continue;
@@ -188,9 +223,9 @@ Scan tokenize(std::string_view s) {
         if (e != std::string_view::npos) {
           std::string_view env = s.substr(i + 1, e - i - 1);
           if (kVerbatimEnvs.count(env)) {
-            v.emplace_back(T::open, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), s.substr(i, 1));
-            v.emplace_back(T::letters, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(e), env);
-            v.emplace_back(T::close, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(e + 1), s.substr(e, 1));
+            v.push(Tok(T::open, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), '{'));
+            v.push(Tok(T::letters, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(e), env.empty() ? '\0' : env[0]));
+            v.push(Tok(T::close, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(e + 1), '}'));
             std::string endtag = "\\end{" + std::string(env) + "}";
             std::size_t f = s.find(endtag, e);
             i = f == std::string_view::npos ? n : f;
@@ -223,8 +258,7 @@ Scan tokenize(std::string_view s) {
       j = i + utf8(s, i, cp);
       if (cp < 0x80) cp = 0;
     }
-    Tok& t = v.emplace_back(type, p, static_cast<std::uint32_t>(j), s.substr(i, j - i));
-    t.cp = cp;
+    v.push(Tok(type, p, static_cast<std::uint32_t>(j), c, cp));
     i = j;
   }
   return out;
@@ -509,23 +543,22 @@ class Checker {
     return t_.size();
   }
   std::string_view src(std::uint32_t a, std::uint32_t b) const { return std::string_view(text_).substr(a, b - a); }
-  // The braced name after a \begin or \end (read once, in index_envs), or null.
+  std::string_view tx(const Tok& t) const { return tok_text(text_, t); }
+  // The braced name after a \begin or \end (read once, by index_env in collect's pass), or null.
   struct EnvRef {
     std::string_view raw, name;  // the argument as written, and without its outer blanks
     std::size_t next;            // the token after its closing brace
   };
   const EnvRef* env_of(std::size_t i) const { return t_[i].env ? &envs_[t_[i].env - 1] : nullptr; }
-  void index_envs() {
-    for (std::size_t i = 0; i < t_.size(); ++i) {
-      if (!t_[i].has(kBeginEnd)) continue;
-      std::size_t j = i + 1;
-      std::string_view a;
-      if (!arg(j, a)) continue;
-      envs_.push_back({a, trim_view(a), j});
-      t_[i].env = static_cast<std::uint32_t>(envs_.size());
-    }
+  // reads the braced name after the \begin or \end at i into envs_ (needs only the tokens after i)
+  void index_env(std::size_t i) {
+    std::size_t j = i + 1;
+    std::string_view a;
+    if (!arg(j, a)) return;
+    envs_.push_back({a, trim_view(a), j});
+    t_[i].env = static_cast<std::uint32_t>(envs_.size());
   }
-  bool is_begin(const Tok& tk) const { return tk.has(kBeginEnd) && tk.text[0] == 'b'; }
+  bool is_begin(const Tok& tk) const { return tk.has(kBeginEnd) && tk.c == 'b'; }
   // the text of the braced argument at i (after spaces), and the index after it; empty if none
   bool arg(std::size_t& i, std::string_view& out, Place* where = nullptr) const {
     std::size_t k = skip_space(i);
@@ -585,7 +618,12 @@ class Checker {
   void check_statement_options(std::size_t a, std::size_t stop);
   void define_style(std::string_view key, std::string_view value, std::uint32_t value_pos, char family);
   void use_style(const std::string& name);
-  void find_pictures();
+  void collect_delimited_name(std::size_t i);
+  void collect_foreach_vars(std::size_t i);
+  void picture_token(std::size_t i);
+  void finish_pictures();
+  int picture_depth_ = 0;
+  std::uint32_t picture_start_ = 0;
   bool in_picture(std::uint32_t pos) const {  // pictures_ is sorted and merged
     auto it = std::upper_bound(pictures_.begin(), pictures_.end(), pos,
                                [](std::uint32_t p, const std::pair<std::uint32_t, std::uint32_t>& r) { return p < r.first; });
@@ -671,7 +709,7 @@ class Checker {
   const Catalog& cat_;
   std::size_t max_findings_ = 20, suggest_ = 2;
   Scan scan_;
-  std::vector<Tok> t_;
+  TokVec t_;
   std::vector<EnvRef> envs_;
 
   // what the file holds
@@ -756,16 +794,60 @@ bool Checker::file_exists_locally(const std::string& fname) const {
 // ---------------------------------------------------------------------------------------------
 // Pass 1: structure, loads, definitions
 
+// pgfplots' delimited arguments that name a macro it defines (pgfplots manual 4.17, 5.1):
+//   `visualization depends on={<expr> \as \name}` (also `\pgfplotsforeachungrouped`'s) and
+//   `\pgfplotstableread[<opts>]{<file or data>}\name`: the name after `\as` / after the data.
+void Checker::collect_delimited_name(std::size_t i) {
+  std::string_view name = tx(t_[i]);
+  if (name == "as") {
+    std::size_t k = skip_space(i + 1);
+    if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
+    if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(tx(t_[k])));
+  } else if (name == "pgfplotstableread") {
+    std::size_t k = skip_space(i + 1);
+    // past `[<opts>]` and the `{<file or data>}` group
+    for (const bool bracket : {true, false}) {
+      if (k >= t_.size() || !(bracket ? t_[k].is('[') : t_[k].type == T::open)) continue;
+      int depth = 0;
+      for (; k < t_.size(); ++k) {
+        if (bracket ? t_[k].is('[') : t_[k].type == T::open) ++depth;
+        else if ((bracket ? t_[k].is(']') : t_[k].type == T::close) && --depth == 0) break;
+      }
+      k = skip_space(k + 1);
+    }
+    if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
+    if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(tx(t_[k])));
+  }
+}
+
+// `child foreach \x in {...}`, `node foreach` (the letters `foreach` at i): the variables up to `in`
+void Checker::collect_foreach_vars(std::size_t i) {
+  for (std::size_t m = i + 1; m < t_.size() && m < i + 60; ++m) {
+    if (t_[m].type == T::letters && tx(t_[m]) == "in") break;
+    if (t_[m].type == T::cs) defined_.insert(std::string(tx(t_[m])));
+  }
+}
+
 void Checker::collect() {
   auto add_skip = [&](Place p) {
     if (p.end > p.pos) skips_.push_back({p.pos, p.end});
   };
   // The names this pass reads (the ladder below) carry kRead, kDefiner or kBodyTaker (found when
   // the token was read); the others (\draw, \node, ...) are passed over.
+  // One pass over the tokens: it also reads the environments' names (index_env), the variables of
+  // `child foreach`, pgfplots' delimited macro names (collect_token_extras) and the pictures
+  // (picture_token); each looks only at its token and the ones after it.
+  picture_depth_ = 0;
   for (std::size_t i = 0; i < t_.size(); ++i) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs) continue;
-    std::string_view name = tk.text;
+    if (tk.type != T::cs) {
+      if (tk.type == T::letters && tk.c == 'f' && tx(tk) == "foreach") collect_foreach_vars(i);
+      continue;
+    }
+    if (tk.has(kBeginEnd)) index_env(i);
+    if (tk.has(kBeginEnd | kTikz)) picture_token(i);
+    std::string_view name = tx(tk);
+    if (tk.c == 'a' || tk.c == 'p') collect_delimited_name(i);
     const std::uint16_t what = tk.flags & (kRead | kDefiner | kBodyTaker);
     // \pgfmathdectobase{\binary}{..}: pgf's and TikZ's commands may store into the macro they are given
     if (what == 0 && name.rfind("pgf", 0) != 0 && name.rfind("tikz", 0) != 0) continue;
@@ -812,7 +894,7 @@ void Checker::collect() {
       std::size_t k = skip_space(j);
       for (int group = 0; group < 3 && k < t_.size() && t_[k].type == T::open; ++group) {
         if (k + 2 < t_.size() && t_[k + 1].type == T::cs && t_[k + 2].type == T::close)
-          defined_.insert(std::string(t_[k + 1].text));
+          defined_.insert(std::string(tx(t_[k + 1])));
         int depth = 0;  // on to the next argument group
         for (; k < t_.size(); ++k) {
           if (t_[k].type == T::open) ++depth;
@@ -840,7 +922,7 @@ void Checker::collect() {
       std::size_t k = skip_space(j);
       while (k < t_.size() && (t_[k].type == T::open || (t_[k].is('*')))) k = skip_space(k + 1);
       if (k < t_.size() && t_[k].type == T::cs) {
-        std::string nm(t_[k].text);
+        std::string nm(tx(t_[k]));
         defined_.insert(nm);
         if (name == "newif" && nm.rfind("if", 0) == 0) {
           defined_.insert(nm.substr(2) + "true");
@@ -851,8 +933,8 @@ void Checker::collect() {
       if (name == "foreach" || name == "pgfplotsforeachungrouped" || name == "tikzmath" || name == "pgfplotstablegetelem" ||
           name == "pgfgetlastxy") {
         for (std::size_t m = j; m < t_.size() && m < j + 60; ++m) {
-          if (t_[m].type == T::letters && t_[m].text == "in" && name != "tikzmath") break;
-          if (t_[m].type == T::cs) defined_.insert(std::string(t_[m].text));
+          if (t_[m].type == T::letters && tx(t_[m]) == "in" && name != "tikzmath") break;
+          if (t_[m].type == T::cs) defined_.insert(std::string(tx(t_[m])));
         }
       }
     }
@@ -862,7 +944,7 @@ void Checker::collect() {
       Place w;
       if (arg(m, body, &w))
         for (std::size_t q = j; q < t_.size() && t_[q].pos < w.end; ++q)
-          if (t_[q].type == T::cs) defined_.insert(std::string(t_[q].text));
+          if (t_[q].type == T::cs) defined_.insert(std::string(tx(t_[q])));
     }
     if (name == "newcounter" && arg(j, a)) {
       defined_.insert("the" + trim(a));
@@ -912,7 +994,7 @@ void Checker::collect() {
         for (std::size_t q = skip_space(j); q < t_.size(); ++q) {
           if (t_[q].is('=')) break;
           if (t_[q].type == T::letters || t_[q].type == T::space || (t_[q].is('-')))
-            nm += t_[q].text;
+            nm += tx(t_[q]);
           else
             break;
         }
@@ -955,38 +1037,7 @@ void Checker::collect() {
       }
     }
   }
-  // pgfplots' delimited arguments that name a macro it defines (pgfplots manual 4.17, 5.1):
-  //   `visualization depends on={<expr> \as \name}` (also `\pgfplotsforeachungrouped`'s) and
-  //   `\pgfplotstableread[<opts>]{<file or data>}\name`: the name after `\as` / after the data.
-  for (std::size_t i = 0; i < t_.size(); ++i) {
-    if (t_[i].type != T::cs) continue;
-    if (t_[i].text == "as") {
-      std::size_t k = skip_space(i + 1);
-      if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
-      if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(t_[k].text));
-    } else if (t_[i].text == "pgfplotstableread") {
-      std::size_t k = skip_space(i + 1);
-      // past `[<opts>]` and the `{<file or data>}` group
-      for (const bool bracket : {true, false}) {
-        if (k >= t_.size() || !(bracket ? t_[k].is('[') : t_[k].type == T::open)) continue;
-        int depth = 0;
-        for (; k < t_.size(); ++k) {
-          if (bracket ? t_[k].is('[') : t_[k].type == T::open) ++depth;
-          else if ((bracket ? t_[k].is(']') : t_[k].type == T::close) && --depth == 0) break;
-        }
-        k = skip_space(k + 1);
-      }
-      if (k < t_.size() && t_[k].type == T::open) k = skip_space(k + 1);
-      if (k < t_.size() && t_[k].type == T::cs) defined_.insert(std::string(t_[k].text));
-    }
-  }
-  // `child foreach \x in {...}`, `node foreach`: the variables up to `in`
-  for (std::size_t i = 0; i < t_.size(); ++i)
-    if (t_[i].type == T::letters && t_[i].text == "foreach")
-      for (std::size_t m = i + 1; m < t_.size() && m < i + 60; ++m) {
-        if (t_[m].type == T::letters && t_[m].text == "in") break;
-        if (t_[m].type == T::cs) defined_.insert(std::string(t_[m].text));
-      }
+  finish_pictures();
   // keys the file defines: any `path/.handler` in the text, every component of its path
   std::string_view s = text_;
   for (std::size_t p = s.find("/."); p != std::string_view::npos; p = s.find("/.", p + 2)) {
@@ -1334,7 +1385,7 @@ void Checker::check_commands() {
   for (std::size_t i = start; i < stop; ++i) {
     const Tok& tk = t_[i];
     if (tk.type != T::cs || in_skip(tk.pos)) continue;
-    std::string_view name = tk.text;
+    std::string_view name = tx(tk);
     if (name.empty() || !is_letter(name[0])) continue;  // control symbols (\\, \,, \{ ...)
     if (scan_.at_letter_used && name.find('@') != std::string_view::npos) continue;
     const bool begin = is_begin(tk);
@@ -1470,38 +1521,37 @@ void Checker::check_options() {
 }
 
 // Where the pictures are: tikzpicture environments (outermost) and \tikz commands (their braced
-// group, or up to their statement's ';').
-void Checker::find_pictures() {
-  int depth = 0;
-  std::uint32_t start = 0;
-  for (std::size_t i = 0; i < t_.size(); ++i) {
-    const Tok& tk = t_[i];
-    if (tk.type != T::cs || !tk.has(kBeginEnd | kTikz)) continue;
-    if (tk.has(kBeginEnd)) {
-      const EnvRef* ref = env_of(i);
-      if (!ref || ref->name != "tikzpicture") continue;
-      if (is_begin(tk) && depth++ == 0) start = tk.pos;
-      if (!is_begin(tk) && depth > 0 && --depth == 0) pictures_.push_back({start, tk.pos});
-    } else if (depth == 0) {
-      std::size_t j = i + 1;
-      std::string_view o;
-      opt(j, o);
-      j = skip_space(j);
-      std::uint32_t end = static_cast<std::uint32_t>(text_.size());
-      if (j < t_.size() && t_[j].type == T::open) {
-        std::size_t e = group_end(j);
-        if (e < t_.size()) end = t_[e].end;
-      } else {
-        for (std::size_t k = j; k < t_.size(); ++k)
-          if (t_[k].is(';')) {
-            end = t_[k].end;
-            break;
-          }
-      }
-      pictures_.push_back({tk.pos, end});
+// group, or up to their statement's ';'). picture_token reads the \begin, \end or \tikz at i
+// (collect's pass calls it, after index_env), finish_pictures sorts and merges the ranges.
+void Checker::picture_token(std::size_t i) {
+  const Tok& tk = t_[i];
+  if (tk.has(kBeginEnd)) {
+    const EnvRef* ref = env_of(i);
+    if (!ref || ref->name != "tikzpicture") return;
+    if (is_begin(tk) && picture_depth_++ == 0) picture_start_ = tk.pos;
+    if (!is_begin(tk) && picture_depth_ > 0 && --picture_depth_ == 0) pictures_.push_back({picture_start_, tk.pos});
+  } else if (picture_depth_ == 0) {
+    std::size_t j = i + 1;
+    std::string_view o;
+    opt(j, o);
+    j = skip_space(j);
+    std::uint32_t end = static_cast<std::uint32_t>(text_.size());
+    if (j < t_.size() && t_[j].type == T::open) {
+      std::size_t e = group_end(j);
+      if (e < t_.size()) end = t_[e].end;
+    } else {
+      for (std::size_t k = j; k < t_.size(); ++k)
+        if (t_[k].is(';')) {
+          end = t_[k].end;
+          break;
+        }
     }
+    pictures_.push_back({tk.pos, end});
   }
-  if (depth > 0) pictures_.push_back({start, static_cast<std::uint32_t>(text_.size())});
+}
+
+void Checker::finish_pictures() {
+  if (picture_depth_ > 0) pictures_.push_back({picture_start_, static_cast<std::uint32_t>(text_.size())});
   std::sort(pictures_.begin(), pictures_.end());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> merged;
   for (const auto& r : pictures_) {
@@ -1584,10 +1634,10 @@ void Checker::check_statement_options(std::size_t a, std::size_t stop) {
     // no ';': the statement cannot run past an environment or the next statement
     if (tk.type == T::cs && depth == 0 && tk.has(kStatementStop)) return;
     if (tk.type == T::letters) {
-      last_word = tk.text;
-      if (depth == 0 && tk.text == "foreach") in_foreach = true;
-      if (depth == 0 && tk.text == "in") in_foreach = false;
-      if (depth == 0 && (tk.text == "graph" || tk.text == "svg" || tk.text == "system")) skip_next = true;
+      last_word = tx(tk);
+      if (depth == 0 && tx(tk) == "foreach") in_foreach = true;
+      if (depth == 0 && tx(tk) == "in") in_foreach = false;
+      if (depth == 0 && (tx(tk) == "graph" || tx(tk) == "svg" || tx(tk) == "system")) skip_next = true;
       continue;
     }
     if (depth == 0 && tk.is('(')) ++parens;
@@ -1984,9 +2034,9 @@ void Checker::check_coordinates() {
     std::size_t j = i + 1;
     std::string_view a;
     Place w;
-    if (tk.text == "pgfmathsetmacro" || tk.text == "pgfmathtruncatemacro") {
+    if (tx(tk) == "pgfmathsetmacro" || tx(tk) == "pgfmathtruncatemacro") {
       if (arg(j, a) && arg(j, a, &w)) check_math_expression(a, w);
-    } else if (tk.text == "pgfmathparse") {
+    } else if (tx(tk) == "pgfmathparse") {
       if (arg(j, a, &w)) check_math_expression(a, w);
     }
   }
@@ -2020,16 +2070,16 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
     }
     if (depth != 0) continue;
     if (tk.type == T::letters && !after_let) {  // a path operation of a library
-      std::string_view op = tk.text;
-      if (op == "l" && i + 2 < b && t_[i + 1].text == "-" && t_[i + 2].text == "system") op = "l-system";
+      std::string_view op = tx(tk);
+      if (op == "l" && i + 2 < b && tx(t_[i + 1]) == "-" && tx(t_[i + 2]) == "system") op = "l-system";
       const LibraryStub* stub = library_stub(StubKind::operation, op);
       if (stub && stub_reported_.insert(std::string(op)).second)
         stub_missing(*stub, {tk.pos, tk.end}, "the path operation '" + std::string(op) + "'");
     }
-    if (tk.type == T::letters) last_op = tk.text;
-    if (tk.type == T::letters && (tk.text == "let" || tk.text == "foreach" || tk.text == "plot" || tk.text == "in")) {
-      after_let = tk.text == "let" || tk.text == "foreach" || tk.text == "plot" ? true : (tk.text == "in" ? false : after_let);
-      in_let = tk.text == "let" ? true : tk.text == "in" ? false : in_let;
+    if (tk.type == T::letters) last_op = tx(tk);
+    if (tk.type == T::letters && (tx(tk) == "let" || tx(tk) == "foreach" || tx(tk) == "plot" || tx(tk) == "in")) {
+      after_let = tx(tk) == "let" || tx(tk) == "foreach" || tx(tk) == "plot" ? true : (tx(tk) == "in" ? false : after_let);
+      in_let = tx(tk) == "let" ? true : tx(tk) == "in" ? false : in_let;
       continue;
     }
     if (tk.is('[')) {
@@ -2093,7 +2143,7 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
     // a math-mode command in a coordinate (\pi, \cdot): pgfmath expands it outside math mode
     for (std::size_t q = i + 1; q < close; ++q) {
       if (t_[q].type != T::cs) continue;
-      std::string_view n = t_[q].text;
+      std::string_view n = tx(t_[q]);
       if (!defined_.count(n) && cat_.defined(Kind::math_command, n, loaded_)) {
         error({t_[q].pos, t_[q].end}, "math-mode command \\" + std::string(n) + " in a coordinate", "Missing $ inserted",
               n == "pi" ? "write pi (pgfmath's constant) in braces: ({2*pi}, 1)" : "write the value as a pgfmath expression",
@@ -2164,7 +2214,7 @@ void Checker::check_characters() {
     }
     char buf[16];
     std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(tk.cp));
-    std::string ch(tk.text);
+    std::string ch(tx(tk));
     error({tk.pos, tk.end}, "pdfLaTeX has no definition for the character " + ch + " (" + buf + ")",
           "LaTeX Error: Unicode character " + ch + " (" + buf + ") not set up for use with LaTeX",
           "write it as a LaTeX command (e.g. $\\alpha$, $\\to$, $\\leq$), or compile with LuaLaTeX",
@@ -2176,7 +2226,6 @@ void Checker::check_characters() {
 Outcome Checker::run() {
   scan_ = tokenize(text_);
   t_ = std::move(scan_.toks);
-  index_envs();
   collect();
   check_preamble_text();
   check_structure();
@@ -2184,7 +2233,6 @@ Outcome Checker::run() {
   if (scan_.catcodes_changed) {
     unsure("the file changes catcodes (\\catcode, \\ExplSyntaxOn)");
   } else {
-    find_pictures();
     check_options();
     check_commands();
     check_coordinates();
