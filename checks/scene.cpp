@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <type_traits>
 #include <utility>
 
@@ -709,9 +710,27 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
       std::optional<Target> arc, corner;
       if (!strokes.empty()) arc = strokes.front();
       if (!vertices.empty()) corner = vertices.front();
+      // A label set at an arc's middle (a node at the arc's mid-angle, anchored away from it, as
+      // tikz-3dplot's \tdplotdrawarc places it) touches that arc at its midpoint: the reader
+      // reads it with that arc, and only an arc the label sits at the middle of as well competes.
+      auto at_middle = [&](const Target& t) {
+        const auto* a = std::get_if<ir::Arc>(&d_->elements[strokes_[t.index].element].geom);
+        if (!a) return false;
+        const double mid = (a->start_deg + a->end_deg) / 2 * std::numbers::pi / 180;
+        const double rot = a->rotation_deg * std::numbers::pi / 180;
+        const Point local{a->rx * std::cos(mid), a->ry * std::sin(mid)};
+        const Point m = a->center + Point{local.x * std::cos(rot) - local.y * std::sin(rot),
+                                          local.x * std::sin(rot) + local.y * std::cos(rot)};
+        return box_point_gap(l.box, m) <= kLeaderTouchPt;
+      };
+      auto middle = std::find_if(strokes.begin(), strokes.end(), at_middle);
+      const bool by_middle = middle != strokes.end();
+      if (by_middle) arc = *middle;
       if (arc && (arc->gap <= attach || !corner)) {
         out.best = arc;
-        for (std::size_t i = 1; i < strokes.size(); ++i) {
+        for (std::size_t i = 0; i < strokes.size(); ++i) {
+          if (strokes[i].index == arc->index) continue;
+          if (by_middle && !at_middle(strokes[i])) continue;
           const Stroke& a = strokes_[arc->index];
           const Stroke& b = strokes_[strokes[i].index];
           if (a.element == b.element || b.kind != a.kind) continue;

@@ -1783,7 +1783,12 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
     }
     pts[i] = f->second.center;
   }
+  // The pic's code is a path of its own (tikzlibraryangles.code.tex: `\path [pic actions] ...`):
+  // the enclosing path's actions do not carry over (`\draw ... pic {angle}` draws no arc), only
+  // the pic's own options (`pic ["$\alpha$", draw]`) paint it. Colours and widths still do.
   Settings s = ps.s;
+  s.style.draw = false;
+  s.style.fill = false;
   std::vector<LowerProblem> probs;
   std::string label;
   if (gn.options) {
@@ -1815,7 +1820,7 @@ void PictureLowerer::lower_pic(PathState& ps, const PathOp& op) {
   while (a1 < a0) a1 += 360;
   while (a1 - a0 >= 360) a1 -= 360;
   Style st = s.style;
-  if (!st.draw && !st.fill) st.invisible = true;
+  st.invisible = !st.draw && !st.fill;
   const double mid = (a0 + a1) / 2;
   double label_dist = ecc * r;
   if (type == "angle") {

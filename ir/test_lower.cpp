@@ -257,6 +257,31 @@ TEST_CASE("right-angle marks: a small L at a corner, and the angles library pics
   CHECK(arc.end_deg == doctest::Approx(90));
 }
 
+TEST_CASE("angles pics: painted by their own options, not by the enclosing path's actions") {
+  // tikzlibraryangles.code.tex draws the pic with `\path [pic actions]`: checked with lualatex,
+  // `\draw ... pic {angle}` draws no arc, `\path ... pic [draw] {angle}` does
+  auto lowered = [](const std::string& path) {
+    Pic p;
+    p.path("\\coordinate (A) at (3,0); \\coordinate (B) at (0,0); \\coordinate (C) at (0,2);");
+    p.path(path);
+    return p.lower();
+  };
+  auto pic_style = [](const ir::Diagram& d) {
+    for (const auto& e : d.elements)
+      if (std::holds_alternative<ir::Arc>(e.geom) || std::holds_alternative<ir::RightAngleMark>(e.geom))
+        return e.style;
+    FAIL("no pic element");
+    return ir::Style{};
+  };
+  CHECK(pic_style(lowered("\\draw (A) -- (B) -- (C) pic {angle=A--B--C};")).invisible);
+  auto drawn = pic_style(lowered("\\path (A) -- (B) -- (C) pic [draw, fill=yellow] {angle=A--B--C};"));
+  CHECK(!drawn.invisible);
+  CHECK(drawn.draw);
+  CHECK(drawn.fill);
+  // a colour alone paints nothing
+  CHECK(pic_style(lowered("\\path (A) -- (B) -- (C) pic [red] {right angle=A--B--C};")).invisible);
+}
+
 TEST_CASE("right-angle marks: a small square at a polygon vertex") {
   Pic p;
   p.path("\\draw (0,0) -- (3,0) -- (0,2) -- cycle;");
