@@ -26,6 +26,9 @@ struct Pic {
   std::vector<tex::Statement> st;
   std::vector<tex::Statement> preamble;
   bool axis = false;
+  // a pgfplots axis picture's \pgfplotsset{compat=...} (its numbers are lualatex's at compat=1.18;
+  // "" for a document that sets none)
+  std::string pgfplots_compat = "1.18";
   std::vector<std::string> libraries;  // \usetikzlibrary'd
   std::vector<tex::ExpandedDocument::LoadedPackage> packages_loaded;  // \usepackage'd
   Pic& add(tex::StatementKind k, const std::string& text) {
@@ -55,6 +58,12 @@ struct Pic {
     doc.base_font_size_pt = base;
     doc.document_class = cls;
     doc.preamble_styles = preamble;
+    if (axis && !pgfplots_compat.empty()) {
+      tex::Statement c;
+      c.kind = tex::StatementKind::StyleDef;
+      c.text = "every axis/.append style={compat=" + pgfplots_compat + "}";
+      doc.preamble_styles.insert(doc.preamble_styles.begin(), c);
+    }
     doc.tikz_libraries = libraries;
     doc.packages = packages_loaded;
     tex::Picture p;

@@ -2457,13 +2457,14 @@ void Expander::p_tikzdatavisualizationset(const Token& t) {
 // `/.append style`, `/.code`...) goes to the style table as \tikzset's do, so an axis expands the
 // style by name; a plain key (`width=8cm`, `grid=major`) set outside an axis holds for every axis
 // that follows, which is what `every axis/.append style={key}` says (packages/pgfplots applies
-// `every axis` before an axis' own options). `compat` changes no geometry modelled here.
+// `every axis` before an axis' own options). `compat` goes there too: it selects where pgfplots
+// puts the axis labels (labels absolute before 1.3; the axis line styles before and after 1.8).
 void Expander::p_pgfplotsset(const Token& t) {
   tikzset_rewritten(t, [&](TokenList it) {
     auto kv = split_top(it, '=');
     std::string key = trim(to_string(kv[0]));
     if (key.rfind("/pgfplots/", 0) == 0) key = key.substr(10);
-    if (key.empty() || key == "compat") return TokenList{};
+    if (key.empty()) return TokenList{};
     TokenList entry = string_tokens(key, t);
     if (kv.size() >= 2) {
       entry.push_back(string_tokens("=", t)[0]);

@@ -388,6 +388,19 @@ StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name,
   });
 }
 
+// `every axis x label/.style` and `/.append style` (also y, with or without /pgfplots/): the
+// definitions an expansion passes on as keys (see expand_into).
+static bool placement_definition(const std::string& key) {
+  std::string_view k = key;
+  if (k.substr(0, 10) == "/pgfplots/") k.remove_prefix(10);
+  for (std::string_view name : {"every axis x label", "every axis y label"})
+    if (k.substr(0, name.size()) == name) {
+      const std::string_view h = k.substr(name.size());
+      if (h == "/.style" || h == "/.append style") return true;
+    }
+  return false;
+}
+
 bool StyleTable::handle_definition(const RawItem& item, const std::string& key, std::uint32_t b, std::uint32_t e,
                                    std::vector<StyleProblem>* problems) {
   std::size_t slash = key.find("/.");
@@ -537,7 +550,22 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
           (item.has_value && find(full + "/" + normalise_key(item.value))))
         key = full;
     }
-    if (handle_definition(item, key, b, e, problems)) continue;
+    if (handle_definition(item, key, b, e, problems)) {
+      // pgfplots places an axis label by its `every axis x label` style as it stands when the
+      // label is typeset, so a definition set among an axis' keys (`xlabel near ticks` and the
+      // axis line keys redefine it) matters in order with them: it is passed on as a key too
+      if (placement_definition(key)) {
+        FlatKey fk;
+        fk.key = key;
+        fk.value = item.value;
+        fk.has_value = true;
+        fk.begin = b;
+        fk.end = e;
+        fk.via = via;
+        out.push_back(std::move(fk));
+      }
+      continue;
+    }
 
     const StyleDefinition* def = find(key);
     std::string choice_value;

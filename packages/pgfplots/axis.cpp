@@ -41,6 +41,7 @@
 #include "packages/pgfplots/ticks.hpp"
 #include "packages/pgfplots/view3d.hpp"
 #include "packages/support.hpp"
+#include "tex/pgfmath.hpp"
 #include "tex/styles.hpp"
 
 namespace tikzlint::packages {
@@ -66,6 +67,15 @@ constexpr int kTryMinTicks3d = 3;
 constexpr double kDefaultEnlargement = 0.1;
 // `every axis title shift=6pt`: the title's south anchor above the box.
 constexpr double kTitleShiftPt = 6;
+// /pgfplots/compat/mostrecent in pgfplots 1.18: what `compat=newest` selects.
+constexpr double kCompatNewest = 1 + 18 / 100.0;
+// `xtick placement tolerance=0.05pt` (pgfplots.code.tex): a tick this close to where another axis
+// line crosses is hidden by `hide obscured x ticks` (pgfplotsticks.code.tex, \pgfplots@xtick@check@tickshow).
+constexpr double kTickPlacementTolerancePt = 0.05;
+// `every axis label` offsets of compat pre 1.3 (`xlabel absolute`, `ylabel absolute`) and of the
+// pre-1.8 `axis x line=top` / `axis y line=right` label styles (pgfplots.code.tex).
+constexpr double kAbsoluteXLabelShiftPt = 15, kAbsoluteYLabelShiftPt = 35;
+constexpr double kTopLabelShiftPt = 15, kRightLabelShiftPt = 33;
 // Plot points are held within this distance of the box (pt): TeX's largest dimension is 16383pt.
 constexpr double kFarPt = 15000;
 // `major tick length=0.15cm`: tick labels stand clear of ticks that reach out of the box
@@ -243,6 +253,114 @@ std::optional<std::string> tick_label_text(const std::string& tmpl, const std::o
   return out;
 }
 
+// Where `every axis x label` puts an axis label (pgfplots.code.tex; which style depends on
+// `compat` and on the axis lines, in the order their keys are set; a document may define the
+// style itself):
+//   at      ticklabel cs:t[,shift]  on the tick labels' line at t along the axis, moved out by
+//                                   the tick labels' reach (\pgfplotsvalueoflargesttickdimen) + shift
+//           ticklabel* cs:t[,shift] on that line, moved out by shift only
+//           desc (fx, fy)           axis description cs: a fraction of the box, or NaN for the
+//                                   other direction's zero (`current axis.right of origin`...)
+//   anchor  near ticklabel (the side facing the line) or near ticklabel opposite, with `near
+//           ticklabel align` (center, inside: towards the axis' start, outside), or one in opts
+//   opts    the style's other keys (rotate, shifts, below, anchor=...), in their order
+// The styles pgfplots sets: `xlabel near ticks` {at={(ticklabel cs:0.5)},anchor=near ticklabel}
+// (y: rotate=90), `xlabel absolute` (compat unset or pre 1.3) {at={(0.5,0)},below,yshift=-15pt}
+// (y: at={(0,0.5)},xshift=-35pt,rotate=90), the middle/top/right lines' styles of compat >= 1.8
+// {near ticklabel align=inside|outside,at={(ticklabel* cs:t)},anchor=near ticklabel opposite} and
+// of compat < 1.8 (`current axis.right of origin`...).
+struct LabelPlace {
+  enum At { tcs, tcs_star, desc } at = desc;
+  double t = 0.5, shift = 0;  // ticklabel cs
+  double fx = 0, fy = 0;      // desc
+  enum Anchor { given, near, opposite } anchor = given;
+  std::string align = "center";
+  std::string opts;
+};
+
+LabelPlace near_label(char axis) {
+  LabelPlace p;
+  p.at = LabelPlace::tcs, p.anchor = LabelPlace::near;
+  if (axis == 'y') p.opts = "rotate=90";
+  return p;
+}
+LabelPlace absolute_label(char axis) {
+  LabelPlace p;
+  if (axis == 'x') p.fx = 0.5, p.fy = 0, p.opts = "below,yshift=" + pt(-kAbsoluteXLabelShiftPt);
+  else p.fx = 0, p.fy = 0.5, p.opts = "xshift=" + pt(-kAbsoluteYLabelShiftPt) + ",rotate=90";
+  return p;
+}
+LabelPlace star_label(double t, bool inside) {
+  LabelPlace p;
+  p.at = LabelPlace::tcs_star, p.t = t, p.anchor = LabelPlace::opposite, p.align = inside ? "inside" : "outside";
+  return p;
+}
+LabelPlace desc_label(double fx, double fy, std::string opts) {
+  LabelPlace p;
+  p.fx = fx, p.fy = fy, p.opts = std::move(opts);
+  return p;
+}
+
+// A document's own `every axis x label/.style={...}`: nullopt when a key places the label in a
+// way not modelled (another coordinate system, an anchor computed otherwise).
+std::optional<LabelPlace> read_label_style(const std::string& body) {
+  LabelPlace p;
+  for (const auto& it : tex::split_options(body)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key));
+    const std::string v = trimmed(tex::strip_braces(it.value));
+    if (k == "at") {
+      std::string c = v;
+      if (c.size() < 2 || c.front() != '(' || c.back() != ')') return std::nullopt;
+      c = trimmed(c.substr(1, c.size() - 2));
+      const bool star = starts_with(c, "ticklabel* cs:");
+      if (star || starts_with(c, "ticklabel cs:")) {
+        auto parts = tex::split_options(c.substr(c.find(':') + 1));
+        if (parts.empty() || parts.size() > 2) return std::nullopt;
+        auto t = parse_number(trimmed(parts[0].key));
+        std::optional<double> sh = 0.0;
+        if (parts.size() == 2) {
+          const std::string d = trimmed(parts[1].key);
+          sh = tex::pgfmath::parse_dimension(d);
+          if (!sh) sh = parse_number(d);  // \pgfmathparse'd and read in pt
+        }
+        if (!t || !sh) return std::nullopt;
+        p.at = star ? LabelPlace::tcs_star : LabelPlace::tcs, p.t = *t, p.shift = *sh;
+      } else {
+        auto xy = tex::split_options(c);
+        std::optional<double> fx, fy;
+        if (xy.size() == 2 && !xy[0].has_value && !xy[1].has_value)
+          fx = parse_number(trimmed(xy[0].key)), fy = parse_number(trimmed(xy[1].key));
+        if (!fx || !fy) return std::nullopt;  // a coordinate system other than the description's
+        p.at = LabelPlace::desc, p.fx = *fx, p.fy = *fy;
+      }
+    } else if (k == "anchor" && (v == "near ticklabel" || v == "near ticklabel opposite")) {
+      p.anchor = v == "near ticklabel" ? LabelPlace::near : LabelPlace::opposite;
+    } else if (k == "anchor" && starts_with(v, "near")) {
+      return std::nullopt;
+    } else if (k == "near ticklabel align") {
+      if (v != "inside" && v != "outside" && v != "center") return std::nullopt;
+      p.align = v;
+    } else {
+      if (k == "anchor") p.anchor = LabelPlace::given;
+      p.opts += (p.opts.empty() ? "" : ",") + (it.has_value ? it.key + "={" + it.value + "}" : it.key);
+    }
+  }
+  return p;
+}
+
+// A pgfplots version as a number that orders as versions do: major + minor/100 (1.5 is 1.05,
+// below 1.18).
+constexpr double version(int major, int minor) { return major + minor / 100.0; }
+
+// `compat=1.18` (or 1.5.1) as version(1, 18); nullopt when not a version.
+std::optional<double> parse_version(const std::string& v) {
+  int major = 0, minor = 0;
+  char tail = 0;
+  const int n = std::sscanf(v.c_str(), "%d.%d%c", &major, &minor, &tail);
+  if (n < 2 || (n == 3 && tail != '.') || major < 1 || minor < 0 || minor > 99) return std::nullopt;
+  return version(major, minor);
+}
+
 // One direction of the axis (x or y).
 struct Direction {
   char name = 'x';
@@ -261,15 +379,17 @@ struct Direction {
   std::vector<std::string> symbols;                      // `symbolic x coords=`
   std::string label, label_style, ticklabel_style;
   bool has_label = false, hidden = false;
-  std::string line = "box";  // `axis x line`: box, lower (bottom/left), none
-  // `axis x line` names a place that is not modelled (right, top): the tick labels stand there,
-  // not where they are laid out here; they are unplaced for the rules
-  bool line_unknown = false;
+  // `axis x line` (pgfplots.code.tex, \pgfplots@xaxislinesnum): box, lower (bottom/left), upper
+  // (top/right), middle (center: through the other direction's zero), none
+  std::string line = "box";
+  bool star_none = false;  // `axis x line*=none` (line number 4 without `hide x axis`)
+  std::uint32_t line_at = 0;          // where the line was chosen
   std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
   bool ticks_upper = true;            // `xtick pos=both` (the default): ticks on the upper line too
   bool arrow = false;                 // the line ends in an arrow (-stealth)
-  std::uint32_t middle_at = 0;        // where `axis lines=middle` was set (line "middle" until laid out)
-  bool label_near_ticks = false;      // `xlabel near ticks` after the line was chosen
+  bool hide_obscured = true;          // `hide obscured x ticks`
+  LabelPlace label_at;                // `every axis x label`: where the axis label stands
+  double zero = 0;                    // laid out: the logical zero (transformed units), where the other middle line is
   // laid out
   double lo = 0, hi = 1;       // limits (log10 on a log axis)
   double length = 0, scale = 0;  // pt along the axis; pt per (transformed) data unit
@@ -496,6 +616,27 @@ class AxisPicture final : public ir::PackagePicture {
   void read_legend_style(const std::string& v, std::uint32_t at);
   void draw_legend(ir::LibraryHost& host);
   bool read_keys(const tex::Statement& st, const std::string& env, ir::LibraryHost& host);
+  bool set_axis_line(Direction& d, const std::string& m, bool star, std::uint32_t at);
+  // `every axis x label/.style={...}`: the placement, which drops what `xlabel style` appended before
+  static void set_label_place(Direction& d, LabelPlace p) { d.label_at = std::move(p), d.label_style.clear(); }
+  // The line a direction's tick labels stand on (pt from the box's lower left corner) and its
+  // outer normal: the lower line of a box, or the axis line (pgfplots' ticklabel axis spec).
+  struct LabelSide {
+    bool x = true;     // the labels run along x
+    double base = 0;   // where the line crosses the other direction (pt)
+    Point normal;      // outer unit normal
+    std::string anchor;  // `near ticklabel`: the side facing the line
+    Point point(double along, double out) const {
+      return x ? Point{along, base + normal.y * out} : Point{base + normal.x * out, along};
+    }
+  };
+  LabelSide label_side(const Direction& d) const;
+  void draw_axis_label(const Direction& d, double W, double H, double reach, std::uint32_t whole, ir::LibraryHost& host);
+  void draw_axis_lines(double W, double H, std::uint32_t whole, ir::LibraryHost& host);
+  void draw_outer_ticks(double W, double H, std::uint32_t whole, ir::LibraryHost& host);
+  double tick_clearance(const Direction& d) const {
+    return d.tick_align == "center" ? major_tick_length_ / 2 : d.tick_align == "outside" ? major_tick_length_ : 0.0;
+  }
   // a \nextgroupplot statement: its options and the text after them (the front end reads the
   // statement on to the next ';', so an \addplot may follow)
   static void split_group_cell(const std::string& t, std::string& opts, std::string& rest);
@@ -559,6 +700,8 @@ class AxisPicture final : public ir::PackagePicture {
   std::vector<PlotData> data3_;  // reused by lower_addplot
   std::map<const tex::Statement*, PlotData> plots3_;
   std::string title_, title_style_, label_style_, tick_label_style_, grid_ = "none";
+  // `compat` as a version number (1.18...; 0: unset, `default` or `pre 1.3`)
+  double compat_ = 0;
   bool has_title_ = false, scale_only_ = false, clip_ = true, approximate_ = false, legend_ = false,
        legend_reported_ = false, any_approximate_ = false;
   // An unknown key moved the whole axis or changed how its coordinates are read (at=, anchor=,
@@ -788,12 +931,15 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   } else if (open != std::string::npos && t.back() == ']') {
     opts = t.substr(open + 1, t.size() - open - 2);
   }
+  compat_ = 0;
   x_ = Direction{};
   y_ = Direction{};
   x_.name = 'x';
   y_.name = 'y';
   z_ = Direction{};
   z_.name = 'z';
+  // compat unset: `compat/labels/default` is pre 1.3, xlabel absolute and ylabel absolute
+  x_.label_at = absolute_label('x'), y_.label_at = absolute_label('y');
   view_az_ = kDefaultAzimuth, view_el_ = kDefaultElevation;
   three_d_ = false;
   x_.log = env == "semilogxaxis" || env == "loglogaxis";
@@ -852,7 +998,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     if (h == std::string::npos) continue;
     const std::string base = k.substr(0, h);
     static const std::set<std::string> placed = {
-        "every axis x label", "every axis y label", "every axis z label", "every axis label", "every axis title",
+        "every axis z label", "every axis label", "every axis title",
         "every x tick label", "every y tick label", "every z tick label", "every tick label", "every axis legend"};
     const std::size_t where = opts.find(base);
     if (placed.count(base)) unknown_keys_.push_back({k, static_cast<std::uint32_t>(where == std::string::npos ? 0 : where)});
@@ -954,32 +1100,43 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       dir(k[8]).enlarge = fk.has_value ? trimmed(v) : "true";
     } else if (k == "xmode" || k == "ymode" || k == "zmode") {
       dir(k[0]).log = trimmed(v) == "log";
+    } else if (k == "compat") {
+      // pgfplots.code.tex /pgfplots/compat: `labels` (pre 1.3: xlabel/ylabel absolute, else near
+      // ticks) and the axis line styles (pre 1.8 or post 1.8) of later keys; `newest` is 1.18
+      const std::string m = trimmed(v);
+      std::optional<double> c = m == "newest" ? std::optional<double>(kCompatNewest)
+                                : m == "pre 1.3" || m == "default" || !fk.has_value ? std::optional<double>(0)
+                                                                                     : parse_version(m);
+      if (!c) {
+        unknown_keys_.push_back({k + "=" + m, fk.begin});
+        continue;
+      }
+      compat_ = *c;
+      for (Direction* d : {&x_, &y_}) set_label_place(*d, compat_ >= version(1, 3) ? near_label(d->name) : absolute_label(d->name));
     } else if (k == "axis lines" || k == "axis lines*" || k == "axis x line" || k == "axis y line" ||
-               k == "axis x line*" || k == "axis y line*") {
+               k == "axis z line" || k == "axis x line*" || k == "axis y line*" || k == "axis z line*") {
       const std::string m = trimmed(v);
       const bool star = k.back() == '*';
-      auto set = [&](Direction& d) {
-        // bottom/left (x) and left (y) are one choice: the line at the lower limit
-        const bool lower = m == "left" || (d.name == 'x' ? m == "bottom" : m == "bottom");
-        if (m == "box" || m == "none") d.line = m;
-        else if (lower) d.line = "lower";
-        else if (m == "middle" || m == "center") d.line = "middle", d.middle_at = fk.begin, d.label_near_ticks = false;
-        else return d.line_unknown = true, false;
-        // `every non boxed x axis` (pgfplots.code.tex): tick align=center, enlarge x limits=false,
-        // an arrow at the line's end; the starred keys leave those alone
-        if (!star && (d.line == "lower" || d.line == "middle"))
-          d.enlarge = "false", d.tick_align = "center", d.arrow = true;
-        if (!star && d.line == "box") d.tick_align = "inside", d.arrow = false;
-        return true;
-      };
       bool ok = true;
-      if (k == "axis lines" || k == "axis lines*") ok = set(x_) && set(y_);
-      else ok = set(dir(k[5]));
+      auto set = [&](Direction& d) {
+        if (!set_axis_line(d, m, star, fk.begin)) ok = false;
+      };
+      // `axis lines=m` is `axis x line=m, axis y line=m, axis z line=m`, in that order
+      if (k == "axis lines" || k == "axis lines*") set(x_), set(y_), set(z_);
+      else set(dir(k[5]));
       if (!ok) unknown_keys_.push_back({k + "=" + m, fk.begin});
     } else if (k == "xlabel near ticks" || k == "ylabel near ticks" || k == "label near ticks") {
-      // `every axis x label` at `ticklabel cs:0.5`, as laid out below, whatever `axis x line` said
-      if (k[0] != 'y') x_.label_near_ticks = true;
-      if (k[0] != 'x') y_.label_near_ticks = true;
+      // `every axis x label/.style={at={(ticklabel cs:0.5)},anchor=near ticklabel}`
+      if (k[0] != 'y') set_label_place(x_, near_label('x'));
+      if (k[0] != 'x') set_label_place(y_, near_label('y'));
+    } else if (k == "every axis x label/.style" || k == "every axis y label/.style") {
+      // a document's own placement (the style table passes its definition on in order)
+      if (auto p = read_label_style(v)) set_label_place(dir(k[11]), *p);
+      else unknown_keys_.push_back({k + "=" + trimmed(v).substr(0, 40), fk.begin});
+    } else if (k == "hide obscured x ticks" || k == "hide obscured y ticks") {
+      dir(k[14]).hide_obscured = !(fk.has_value && trimmed(v) == "false");
+    } else if (k == "xlabel absolute" || k == "ylabel absolute") {
+      set_label_place(dir(k[0]), absolute_label(k[0]));
     } else if (k == "tick pos" || k == "xtick pos" || k == "ytick pos") {
       // both (default), or the lower line only (left/bottom); ticks on the upper line alone
       // move the tick labels there, which is not modelled
@@ -1123,6 +1280,58 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     }
   }
   opt_base_ = opt_base;
+  return true;
+}
+
+// `axis x line=m` / `axis x line*=m` (pgfplots.code.tex, axis line style pre 1.8 / post 1.8):
+// the starred key chooses the line only; the plain one also applies `every non boxed x axis`
+// (tick align=center, enlarge x limits=false, an arrow at the line's end) and moves the axis
+// labels as pgfplots' choice code does, which reads the other direction's line as set so far.
+// false: not a choice pgfplots has (TeX stops there too).
+bool AxisPicture::set_axis_line(Direction& d, const std::string& m, bool star, std::uint32_t at) {
+  std::string line;
+  if (m == "box" || m == "none") line = m;
+  else if (m == "middle" || m == "center") line = "middle";
+  else if (m == "left" || (d.name == 'x' && m == "bottom")) line = "lower";
+  else if (m == "right" || (d.name == 'x' && m == "top")) line = "upper";
+  else return false;
+  d.line = line, d.line_at = at, d.star_none = star && line == "none";
+  if (star || d.name == 'z') {
+    // (a 3D axis has its own label styles, `every 3d description`; the z line is read there)
+    if (!star && d.name == 'z' && line == "none") d.hidden = true;
+    return true;
+  }
+  if (line == "none") {
+    d.hidden = true;  // axis x line*/none, hide x axis
+    return true;
+  }
+  const bool post18 = compat_ >= version(1, 8);
+  const double zero = NAN;  // the other direction's zero (`current axis.right of origin`...)
+  if (line == "box") {
+    if (post18) set_label_place(d, near_label(d.name));
+    return true;
+  }
+  d.enlarge = "false", d.tick_align = "center", d.arrow = true;  // every non boxed x axis
+  Direction& other = d.name == 'x' ? y_ : x_;
+  if (d.name == 'x' && line == "middle") {
+    const bool y_right = other.line == "upper";
+    if (post18) set_label_place(d, star_label(y_right ? 0 : 1, true));
+    else set_label_place(d, y_right ? desc_label(0, zero, "anchor=south west") : desc_label(1, zero, "anchor=south east"));
+  } else if (d.name == 'x' && line == "upper") {
+    if (other.line == "middle")
+      set_label_place(other, post18 ? star_label(0, true) : desc_label(zero, 0, "anchor=south west"));
+    set_label_place(d, post18 ? near_label(d.name)
+                              : desc_label(0.5, 1, "anchor=south,yshift=" + pt(kTopLabelShiftPt)));
+  } else if (d.name == 'y' && line == "middle") {
+    const bool x_top = other.line == "upper";
+    if (post18) set_label_place(d, x_top ? star_label(0, false) : star_label(1, true));
+    else set_label_place(d, x_top ? desc_label(zero, 0, "anchor=south west") : desc_label(zero, 1, "anchor=north west"));
+  } else if (d.name == 'y' && line == "upper") {
+    if (other.line == "middle")
+      set_label_place(other, post18 ? star_label(0, false) : desc_label(0, zero, "anchor=south west"));
+    set_label_place(d, post18 ? near_label(d.name)
+                              : desc_label(1, 0.5, "xshift=" + pt(kRightLabelShiftPt) + ",rotate=90"));
+  }
   return true;
 }
 
@@ -1383,6 +1592,24 @@ std::vector<double> AxisPicture::tick_positions(const Direction& d) const {
   } else {
     ticks = d.log ? log_ticks(d.lo, d.hi, d.length, tick_params_) : linear_ticks(d.lo, d.hi, d.length, tick_params_);
   }
+  // `hide obscured x ticks` (pgfplotsticks.code.tex, \pgfplots@xtick@check@tickshow): on a middle
+  // line, no tick (nor its label) where the other direction's line crosses it: both ends for a
+  // box, the lower or upper end, or the other middle line's zero
+  if (!three_d_ && d.line == "middle" && d.hide_obscured && (&d == &x_ || &d == &y_)) {
+    const Direction& other = &d == &x_ ? y_ : x_;
+    std::vector<double> hidden;
+    if (other.line == "box") hidden = {d.lo, d.hi};
+    else if (other.line == "lower") hidden = {d.lo};
+    else if (other.line == "upper") hidden = {d.hi};
+    else if (other.line == "middle") hidden = {d.zero};
+    ticks.erase(std::remove_if(ticks.begin(), ticks.end(),
+                               [&](double v) {
+                                 for (double c : hidden)
+                                   if (std::abs(v - c) * d.scale < kTickPlacementTolerancePt) return true;
+                                 return false;
+                               }),
+                ticks.end());
+  }
   return ticks;
 }
 
@@ -1461,24 +1688,12 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   if (!group_) failed_ = false;
   read_keys(st, env, host);
   if (!compute_limits(st, host)) return;
-  // `axis x line=middle` (pgfplots.code.tex): the line through 0 of the other direction. Where
-  // that is the other direction's lower limit (a first-quadrant axis) it is the lower line, with
-  // its ticks and tick labels; elsewhere, or with a label that `middle` places at the line's end
-  // (no `xlabel near ticks` after it), it is not modelled.
-  for (Direction* d : {&x_, &y_}) {
-    if (d->line != "middle") continue;
-    const Direction& other = d == &x_ ? y_ : x_;
-    if (std::abs(other.lo) <= 1e-9 * std::max(1.0, std::abs(other.hi))) {
-      d->line = "lower";
-      if (d->has_label && !d->label_near_ticks)
-        unknown_keys_.push_back({std::string("axis ") + d->name + " line=middle with its label at the line's end",
-                                 d->middle_at});
-    } else {
-      d->line = "box";
-      unknown_keys_.push_back({std::string("axis ") + d->name + " line=middle through the inside of the axis",
-                               d->middle_at});
-    }
-  }
+  // the logical zero of each direction (pgfplotscoordprocessing.code.tex,
+  // \pgfplots@prepare@ZERO@coordinates): 0 held within the limits; on a log axis `log origin`,
+  // 0 (that is 10^0) from compat 1.5 on, else the lower limit. The other direction's middle line
+  // passes there.
+  for (Direction* d : {&x_, &y_})
+    d->zero = d->log ? (compat_ >= version(1, 5) ? 0.0 : d->lo) : std::clamp(0.0, d->lo, d->hi);
   for (const auto& [key, at] : unknown_keys_) {
     host.problem("unsupported-key", "pgfplots axis key '" + key + "' is not modelled", opt_base_ + at,
                  opt_base_ + at + 1, false);
@@ -1529,74 +1744,39 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     g.step_x = step(x_), g.step_y = step(y_);
     host.add_path({g}, gs);
   }
-  // the box, or the lines at the lower limits: pgfplots draws them with the default line width
-  if (x_.line == "box" && y_.line == "box" && !(x_.hidden && y_.hidden)) {
-    host.emit("\\draw (0pt,0pt) rectangle (" + pt(W) + "," + pt(H) + ");", 0, whole);
-  } else if (x_.line == "box" || y_.line == "box") {
-    approximate_ = true;  // one boxed direction with another kind of line: not modelled
-  } else {
-    if (x_.line == "lower" && !x_.hidden)
-      host.emit(std::string("\\draw") + (x_.arrow ? "[-stealth]" : "") + " (0pt,0pt) -- (" + pt(W) + ",0pt);", 0, whole);
-    if (y_.line == "lower" && !y_.hidden)
-      host.emit(std::string("\\draw") + (y_.arrow ? "[-stealth]" : "") + " (0pt,0pt) -- (0pt," + pt(H) + ");", 0, whole);
-  }
-  auto tick_clearance = [&](const Direction& d) {
-    return d.tick_align == "center" ? major_tick_length_ / 2 : d.tick_align == "outside" ? major_tick_length_ : 0.0;
-  };
-  // major ticks that reach out of a box (`tick align=outside` or `center`, as `ybar` sets it):
-  // `every tick` is very thin, on the lower and (tick pos=both) the upper line. Ticks inside
-  // the box are paint inside it and are not drawn.
-  if (x_.line == "box" && y_.line == "box") {
-    for (const Direction* d : {&x_, &y_}) {
-      const double out = tick_clearance(*d), in = major_tick_length_ - out;
-      if (d->hidden || out <= 0) continue;
-      const double across = d == &x_ ? H : W;
-      std::string path;
-      auto seg = [&](double along, double a, double b) {
-        const bool xd = d == &x_;
-        path += " (" + pt(xd ? along : a) + "," + pt(xd ? a : along) + ") -- (" + pt(xd ? along : b) + "," +
-                pt(xd ? b : along) + ")";
-      };
-      for (double v : tick_positions(*d)) {
-        seg(d->map(v), -out, in);
-        if (d->ticks_upper) seg(d->map(v), across + out, across - in);
-      }
-      if (!path.empty()) host.emit("\\draw[very thin,gray]" + path + ";", 0, whole);
-    }
-  }
-  // tick labels, anchored at the lower x and left y axis lines
+  draw_axis_lines(W, H, whole, host);
+  draw_outer_ticks(W, H, whole, host);
+  // tick labels on the line pgfplots gives them (the lower one of a box, or the axis line), at
+  // the tick moved out by the tick's reach (ticklabel pos: \pgfplots@drawticklabels@onorientedsurf),
+  // anchored `near ticklabel`: the side that faces the line
   const std::size_t first_node = host.node_count();
-  double below = 0, left = 0;  // how far the tick labels reach out from the box (ticklabel cs)
-  if (!x_.hidden && x_.line != "none") {
-    const std::string style = tick_label_style_ + x_.ticklabel_style;
-    for (const auto& [p, text] : tick_labels(x_, host, st)) {
-      const std::string opts = "anchor=north" + style;
-      if (auto m = host.measure_node(opts, text)) below = std::max(below, tick_clearance(x_) - m->box.ymin);
-      host.emit("\\node[" + opts + "] at (" + pt(p) + "," + pt(-tick_clearance(x_)) + ") {" + text + "};", 0, whole);
+  std::array<double, 2> reach = {0, 0};  // how far the tick labels reach out from their line (ticklabel cs)
+  for (int a = 0; a < 2; ++a) {
+    Direction& d = a == 0 ? x_ : y_;
+    if (d.hidden) continue;
+    const LabelSide side = label_side(d);
+    const std::string style = tick_label_style_ + d.ticklabel_style;
+    const double c = tick_clearance(d);
+    reach[a] = c;
+    for (const auto& [p, text] : tick_labels(d, host, st)) {
+      const std::string opts = "anchor=" + side.anchor + style;
+      if (auto m = host.measure_node(opts, text)) {
+        const double out = side.normal.x > 0   ? m->box.xmax
+                           : side.normal.x < 0 ? -m->box.xmin
+                           : side.normal.y > 0 ? m->box.ymax
+                                               : -m->box.ymin;
+        reach[a] = std::max(reach[a], c + out);
+      }
+      const Point at = side.point(p, c);
+      host.emit("\\node[" + opts + "] at (" + pt(at.x) + "," + pt(at.y) + ") {" + text + "};", 0, whole);
     }
-    if (x_.line_unknown) host.mark_nodes_incomplete(first_node);
-  }
-  const std::size_t first_y_node = host.node_count();
-  if (!y_.hidden && y_.line != "none") {
-    const std::string style = tick_label_style_ + y_.ticklabel_style;
-    for (const auto& [p, text] : tick_labels(y_, host, st)) {
-      const std::string opts = "anchor=east" + style;
-      if (auto m = host.measure_node(opts, text)) left = std::max(left, tick_clearance(y_) - m->box.xmin);
-      host.emit("\\node[" + opts + "] at (" + pt(-tick_clearance(y_)) + "," + pt(p) + ") {" + text + "};", 0, whole);
-    }
-    if (y_.line_unknown) host.mark_nodes_incomplete(first_y_node);
   }
   host.set_node_role(first_node, "tick label");
   const std::size_t label_nodes = host.node_count();
-  // axis labels at `ticklabel cs:0.5`, anchor `near ticklabel` (pgfplots.code.tex, compat >= 1.3)
-  if (x_.has_label && !x_.hidden)
-    host.emit("\\node[anchor=north" + label_style_ + x_.label_style + "] at (" + pt(W / 2) + "," + pt(-below) + ") {" +
-                  x_.label + "};",
-              0, whole);
-  if (y_.has_label && !y_.hidden)
-    host.emit("\\node[rotate=90,anchor=south" + label_style_ + y_.label_style + "] at (" + pt(-left) + "," + pt(H / 2) +
-                  ") {" + y_.label + "};",
-              0, whole);
+  for (int a = 0; a < 2; ++a) {
+    Direction& d = a == 0 ? x_ : y_;
+    if (d.has_label && !d.hidden) draw_axis_label(d, W, H, reach[a], whole, host);
+  }
   // every axis title: at (0.5,1), above, yshift=6pt
   draw_title(W, H, host, whole);
   host.set_node_role(label_nodes, "axis label");
@@ -1609,6 +1789,140 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   s.yvec = {0, y_.scale};
   const Point lo = s.ctm.apply({x_.lo * x_.scale, y_.lo * y_.scale}), hi = s.ctm.apply({x_.hi * x_.scale, y_.hi * y_.scale});
   open_data_frame(st, host, s, {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}}, true);
+}
+
+// The axis lines (pgfplots.code.tex): both directions boxed, one rectangle
+// (\pgfplots@drawaxis@outerlines@cycledpath: its corners bound the picture even when one
+// direction is hidden); otherwise each shown direction's lines: a box's two outer lines, the
+// lower or upper one, the one its tick labels stand on for `axis x line*=none`, and the inner
+// line of `middle` through the other direction's zero (\pgfplots@drawaxis@innerlines@onorientedsurf),
+// each with `-stealth` after `every non boxed x axis`. The default line width.
+void AxisPicture::draw_axis_lines(double W, double H, std::uint32_t whole, ir::LibraryHost& host) {
+  if (x_.line == "box" && y_.line == "box") {
+    if (!(x_.hidden && y_.hidden)) host.emit("\\draw (0pt,0pt) rectangle (" + pt(W) + "," + pt(H) + ");", 0, whole);
+    return;
+  }
+  for (const Direction* d : {&x_, &y_}) {
+    if (d->hidden) continue;
+    const bool xd = d == &x_;
+    const double across = xd ? H : W, along = xd ? W : H;
+    std::vector<double> at;  // where the lines cross the other direction (pt)
+    if (d->line == "box") at = {0, across};
+    else if (d->line == "lower" || d->line == "none") at = {0};
+    else if (d->line == "upper") at = {across};
+    else if (d->line == "middle") at = {(xd ? y_ : x_).map((xd ? y_ : x_).zero)};
+    for (double c : at)
+      host.emit(std::string("\\draw") + (d->arrow ? "[-stealth]" : "") + " (" + pt(xd ? 0 : c) + "," + pt(xd ? c : 0) +
+                    ") -- (" + pt(xd ? along : c) + "," + pt(xd ? c : along) + ");",
+                0, whole);
+  }
+}
+
+// Major ticks where they reach out of the box (`tick align=outside` or `center`, as `ybar` and
+// every non boxed axis set it): `every tick` is very thin, on the lines pgfplots puts them (a
+// box's lower and, tick pos=both, upper line; the axis line otherwise). Ticks inside the box are
+// paint inside it and are not drawn.
+void AxisPicture::draw_outer_ticks(double W, double H, std::uint32_t whole, ir::LibraryHost& host) {
+  for (const Direction* d : {&x_, &y_}) {
+    if (d->hidden) continue;
+    const bool xd = d == &x_;
+    const double across = xd ? H : W;
+    const double out = tick_clearance(*d), in = major_tick_length_ - out;
+    // each line's place and the sign of its outer normal
+    std::vector<std::pair<double, double>> lines;
+    if (d->line == "box") {
+      lines.push_back({0, -1});
+      if (d->ticks_upper) lines.push_back({across, 1});
+    } else if (d->line == "lower" || d->line == "none") {
+      lines.push_back({0, -1});
+    } else if (d->line == "upper") {
+      lines.push_back({across, 1});
+    } else if (d->line == "middle") {
+      lines.push_back({(xd ? y_ : x_).map((xd ? y_ : x_).zero), -1});
+    }
+    std::string path;
+    for (const auto& [c, sign] : lines) {
+      const double a = c + sign * out, b = c - sign * in;
+      if (std::min(a, b) >= -1e-9 && std::max(a, b) <= across + 1e-9) continue;  // inside the box
+      for (double v : tick_positions(*d)) {
+        const double p = d->map(v);
+        path += " (" + pt(xd ? p : a) + "," + pt(xd ? a : p) + ") -- (" + pt(xd ? p : b) + "," + pt(xd ? b : p) + ")";
+      }
+    }
+    if (!path.empty()) host.emit("\\draw[very thin,gray]" + path + ";", 0, whole);
+  }
+}
+
+AxisPicture::LabelSide AxisPicture::label_side(const Direction& d) const {
+  LabelSide side;
+  side.x = &d == &x_;
+  const Direction& other = side.x ? y_ : x_;
+  double sign = -1;
+  if (d.line == "upper") side.base = other.length, sign = 1;
+  else if (d.line == "middle") side.base = other.map(other.zero);
+  side.normal = side.x ? Point{0, sign} : Point{sign, 0};
+  side.anchor = side.x ? (sign < 0 ? "north" : "south") : (sign < 0 ? "east" : "west");
+  return side;
+}
+
+// The axis label where `every axis x label` puts it (LabelPlace), after `every axis label`
+// (label style) and before the user's `xlabel style`, as pgfplots' \pgfplots@show@label gives them.
+// `reach`: how far the tick labels reach out from their line (\pgfplotsvalueoflargesttickdimen).
+void AxisPicture::draw_axis_label(const Direction& d, double W, double H, double reach, std::uint32_t whole,
+                                  ir::LibraryHost& host) {
+  const LabelSide side = label_side(d);
+  const bool xd = side.x;
+  const double along = xd ? W : H;
+  const LabelPlace& lp = d.label_at;
+  Point at;
+  if (lp.at == LabelPlace::desc)
+    at = {std::isnan(lp.fx) ? x_.map(x_.zero) : lp.fx * W, std::isnan(lp.fy) ? y_.map(y_.zero) : lp.fy * H};
+  else
+    at = side.point(lp.t * along, (lp.at == LabelPlace::tcs ? reach : 0) + lp.shift);
+  std::string place = lp.opts;
+  if (lp.anchor != LabelPlace::given) {
+    // `near ticklabel` (\pgfplots@borderanchor@for@axis@): the compass side of the node towards
+    // the line (opposite: away from it), in the node's frame (turned by its rotation); with
+    // `near ticklabel align=inside|outside` the side towards the axis' start or end too
+    std::optional<double> turn = 0.0;
+    for (const auto& it : tex::split_options(lp.opts + d.label_style))
+      if (strip_prefix(tex::normalise_key(it.key)) == "rotate") turn = parse_number(trimmed(tex::strip_braces(it.value)));
+    int quarter = -1;
+    if (turn) {
+      const double q = *turn / 90;
+      if (std::abs(q - std::round(q)) < 1e-9) quarter = static_cast<int>(((std::lround(q) % 4) + 4) % 4);
+    }
+    if (quarter < 0) {
+      host.problem("unsupported-key", std::string("the ") + d.name + " label's near ticklabel anchor on a turned node is not modelled",
+                   0, whole, false);
+      approximate_ = true;
+      quarter = 0;
+    }
+    // a page direction in the node's frame: turned back by the node's rotation
+    auto to_node = [&](Point v) {
+      for (int q = 0; q < quarter; ++q) v = {v.y, -v.x};
+      return v;
+    };
+    auto compass = [](Point v) -> std::pair<std::string, std::string> {  // (vertical, horizontal)
+      return {v.y > 0.5 ? "north" : v.y < -0.5 ? "south" : "", v.x > 0.5 ? "east" : v.x < -0.5 ? "west" : ""};
+    };
+    const double sign = lp.anchor == LabelPlace::near ? -1 : 1;
+    const auto face = compass(to_node({sign * side.normal.x, sign * side.normal.y}));
+    std::pair<std::string, std::string> inner{"", ""};
+    if (lp.align != "center") {
+      const double s2 = lp.align == "inside" ? 1 : -1;
+      inner = compass(to_node(xd ? Point{s2, 0} : Point{0, s2}));
+    }
+    const std::string v = face.first.empty() ? inner.first : face.first;
+    const std::string h = face.second.empty() ? inner.second : face.second;
+    const std::string anchor = v.empty() ? h : h.empty() ? v : v + " " + h;
+    place = "anchor=" + anchor + (place.empty() ? "" : "," + place);
+  }
+  std::string opts = label_style_.empty() ? "" : label_style_.substr(1);
+  if (!place.empty()) opts += (opts.empty() ? "" : ",") + place;
+  opts += d.label_style;
+  if (!opts.empty() && opts[0] == ',') opts = opts.substr(1);
+  host.emit("\\node[" + opts + "] at (" + pt(at.x) + "," + pt(at.y) + ") {" + d.label + "};", 0, whole);
 }
 
 void AxisPicture::draw_title(double W, double H, ir::LibraryHost& host, std::uint32_t whole) {

@@ -191,14 +191,54 @@ TEST_CASE("pgfplots axis: axis lines=middle on a first-quadrant axis and the tic
     p.other("\\end{axis}");
     CHECK(top_of_x_tick_labels(p.lower()) == doctest::Approx(-0.1 * 72.27 / 2 - 0.2).epsilon(1e-6));
   }
-  {
-    // the line through 0 inside the axis is not modelled
+}
+
+// lualatex (tools/tex-diff; /tmp battery of axis line variants, all within 0.01pt): the line
+// through the other direction's zero inside the box, its tick labels there (none where the other
+// line crosses: hide obscured x ticks), the labels at the lines' ends (compat 1.18: ticklabel*
+// cs:1, anchor near ticklabel opposite, align inside), and compat's label placement.
+TEST_CASE("pgfplots axis: axis lines=middle through the inside, top/right lines and compat's labels") {
+  auto bbox_of = [](const std::string& keys, const std::string& compat) {
     Pic p;
     p.axis = true;
-    p.other(axis + ",ymin=-2]");
+    p.pgfplots_compat = compat;
+    p.other("\\begin{axis}[xmin=-2,xmax=3,ymin=-1,ymax=4," + keys +
+            ",xlabel={A long x label},ylabel={A long y label},title={T}]");
+    p.other("\\addplot coordinates {(0,0) (1,1)};");
     p.other("\\end{axis}");
-    CHECK(has_rule(p.lower(), "unsupported-key"));
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(!has_rule(d, "approximate-axis"));
+    return d.picture_bbox;
+  };
+  auto near = [](const ir::Box& b, double x0, double y0, double x1, double y1) {
+    CHECK(b.xmin == doctest::Approx(x0).epsilon(0.0001));
+    CHECK(b.ymin == doctest::Approx(y0).epsilon(0.0001));
+    CHECK(b.xmax == doctest::Approx(x1).epsilon(0.0001));
+    CHECK(b.ymax == doctest::Approx(y1).epsilon(0.0001));
+  };
+  const auto mid = bbox_of("axis lines=middle", "1.18");
+  {
+    // the middle lines' tick labels: no "0" on either (hidden where the lines cross)
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[xmin=-2,xmax=3,ymin=-1,ymax=4,axis lines=middle]");
+    p.other("\\end{axis}");
+    for (const auto* n : nodes_with_role(p.lower(), "tick label")) CHECK(n->text != "$0$");
   }
+  near(mid, -9.72188, -6.97186, 200.83267, 181.63087);
+  near(bbox_of("axis lines=middle", "1.7"), -9.72188, -6.97186, 200.83267, 181.63087);
+  // y middle after x top: the y label at the line's lower end (ticklabel* cs:0... inside)
+  near(bbox_of("axis x line=top, axis y line=middle", "1.18"), -9.72188, -6.97186, 200.83267, 194.35847);
+  // x middle after y right: the x label at the x line's start, outside (compat 1.18)
+  near(bbox_of("axis y line=right, axis x line=middle", "1.18"), -68.81593, -6.97186, 232.86327, 181.63087);
+  // compat 1.7: the top line's label 15pt above the box (axis line style pre 1.8)
+  near(bbox_of("axis x line=top", "1.7"), -35.7297, -6.97186, 200.83267, 193.08089);
+  // one boxed direction, the other a lower line
+  near(bbox_of("axis x line=bottom", "1.18"), -35.7297, -32.36354, 200.83267, 181.63087);
+  // no compat: xlabel/ylabel absolute (at (0.5,0) below, 15pt; at (0,0.5), 35pt left)
+  near(bbox_of("axis lines=left", ""), -42.94298, -31.08595, 200.83267, 181.63087);
+  near(bbox_of("axis y line=right", ""), -9.72188, -31.08595, 235.94267, 181.63087);
 }
 
 TEST_CASE("pgfplots plot handlers: const plot, const plot mark right/mid and jump marks as pgf draws them") {
