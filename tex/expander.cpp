@@ -201,17 +201,24 @@ std::string trim(std::string s) {
 
 // Split at top-level separators (outside braces).
 std::vector<TokenList> split_top(const TokenList& tokens, char sep) {
-  std::vector<TokenList> out(1);
+  // The separators first, then each part copied once at its size (a part grown token by token
+  // moved every token of it several times).
+  std::vector<std::size_t> cuts;
   int depth = 0;
-  for (const Token& t : tokens) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
     if (t.cat == Cat::begin_group) ++depth;
     if (t.cat == Cat::end_group) --depth;
-    if (depth == 0 && t.is_char(sep) && t.cat != Cat::param) {
-      out.emplace_back();
-      continue;
-    }
-    out.back().push_back(t);
+    if (depth == 0 && t.is_char(sep) && t.cat != Cat::param) cuts.push_back(i);
   }
+  std::vector<TokenList> out;
+  out.reserve(cuts.size() + 1);
+  std::size_t from = 0;
+  for (std::size_t c : cuts) {
+    out.emplace_back(tokens.begin() + static_cast<long>(from), tokens.begin() + static_cast<long>(c));
+    from = c + 1;
+  }
+  out.emplace_back(tokens.begin() + static_cast<long>(from), tokens.end());
   return out;
 }
 
@@ -2383,20 +2390,29 @@ void Expander::p_tikzset(const Token& t) {
   for (TokenList& item : split_top(body, ',')) {
     TokenList expanded = expand_style(std::move(item));
     if (stopped_) return;
-    auto kv = split_top(expanded, '=');
-    std::string key = key_name(kv[0]);
-    if (kv.size() >= 2 && !key.empty()) {
-      TokenList value = item_value(kv, t);
+    // The key: the tokens before the first top-level '='. The value is split out only for a
+    // `.code` key or a key that has one (most items are neither).
+    std::size_t eq = 0;
+    for (int depth = 0; eq < expanded.size(); ++eq) {
+      const Token& e = expanded[eq];
+      if (e.cat == Cat::begin_group) ++depth;
+      if (e.cat == Cat::end_group) --depth;
+      if (depth == 0 && e.is_char('=') && e.cat != Cat::param) break;
+    }
+    std::string key = key_name(TokenList(expanded.begin(), expanded.begin() + static_cast<long>(eq)));
+    if (eq < expanded.size() && !key.empty()) {
       const std::string suffix = "/.code";
-      if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        key_code_[trim(key.substr(0, key.size() - suffix.size()))] = strip_braces(value);
-      } else if (auto it = key_code_.find(key); it != key_code_.end()) {
-        run_key_code(it->second, strip_braces(value), t);
+      const bool code = key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+      auto it = code ? key_code_.end() : key_code_.find(key);
+      if (code || it != key_code_.end()) {
+        TokenList value = item_value(split_top(expanded, '='), t);
+        if (code) key_code_[trim(key.substr(0, key.size() - suffix.size()))] = strip_braces(value);
+        else run_key_code(it->second, strip_braces(value), t);
       }
     }
     if (!first) out.push_back(string_tokens(",", t)[0]);
     first = false;
-    out.insert(out.end(), expanded.begin(), expanded.end());
+    out.insert(out.end(), std::make_move_iterator(expanded.begin()), std::make_move_iterator(expanded.end()));
   }
   emit_style(t, trim_tokens(std::move(out)));
 }

@@ -2,6 +2,7 @@
 #include "checks/compile/catalog.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -206,8 +207,37 @@ const Index& index() {
   return idx;
 }
 
+// A file asks for the same few hundred names the last files asked for (`/tikz/draw`, `\node`,
+// `/pgf/thick`...), each a walk through cold lines of the index (its slot, the entry, the name's
+// text). A small per-thread memo of the last answers, one cache line per name, keeps those warm:
+// the answer for a name never changes, so a hit returns what the index would.
+struct NamedMemo {
+  static constexpr std::size_t kSlots = 1024, kMaxName = 46;
+  struct alignas(64) Slot {
+    const CatalogEntry* first;
+    std::uint32_t count;
+    std::uint8_t kind, len;  // len 0: empty slot (a name of length 0 is never memoised)
+    char name[kMaxName];
+  };
+  Slot slots[kSlots];
+};
+static_assert(sizeof(NamedMemo::Slot) == 64);
+thread_local NamedMemo named_memo;  // zero-initialised: no constructor runs per thread
+
 std::span<const CatalogEntry> named(Kind kind, std::string_view name) {
-  return index().by_name[static_cast<std::size_t>(kind)].find(name);
+  const auto& idx = index().by_name[static_cast<std::size_t>(kind)];
+  if (name.empty() || name.size() > NamedMemo::kMaxName) return idx.find(name);
+  const std::size_t h = fnv1a(name) + static_cast<std::size_t>(kind) * 0x9E3779B97F4A7C15ull;
+  NamedMemo::Slot& s = named_memo.slots[(h ^ (h >> 32)) & (NamedMemo::kSlots - 1)];
+  if (s.len == name.size() && s.kind == static_cast<std::uint8_t>(kind) && std::memcmp(s.name, name.data(), name.size()) == 0)
+    return {s.first, s.count};
+  const std::span<const CatalogEntry> found = idx.find(name);
+  s.first = found.data();
+  s.count = static_cast<std::uint32_t>(found.size());
+  s.kind = static_cast<std::uint8_t>(kind);
+  s.len = static_cast<std::uint8_t>(name.size());
+  std::memcpy(s.name, name.data(), name.size());
+  return found;
 }
 
 }  // namespace

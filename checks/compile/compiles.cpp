@@ -1746,7 +1746,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
   };
   // A key is resolved once per family (a file repeats `draw`, `thick`, `->` ...): 1 defined (a
   // key, a color, a shape), 2 read already (an arrow specification, a library stub), 0 unknown.
-  int state = facts(k).state[family == 'p' ? 1 : 0];
+  KeyFacts& kf = facts(k);  // a node of facts_: stays valid while the checks below add others
+  int state = kf.state[family == 'p' ? 1 : 0];
   std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet or unknown
   if (state <= 0) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
   if (state < 0) {
@@ -1767,7 +1768,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
         state = 0;
       }
     }
-    facts(k).state[family == 'p' ? 1 : 0] = static_cast<std::int8_t>(state);
+    kf.state[family == 'p' ? 1 : 0] = static_cast<std::int8_t>(state);
   }
   if (state == 2) return;
   bool ok = state == 1;
