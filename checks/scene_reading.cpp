@@ -67,6 +67,9 @@ constexpr double kAnchorFrom = 0.35, kAnchorTo = 0.65;
 // A node placed at a vertex dot: its anchor point within the dot (vertex dots are at most 12pt
 // across, Scene's limit) plus the outer sep.
 constexpr double kDotReachPt = 6.0 + kOnSidePt;
+// A node placed at a pin of a symbol: its anchor point on the symbol's box, within the outer sep
+// and rounding (kOnSidePt).
+constexpr double kPinReachPt = kOnSidePt;
 
 // The point a node was placed at, from its placement ("above", "below left", ...): the middle
 // of the border side (or corner) opposite the direction; nullopt for other placements.
@@ -345,6 +348,9 @@ void Scene::read() const {
 
   // 5. Each numeric label's role.
   const bool networked = pic.kind == PictureKind::graph || pic.kind == PictureKind::flowchart;
+  std::vector<ir::Box> symbols;  // the boxes of the symbols shapes paint (ir::Node::symbol)
+  for (const ir::Node& o : d.nodes)
+    if (o.symbol) symbols.push_back(o.box);
   std::vector<std::optional<std::size_t>> side(labels.size());  // the stroke a number is beside
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const Label& l = labels[i];
@@ -364,6 +370,18 @@ void Scene::read() const {
     if (n.drawn && !sign) {
       r = {LabelRole::index, "a number inside a drawn node"};
       continue;
+    }
+    // Set at a point of a symbol a shape paints (`(mix.1) node[left] {1}`, a port or pin of a
+    // circuitikz mixer or coupler): the number names that pin, it states no size.
+    if (auto at = anchor_point(n); at && !sign && !symbols.empty()) {
+      const bool pin = std::any_of(symbols.begin(), symbols.end(), [&](const ir::Box& b) {
+        return at->x >= b.xmin - kPinReachPt && at->x <= b.xmax + kPinReachPt && at->y >= b.ymin - kPinReachPt &&
+               at->y <= b.ymax + kPinReachPt;
+      });
+      if (pin) {
+        r = {LabelRole::index, "placed " + n.placement + " a point of a drawn symbol: it numbers a pin"};
+        continue;
+      }
     }
     if (l.text.kind == LabelKind::angle) {
       r = {LabelRole::measurement, "a degree sign"};

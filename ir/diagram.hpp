@@ -148,6 +148,10 @@ struct Node {
   // "matrix" (a cell of a \matrix). Such a node is an element of that layout carrying its text
   // (a chain's member, a table's entry), not a label placed beside another element.
   std::string placed_by;
+  // Its shape paints a symbol of its own whose strokes are not elements of the IR
+  // (ShapeOutline::paints_symbol: a circuitikz transistor, ground, op amp): text beside it may
+  // name that symbol, text at its anchors numbers its pins.
+  bool symbol = false;
   double pos_on_path = -1;  // 0..1 when placed on a path segment
   std::string placement;    // "above", "below left", "anchor=west", "" ...
   Provenance prov;

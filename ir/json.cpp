@@ -145,6 +145,7 @@ json node_json(const Node& n, const Ctx& sm) {
             {"on_path", n.on_path ? json(*n.on_path) : json(nullptr)},
             {"pos_on_path", n.pos_on_path >= 0 ? num(n.pos_on_path) : json(nullptr)},
             {"placed_by", n.placed_by},
+            {"symbol", n.symbol},
             {"along_path", n.along_path ? json{{"path_id", n.along_path->path_id}, {"run", n.along_path->run}}
                                         : json(nullptr)},
             {"placement", n.placement},

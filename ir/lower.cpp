@@ -1214,6 +1214,7 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   in.font_size_pt = font.size_pt;
   NodeShapeGeometry g = node_shape_geometry(in);
 
+  if (g.outline && g.outline->paints_symbol) n.symbol = true;
   if (g.outline && g.outline->text_unplaced && !text.empty()) {
     if (text_unplaced_shapes_.insert(ns.shape_name).second)  // once per shape and picture
       problem("unsupported-construct",

@@ -51,6 +51,9 @@ struct ShapeOutline {
   // The shape puts its text somewhere of its own that is not modelled (a circuitikz transistor
   // writes it beside the symbol): a node of this shape with text is unplaced for the rules.
   bool text_unplaced = false;
+  // The shape paints a symbol of its own inside its box, whatever `draw` says (a circuitikz
+  // transistor's leads, an op amp's triangle), whose strokes are not modelled as elements.
+  bool paints_symbol = false;
 };
 
 struct NodeShapeInput;

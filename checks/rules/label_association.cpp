@@ -61,9 +61,13 @@ const RuleDoc label_association_doc = {
     "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
     "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
     "vertex carrying its own name; a name within the orphan distance of a node drawn with a shape\n"
-    "of its own names that node, and a label= is measured from its owner's border (a pin with a\n"
+    "of its own, or of a symbol its shape paints (a circuitikz transistor, whose leads are not\n"
+    "modelled), names that node, and a label= is measured from its owner's border (a pin with a\n"
     "pin edge drawn from that border to it, from the edge's end). A number the\n"
-    "scene does not read as a measurement names a point or an element and is checked as a name.\n"
+    "scene does not read as a measurement names a point or an element and is checked as a name;\n"
+    "a number set at a point of a painted symbol (a mixer's port) numbers that pin. A label whose\n"
+    "own place is not known (a shape that sets its text where the model does not follow) is not\n"
+    "checked.\n"
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
@@ -305,6 +309,9 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       continue;
     // With nothing drawn but text, the text is the picture: there is nothing for it to name.
     if (!drawn_elements) continue;
+    // A label whose own place is a guess (its shape sets its text where the model does not know)
+    // is neither far from nor between anything the reader sees.
+    if (geometry_lost(d, n.incomplete, n.prov.range)) continue;
     ++checked;
     // A number the scene does not read as a measurement (no unit, no dimension line, not by the
     // middle of a side) names a point or an element: it is associated as a name.
@@ -324,12 +331,13 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
       continue;
     }
     std::string what = to_string(read_as.text.kind);
-    // A name beside a node drawn with a shape of its own (a place, a state, a circle) names it.
+    // A name beside a node drawn with a shape of its own (a place, a state, a circle) names it;
+    // so does a name beside a node whose shape paints a symbol (a transistor's C at its lead).
     if (read_as.text.kind == LabelKind::name && (!a.best || a.best->gap > orphan) &&
         std::any_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& o) {
           const double dx = std::max({o.box.xmin - l.box.xmax, l.box.xmin - o.box.xmax, 0.0});
           const double dy = std::max({o.box.ymin - l.box.ymax, l.box.ymin - o.box.ymax, 0.0});
-          return &o != &n && (o.drawn || o.filled) && std::hypot(dx, dy) <= orphan;
+          return &o != &n && (o.drawn || o.filled || o.symbol) && std::hypot(dx, dy) <= orphan;
         }))
       continue;
     if (!a.best || a.best->gap > orphan) {

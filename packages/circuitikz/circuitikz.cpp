@@ -375,6 +375,8 @@ class Circuitikz final : public Package {
     // where a circuitikz shape writes its text (beside a transistor, above a vcc arrow, inside an
     // op amp) is the shape's own affair: not modelled
     o->text_unplaced = true;
+    // its symbol (a transistor's leads and body) is drawn by the shape, not modelled as elements
+    o->paints_symbol = true;
     return o;
   }
   std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture&,
