@@ -1587,7 +1587,9 @@ std::vector<double> AxisPicture::tick_positions(const Direction& d) const {
   if (d.ticks) {
     for (double v : *d.ticks) {
       auto tv = d.ticks_data ? std::optional<double>(v) : d.transform(v);
-      if (tv && *tv >= d.lo - 1e-9 * (d.hi - d.lo) && *tv <= d.hi + 1e-9 * (d.hi - d.lo)) ticks.push_back(*tv);
+      // the limits widened by `xtick placement tolerance` (0.05pt on the page)
+      const double tol = std::max(1e-9 * (d.hi - d.lo), d.scale > 0 ? kTickPlacementTolerancePt / d.scale : 0.0);
+      if (tv && *tv >= d.lo - tol && *tv <= d.hi + tol) ticks.push_back(*tv);
     }
   } else {
     ticks = d.log ? log_ticks(d.lo, d.hi, d.length, tick_params_) : linear_ticks(d.lo, d.hi, d.length, tick_params_);

@@ -26,6 +26,9 @@ double normalize_step(double h) {
 
 // pgfplots' TeX dimen arithmetic works to 2^-16; values within that of a limit count as on it.
 constexpr double kDimenEps = 1.0 / 65536;
+// `xtick placement tolerance=0.05pt` (pgfplots.code.tex): the limits a tick must lie within are
+// widened by this much on the page (\pgfplots@prepare@tick@coordlists@for@handletolerance).
+constexpr double kPlacementTolerancePt = 0.05;
 
 }  // namespace
 
@@ -43,7 +46,8 @@ std::vector<double> linear_ticks(double lo, double hi, double length_pt, const T
     const double first = std::trunc(lo / h) * h - h;
     const double max = hi + p.max_slack;
     if (max < first + 2 * h && attempt + 1 < 15) continue;
-    const double tol = std::max(kDimenEps, 1e-9 * std::max(std::abs(lo), std::abs(hi)));
+    const double tol = std::max({kDimenEps, 1e-9 * std::max(std::abs(lo), std::abs(hi)),
+                                 length_pt > 0 ? kPlacementTolerancePt * (hi - lo) / length_pt : 0.0});
     for (int k = 0; k < 10000; ++k) {
       double t = first + k * h;
       if (t > max + 0.5 * h) break;
