@@ -67,6 +67,7 @@ enum class PictureKind {
   flowchart,  // drawn boxes with text joined by arrows
   plot,       // axes with evenly spaced tick labels, or a pgfplots axis
   table,      // text nodes in rows and columns (a matrix)
+  circuit,    // a package's circuit components (circuitikz) joined by wires
   other,      // nothing that tells (text only, nothing drawn)
 };
 const char* to_string(PictureKind k);

@@ -22,6 +22,7 @@ const char* to_string(PictureKind k) {
     case PictureKind::flowchart: return "flowchart";
     case PictureKind::plot: return "plot";
     case PictureKind::table: return "table";
+    case PictureKind::circuit: return "circuit";
     case PictureKind::other: return "other";
   }
   return "other";
@@ -333,6 +334,10 @@ void Scene::read() const {
   const bool has_strokes = std::any_of(strokes.begin(), strokes.end(), [](const Stroke& s) { return s.kind != StrokeKind::grid; });
   if (axis) {
     pic = {PictureKind::plot, axis_why};
+  } else if (d.drawn_as == "circuit") {
+    // its labels, voltages and currents are placed by the package beside their components, and
+    // its short strokes are arrows and symbols: nothing in it is a measurement or a mark
+    pic = {PictureKind::circuit, "circuit components (circuitikz) joined by wires"};
   } else if (edges >= 2 && 2 * edges >= lines) {
     bool flow = 2 * boxes >= static_cast<int>(joined.size()) && 2 * arrowed >= edges;
     pic = {flow ? PictureKind::flowchart : PictureKind::graph,

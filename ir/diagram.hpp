@@ -194,6 +194,9 @@ struct Diagram {
   // when is_3d. Lets rules read true lengths of edges along the axes (foreshortened on the page).
   std::optional<std::array<Point, 3>> xyz_vectors;
   bool uses_axis = false;             // a pgfplots axis (not lowered)
+  // What a package says the picture draws: "circuit" (circuitikz's components: the labels,
+  // voltages and currents it places beside them); "" when no package says.
+  std::string drawn_as;
   double base_font_size_pt = 10;
   // The document the picture is shown in: its class ("IM", "article", "standalone", "" for a
   // bare snippet) and class options; decides the display width (checks: readable_size).

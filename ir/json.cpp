@@ -173,6 +173,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
   j["base_font_size_pt"] = num(d.base_font_size_pt);
   j["is_3d"] = d.is_3d;
   j["uses_axis"] = d.uses_axis;
+  j["drawn_as"] = d.drawn_as;
   j["text_beside"] = d.text_beside;
 
   json nodes = json::array();

@@ -113,6 +113,8 @@ class LibraryHost {
   // The picture's pgfplots axes are all laid out as pgfplots lays them out: the diagram does not
   // "use an axis that is not lowered" (ir::Diagram::uses_axis) after all.
   virtual void set_uses_axis(bool uses) {}
+  // What the picture draws, as the package knows it (ir::Diagram::drawn_as: "circuit").
+  virtual void set_drawn_as(const std::string& what) {}
   virtual void set_node_role(std::size_t first, const std::string& role) {}
   // The layout (ir::Node::placed_by: "matrix") that placed the nodes from `first` on, where no
   // inner layout did.

@@ -3482,6 +3482,7 @@ class PictureLowerer::Host final : public LibraryHost {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].incomplete = true;
   }
   void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
+  void set_drawn_as(const std::string& what) override { L_.d_.drawn_as = what; }
   void set_node_role(std::size_t first, const std::string& role) override {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].role = role;
   }

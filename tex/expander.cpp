@@ -1991,10 +1991,11 @@ void Expander::p_usepackage(const Token& t) {
 // that loads circuitikz, `node[ground]` is circuitikz's shape (TikZ's /tikz/.unknown reads a key
 // that names a shape as `shape=`; packages/circuitikz models it). Its other names collide with none.
 // The symbol families (pgfcirc.defines.tex: `american`, `european`, `cute` and their `american
-// resistors`... parts) choose which drawing a component gets: the same size for resistors and
-// sources, whose voltages and currents are not modelled anyway; only the inductors differ, and
-// packages/circuitikz reads those keys from the picture's and scopes' options as written
-// (Package::remember_options). For TikZ's own keys they are nothing.
+// resistors`... parts), the voltage styles (`straight voltages`, `raised voltages`) and `voltage
+// dir` choose which drawing a component or its voltage gets: the same size for resistors and
+// sources; the inductors and the voltages differ, and packages/circuitikz reads those keys from
+// the picture's and scopes' options as written (Package::remember_options). For TikZ's own keys
+// they are nothing.
 void Expander::circuitikz_styles(const Token& t) {
   if (circuitikz_styles_done_) return;
   circuitikz_styles_done_ = true;
@@ -2004,6 +2005,7 @@ void Expander::circuitikz_styles(const Token& t) {
     for (const char* part : {"resistors", "inductors", "voltages", "currents", "ports"})
       defs += std::string(",") + family + " " + part + "/.style={}";
   }
+  defs += ",straight voltages/.style={},raised voltages/.style={},voltage dir/.style={}";
   emit_package_styles(defs, t);
 }
 

@@ -60,7 +60,9 @@ const RuleDoc label_association_doc = {
     "its text. Text a package typesets as its own\n"
     "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
     "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
-    "vertex carrying its own name; a name within the orphan distance of a node drawn with a shape\n"
+    "vertex carrying its own name, as is a name in a circuit (its components' drawings are the\n"
+    "package's, not modelled; circuitikz places their labels beside them); a name within the\n"
+    "orphan distance of a node drawn with a shape\n"
     "of its own, or of a symbol its shape paints (a circuitikz transistor, whose leads are not\n"
     "modelled), names that node, and a label= is measured from its owner's border (a pin with a\n"
     "pin edge drawn from that border to it, from the edge's end). A number the\n"
@@ -305,7 +307,10 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // and any text node of a graph or flowchart (a vertex with no edge yet).
     if (!n.label_of && scene.joined(l.node)) continue;
     const PictureKind kind = scene.picture().kind;
-    if (!n.label_of && l.text.kind == LabelKind::name && (kind == PictureKind::graph || kind == PictureKind::flowchart))
+    // Nor is a name in a circuit: it names a component whose drawing (a resistor's zigzag) is the
+    // package's, not modelled, and whose own labels the package places beside it.
+    if (!n.label_of && l.text.kind == LabelKind::name &&
+        (kind == PictureKind::graph || kind == PictureKind::flowchart || kind == PictureKind::circuit))
       continue;
     // With nothing drawn but text, the text is the picture: there is nothing for it to name.
     if (!drawn_elements) continue;

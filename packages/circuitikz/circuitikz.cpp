@@ -18,10 +18,16 @@
 // extent (strokes included), so that the picture grows as TeX's does; its inside (a resistor's
 // zigzag) is not modelled, so rules see no line there.
 //
+// Voltages (v=, v^<=, V=$u$ on a source: pgfcircvoltage.tex) are drawn in the voltage style in
+// force (european curved arrows by default, straight arrows, american + and - signs, raised), at
+// the points lualatex exports for each bipole (voltages.inc, by the same generator); currents
+// (i=, i_>=, I=$i$: pgfcirccurrent.tex) are an arrow node on the wire before or after the bipole
+// and its label beside it.
+//
 // What is not modelled is reported once per picture (unsupported-construct: the picture is then
-// incomplete for the rules) and not guessed: voltages (v=, V=$u$), currents (i=, I=$i$), flows,
-// stacked labels (l2=), mirrored or inverted bipoles, a segment in a rotated or skewed frame,
-// and \ctikzset in a picture.
+// incomplete for the rules) and not guessed: flows, stacked labels (l2=), mirrored or inverted
+// bipoles, a segment in a rotated or skewed frame, and \ctikzset in a picture (which may change
+// every size and distance).
 //
 // circuitikz's node shapes whose size does not depend on their text (circ, ocirc, ground, op amp,
 // npn...: nodes.inc, measured by lualatex as the bipoles are) are library shapes here: a key that
@@ -84,6 +90,39 @@ constexpr NodeAnchor kNodeAnchors[] = {
 #include "packages/circuitikz/node_anchors.inc"
 };
 
+// A voltage on a bipole, as lualatex drew it (voltages.inc): the bipole's flags after its v key and,
+// per voltage style (european, straight, american, raised), side (above, below) and segment length
+// (kVoltageLengths), the points circuitikz exports (pgfcircvoltage.tex: Vfrom, Vto, Vlab, Vcont1,
+// Vcont2), drawn forward along x, x from the segment's middle. Each point is affine in the length
+// (the ends stand a fixed distance and a fixed share of the way from the segment's ends): the
+// lowering interpolates between the two lengths.
+using VoltagePoints = double[5][2];
+struct BipoleVoltage {
+  std::string_view name, flags;
+  VoltagePoints v[16];
+};
+constexpr BipoleVoltage kVoltages[] = {
+#include "packages/circuitikz/voltages.inc"
+};
+constexpr double kVoltageLengths[2] = {4 * 72.27 / 2.54, 6 * 72.27 / 2.54};
+
+// The flags of a bipole in a voltage style (in american voltages, `V` is american's source).
+std::string_view flags_in(const BipoleVoltage& bv, int mode) {
+  std::string_view f = bv.flags;
+  for (int k = 0; k < mode; ++k) {
+    auto c = f.find(',');
+    if (c == std::string_view::npos) return {};
+    f.remove_prefix(c + 1);
+  }
+  return f.substr(0, f.find(','));
+}
+
+const BipoleVoltage* find_voltage(std::string_view name) {
+  auto it = std::lower_bound(std::begin(kVoltages), std::end(kVoltages), name,
+                             [](const BipoleVoltage& b, std::string_view n) { return b.name < n; });
+  return it != std::end(kVoltages) && it->name == name ? &*it : nullptr;
+}
+
 const Bipole* find_bipole(std::string_view name) {
   auto it = std::lower_bound(std::begin(kBipoles), std::end(kBipoles), name,
                              [](const Bipole& b, std::string_view n) { return b.name < n; });
@@ -117,6 +156,49 @@ std::optional<int> label_side(std::string_view k, bool& annotation) {
   return std::nullopt;
 }
 
+// A voltage key (pgfcircvoltage.tex): v, v^, v_, v<, v>, v^<, v^>, v_<, v_>. `position` is
+// '^' (above), '_' (below) or 0 (the bipole's default); `direction` '>' (forward), '<' or 0.
+struct VoltageKey {
+  char position = 0, direction = 0;
+};
+std::optional<VoltageKey> voltage_key(std::string_view k) {
+  if (k.empty() || k[0] != 'v' || k.size() > 3) return std::nullopt;
+  VoltageKey v;
+  std::string_view rest = k.substr(1);
+  if (!rest.empty() && (rest[0] == '^' || rest[0] == '_')) {
+    v.position = rest[0];
+    rest.remove_prefix(1);
+  }
+  if (!rest.empty() && (rest[0] == '<' || rest[0] == '>')) {
+    v.direction = rest[0];
+    rest.remove_prefix(1);
+  }
+  if (!rest.empty()) return std::nullopt;
+  return v;
+}
+
+// A current key (pgfcirccurrent.tex): i, i^, i_, i<, i>, and i^>, i_<... (arrow after the bipole)
+// or i>^, i<_... (before it). 0 where the key leaves the default.
+struct CurrentKey {
+  char y = 0, direction = 0, x = 0;  // '^'/'_'; '>'/'<'; 'b' before, 'a' after
+};
+std::optional<CurrentKey> current_key(std::string_view k) {
+  if (k.empty() || k[0] != 'i' || k.size() > 3) return std::nullopt;
+  auto y = [](char c) { return c == '^' || c == '_'; };
+  auto d = [](char c) { return c == '<' || c == '>'; };
+  CurrentKey c;
+  if (k.size() == 2) {
+    if (y(k[1])) c.y = k[1];
+    else if (d(k[1])) c.direction = k[1];
+    else return std::nullopt;
+  } else if (k.size() == 3) {
+    if (y(k[1]) && d(k[2])) c = {k[1], k[2], 'a'};
+    else if (d(k[1]) && y(k[2])) c = {k[2], k[1], 'b'};
+    else return std::nullopt;
+  }
+  return c;
+}
+
 // circuitikz keys of a bipole that draw what is not modelled here.
 bool unmodelled_key(std::string_view k) {
   auto starts = [&](std::string_view p) { return k.substr(0, p.size()) == p; };
@@ -124,7 +206,7 @@ bool unmodelled_key(std::string_view k) {
     if (k.empty() || k[0] != c) return false;
     return std::all_of(k.begin() + 1, k.end(), [](char x) { return x == '<' || x == '>' || x == '^' || x == '_'; });
   };
-  return ornament('v') || ornament('i') || ornament('f') || starts("l2") || starts("a2") || k == "voltage" ||
+  return ornament('f') || starts("l2") || starts("a2") || k == "voltage" ||
          k == "current" || k == "flow" || k == "mirror" || k == "mirrored" || k == "invert" || k == "inverted" ||
          k == "reversed" || k == "bipole nodes";
 }
@@ -157,6 +239,43 @@ enum class LabelAlign { smart, straight, rotate };
 // the body of this style (Package::remember_options), as the trees package keeps its keys.
 constexpr std::string_view kInductorFamily = "tikzlint circuitikz inductors";
 
+// The voltage style in force (pgfcirc.defines.tex `voltage=`: european by default; `american
+// voltages`, `european voltages`, `straight voltages`, `raised voltages`, and the families
+// `american`, `european`, `cute`) and the voltage direction (`voltage dir=old|noold|RP|EF`), kept
+// per scope in the same way.
+constexpr std::string_view kVoltageStyle = "tikzlint circuitikz voltages";
+constexpr std::string_view kVoltageDir = "tikzlint circuitikz voltage dir";
+
+enum VoltageMode { kEuropean = 0, kStraight = 1, kAmerican = 2, kRaised = 3 };
+std::optional<VoltageMode> voltage_mode_of(std::string_view key) {
+  if (key == "american voltages" || key == "american" || key == "americanvoltages" || key == "americanvoltage")
+    return kAmerican;
+  if (key == "european voltages" || key == "european" || key == "cute" || key == "europeanvoltages" ||
+      key == "europeanvoltage")
+    return kEuropean;
+  if (key == "straight voltages" || key == "straightvoltages" || key == "straight") return kStraight;
+  if (key == "raised voltages" || key == "raised") return kRaised;
+  return std::nullopt;
+}
+const char* voltage_mode_name(VoltageMode m) {
+  static const char* names[] = {"european", "straight", "american", "raised"};
+  return names[m];
+}
+// `voltage dir`: whether voltages of passive bipoles point backward (old) and whether batteries are
+// drawn the other way (fixbatteries): pgfcirc.defines.tex `voltage dir/...`, circuitikz.sty's
+// options oldvoltagedirection, nooldvoltagedirection, RPvoltages, EFvoltages (noold by default).
+struct VoltageDir {
+  bool old = false, fix_batteries = false;
+};
+std::optional<VoltageDir> voltage_dir_of(std::string_view key, std::string_view value) {
+  if (key == "voltage dir") key = value;
+  if (key == "old" || key == "oldvoltagedirection") return VoltageDir{true, false};
+  if (key == "noold" || key == "nooldvoltagedirection") return VoltageDir{false, false};
+  if (key == "RP" || key == "RPvoltages") return VoltageDir{true, true};
+  if (key == "EF" || key == "EFvoltages") return VoltageDir{false, true};
+  return std::nullopt;
+}
+
 std::string inductor_family_of(const std::string& key) {
   if (key == "american" || key == "american inductors") return "american";
   if (key == "european" || key == "european inductors") return "european";
@@ -166,7 +285,7 @@ std::string inductor_family_of(const std::string& key) {
 
 class CircuitikzPicture final : public PackagePicture {
  public:
-  explicit CircuitikzPicture(LabelAlign align) : align_(align) {}
+  CircuitikzPicture(LabelAlign align, VoltageMode mode, VoltageDir vdir) : align_(align), mode_(mode), vdir_(vdir) {}
 
   bool claims_to(std::string_view options) const override {
     for (const auto& it : split_options(options))
@@ -191,24 +310,46 @@ class CircuitikzPicture final : public PackagePicture {
       int side = 90;
     };
     std::optional<Label> label, annotation;
+    struct Voltage {
+      std::string text;
+      VoltageKey key;
+    };
+    std::optional<Voltage> voltage;
+    struct Current {
+      std::string text;
+      CurrentKey key;
+    };
+    std::optional<Current> current;
     Poles pl;
     for (const auto& it : split_options(op.options)) {
       bool is_annotation = false;
       if (const Bipole* b = find_bipole(it.key)) {
         bp = b;
         if (it.has_value && !it.value.empty()) {
+          const BipoleVoltage* bv = b->value == 'l' ? nullptr : find_voltage(b->name);
           if (b->value == 'l') label = Label{it.value, 90};
-          else unsupported(host, "value", "circuitikz voltages and currents of sources (V=, I=...) are not modelled", op.b, op.e);
+          else if (bv != nullptr && flags_in(*bv, 0).find('V') != std::string_view::npos) voltage = Voltage{it.value, {}};
+          else if (bv != nullptr && flags_in(*bv, 0).find('I') != std::string_view::npos) {
+            // a current source's value is its current, where the style puts it (I<= is i<=)
+            const std::string_view f = flags_in(*bv, 0);
+            auto has = [&](char c) { return f.find(c) != std::string_view::npos; };
+            current = Current{it.value, {has('D') ? '_' : '^', has('K') ? '<' : '>', has('B') ? 'b' : 'a'}};
+          }
+          else unsupported(host, "value", "the value of circuitikz's " + std::string(b->name) + " is not modelled", op.b, op.e);
         }
       } else if (auto side = label_side(it.key, is_annotation)) {
         (is_annotation ? annotation : label) = Label{it.value, *side};
+      } else if (auto vk = voltage_key(it.key)) {
+        voltage = Voltage{it.value, *vk};
+      } else if (auto ck = current_key(it.key)) {
+        current = Current{it.value, *ck};
       } else if (it.key == "n" || it.key == "name") {
         name = it.value;
       } else if (auto p = poles(it.key)) {
         pl = *p;
         if (!p->modelled) unsupported(host, "poles", "circuitikz poles d and . are not modelled", op.b, op.e);
       } else if (unmodelled_key(it.key)) {
-        unsupported(host, "ornament", "circuitikz voltages, currents, flows, stacked labels and mirrored or inverted bipoles (" +
+        unsupported(host, "ornament", "circuitikz flows, stacked labels and mirrored or inverted bipoles (" +
                                           it.key + ") are not modelled", op.b, op.e);
       } else {
         if (!rest.empty()) rest += ", ";
@@ -236,6 +377,7 @@ class CircuitikzPicture final : public PackagePicture {
       rw.path = "-- (" + op.target_text + ")";
       return rw;
     }
+    host.set_drawn_as("circuit");
     const Point S = op.start_canvas, E = op.target_canvas;
     double dir = std::atan2(E.y - S.y, E.x - S.x) / kDeg;  // \pgfmathanglebetweenpoints: [0, 360)
     if (dir < 0) dir += 360;
@@ -246,10 +388,29 @@ class CircuitikzPicture final : public PackagePicture {
     };
     const bool open = bp->name == "open";
     const bool wire_only = bp->half_length == 0 && bp->north == 0 && bp->south == 0;  // short
+    // the voltage is drawn between the wire to the shape and the wire from it (pgfcircpath.tex),
+    // so that the path goes on from the target
+    std::string volt;
+    if (voltage && !voltage->text.empty()) {
+      const BipoleVoltage* bv = find_voltage(bp->name);
+      if (bv == nullptr) {
+        unsupported(host, "voltage " + std::string(bp->name), "a voltage on circuitikz's " + std::string(bp->name) + " is not modelled", op.b, op.e);
+      } else {
+        volt = voltage_drawing(*bv, voltage->key, voltage->text, host, dir, std::hypot(E.x - S.x, E.y - S.y), open, at, local, name);
+      }
+    }
+    if (current && !current->text.empty()) {
+      const BipoleVoltage* bv = find_voltage(bp->name);
+      const bool source = bv != nullptr && flags_in(*bv, 0).find('V') != std::string_view::npos;
+      const bool voltage_backward = voltage && voltage->key.direction == '<';
+      const bool short_wire = bp->name == "short";
+      volt += current_drawing(current->key, current->text, host, dir, source, voltage_backward, short_wire, S, E,
+                              at(-bp->half_length, 0), at(bp->half_length, 0), local, name);
+    }
     std::string path;
-    if (open) path = "(" + op.target_text + ")";
-    else if (wire_only) path = "-- (" + op.target_text + ")";
-    else path = "-- " + local(at(-bp->half_length, 0)) + " " + local(at(bp->half_length, 0)) + " -- (" + op.target_text + ")";
+    if (open) path = volt + "(" + op.target_text + ")";
+    else if (wire_only && volt.empty()) path = "-- (" + op.target_text + ")";
+    else path = "-- " + local(at(-bp->half_length, 0)) + " " + volt + local(at(bp->half_length, 0)) + " -- (" + op.target_text + ")";
     if (!open && !wire_only) {
       // the shape: an undrawn box of the drawing's extent, so that the picture grows as TeX's
       const double h = bp->drawn_up - bp->drawn_down;
@@ -279,6 +440,122 @@ class CircuitikzPicture final : public PackagePicture {
   }
 
  private:
+  // pgfcircvoltage.tex: the voltage's drawing (a curved or straight arrow, european; + and - signs,
+  // american) and its label, as a path fragment. The points come from lualatex (voltages.inc);
+  // what is drawn between them, the signs' order and the label's anchor are written here.
+  template <class At, class Local>
+  std::string voltage_drawing(const BipoleVoltage& bv, VoltageKey key, const std::string& text, LibraryHost& host,
+                              double dir, double length, bool open, const At& at, const Local& local,
+                              const std::string& name) {
+    VoltageMode mode = mode_;
+    for (const auto& k : host.expand_keys(std::string(kVoltageStyle)))
+      if (k.key == "voltage family")
+        if (auto m = voltage_mode_of(k.value)) mode = *m;
+    VoltageDir vdir = vdir_;
+    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
+      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
+    const std::string_view flags = flags_in(bv, mode);
+    const bool source = flags.find('V') != std::string_view::npos;
+    const bool current = flags.find('I') != std::string_view::npos;
+    const bool outside = flags.find('O') != std::string_view::npos;
+    const bool current_backward = flags.find('K') != std::string_view::npos;
+    // v/.code's defaults: a source's voltage above and forward, a passive bipole's below
+    bool below = !source, backward = !source && vdir.old;
+    if (vdir.old) {
+      if (current && vdir.fix_batteries) below = true, backward = false;
+    } else if (current) {
+      below = true;
+      backward = !current_backward;
+    }
+    if (key.position) below = key.position == '_';
+    if (key.direction) backward = key.direction == '<';
+    const VoltagePoints& a = bv.v[(mode * 2 + (below ? 1 : 0)) * 2];
+    const VoltagePoints& b = bv.v[(mode * 2 + (below ? 1 : 0)) * 2 + 1];
+    const double t = (length - kVoltageLengths[0]) / (kVoltageLengths[1] - kVoltageLengths[0]);
+    auto point = [&](int k) {
+      return local(at(a[k][0] + t * (b[k][0] - a[k][0]), a[k][1] + t * (b[k][1] - a[k][1])));
+    };
+    const std::string from = point(0), to = point(1), lab = point(2), c1 = point(3), c2 = point(4);
+    // drawvoltagegeneric resets the anchor to center for raised voltages and for american ones on
+    // an open (\pgfextra makes no group: the label's node gets it too)
+    const std::string anchor =
+        !source && (mode == kRaised || (mode == kAmerican && open)) ? "center" : voltage_label_anchor(dir, below);
+    const std::string arrow = " node[currarrow, sloped, allow upside down, pos=1, anchor=tip] {} ";
+    std::string out;
+    if (mode == kEuropean || mode == kStraight) {
+      if (source || mode == kStraight) out = backward ? to + " --" + arrow + from : from + " --" + arrow + to;
+      else out = backward ? to + " .. controls " + c2 + " and " + c1 + " .." + arrow + from
+                          : from + " .. controls " + c1 + " and " + c2 + " .." + arrow + to;
+    } else if (source) {
+      if (outside) {
+        const bool from_plus = vdir.fix_batteries ? backward : !backward;
+        out = "node at " + from + " {" + (from_plus ? "$+$" : "$-$") + "} node at " + to + " {" +
+              (from_plus ? "$-$" : "$+$") + "}";
+      }
+    } else {
+      const bool from_plus = !backward != vdir.old;
+      const std::string& sign_anchor = anchor;
+      out = "node[inner sep=0pt, anchor=" + sign_anchor + "] at " + from + " {" + (from_plus ? "$+$" : "$-$") +
+            "} node[inner sep=0pt, anchor=" + sign_anchor + "] at " + to + " {" + (from_plus ? "$-$" : "$+$") + "}";
+    }
+    out += " node[anchor=" + anchor + ", inner sep=2pt] " + (name.empty() ? "" : "(" + name + "voltage) ") + "at " + lab +
+           " {" + text + "} ";
+    return out;
+  }
+
+  // pgfcirccurrent.tex: the current's arrow (a currarrow node on the wire before or after the
+  // bipole, halfway along it) and its label beside the arrow.
+  template <class Local>
+  std::string current_drawing(CurrentKey key, const std::string& text, LibraryHost& host, double dir, bool source,
+                              bool voltage_backward, bool short_wire, Point S, Point E, Point left, Point right,
+                              const Local& local,
+                              const std::string& name) {
+    VoltageDir vdir = vdir_;
+    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
+      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
+    // i/.code's defaults: forward, after the bipole, above; a source's current (new directions)
+    // against its voltage
+    bool backward = false, before = false, below = false;
+    if (!vdir.old && source) {
+      if (voltage_backward) below = true;
+      else backward = true, before = true;
+    }
+    if (key.y) below = key.y == '_';
+    if (key.direction) {
+      backward = key.direction == '<';
+      // i< is also `before`: pgfcirccurrent.tex chooses its definition by the voltage direction
+      // when it is read, before the package's options take effect (\AtEndOfPackage)
+      if (backward && !key.x) before = true;
+    }
+    if (key.x) before = key.x == 'b';
+    // a short's current runs over the whole segment
+    const Point from = short_wire || before ? S : right, to = short_wire || !before ? E : left;
+    const Point pos{(from.x + to.x) / 2, (from.y + to.y) / 2};  // current/distance .5
+    const double rot = backward ? static_cast<double>(static_cast<long>(dir - 180)) : dir;
+    // the label at Iarrow.90 or .-90: currarrow declares no border, and pgf's default border
+    // anchor is the shape's center
+    const Point lab = pos;
+    return " node[currarrow, rotate=" + num(rot) + ", anchor=center] at " + local(pos) + " {} node[anchor=" +
+           voltage_label_anchor(dir, below) + "] " + (name.empty() ? "" : "(" + name + "current) ") + "at " +
+           local(lab) + " {" + text + "} ";
+  }
+
+  // pgfcircvoltage.tex \pgf@circ@drawvoltage (and pgfcirccurrent.tex, the same table): the label's
+  // anchor from the segment's direction (its integer part, \pgf@circ@stripdecimals), away from the
+  // bipole.
+  static std::string voltage_label_anchor(double dir, bool below) {
+    const long d = static_cast<long>(dir);
+    auto pick = [&](const char* b, const char* a) { return std::string(below ? b : a); };
+    if (d > 4 && d < 86) return pick("north west", "south east");
+    if (d > 85 && d < 95) return pick("west", "east");
+    if (d > 94 && d < 176) return pick("south west", "north east");
+    if (d > 175 && d < 185) return pick("south", "north");
+    if (d > 184 && d < 266) return pick("south east", "north west");
+    if (d > 265 && d < 275) return pick("east", "west");
+    if (d > 274 && d < 356) return pick("north east", "south west");
+    return pick("north", "south");
+  }
+
   template <class Local>
   std::string label_node(Point p, double dir, int side, double space, double scale, const std::string& text,
                          const Local& local) const {
@@ -333,6 +610,8 @@ class CircuitikzPicture final : public PackagePicture {
   }
 
   LabelAlign align_;
+  VoltageMode mode_;
+  VoltageDir vdir_;
   std::set<std::string> reported_;
 };
 
@@ -345,13 +624,21 @@ class Circuitikz final : public Package {
   }
 
   void remember_options(tex::StyleTable& styles, const std::string& options) const override {
-    std::string family;
-    for (const auto& it : split_options(options))
+    std::string family, vmode, vdir;
+    for (const auto& it : split_options(options)) {
       if (auto f = inductor_family_of(it.key); !f.empty()) family = f;
-    if (family.empty()) return;
-    tex::StyleDefinition def;
-    def.body = "inductor family=" + family;  // a key, not the family's own (empty) style
-    styles.define(std::string(kInductorFamily), def);
+      if (auto m = voltage_mode_of(it.key)) vmode = voltage_mode_name(*m);
+      if (it.key == "voltage dir" && voltage_dir_of(it.key, it.value)) vdir = it.value;
+    }
+    // keys, not the families' own (empty) styles
+    auto remember = [&](std::string_view style, const std::string& body) {
+      tex::StyleDefinition def;
+      def.body = body;
+      styles.define(std::string(style), def);
+    };
+    if (!family.empty()) remember(kInductorFamily, "inductor family=" + family);
+    if (!vmode.empty()) remember(kVoltageStyle, "voltage family=" + vmode);
+    if (!vdir.empty()) remember(kVoltageDir, "voltage dir=" + vdir);
   }
 
   // The shape as pgf sees it: its anchors, a rectangular border through them, and as its path
@@ -385,12 +672,25 @@ class Circuitikz final : public Package {
       if (p.name != "circuitikz") continue;
       // circuitikz.sty's options straightlabels, rotatelabels, smartlabels (smart when none)
       LabelAlign align = LabelAlign::smart;
-      for (const auto& it : split_options(p.options)) {
+      const auto options = split_options(p.options);
+      for (const auto& it : options) {
         if (it.key == "straightlabels") align = LabelAlign::straight;
         else if (it.key == "rotatelabels") align = LabelAlign::rotate;
         else if (it.key == "smartlabels") align = LabelAlign::smart;
       }
-      return std::make_unique<CircuitikzPicture>(align);
+      // \ProcessOptions runs the given options in the order the package declares them, after
+      // its defaults (europeanvoltages, nooldvoltagedirection)
+      VoltageMode mode = kEuropean;
+      VoltageDir vdir;
+      auto given = [&](std::string_view o) {
+        return std::any_of(options.begin(), options.end(), [&](const tex::RawItem& it) { return it.key == o; });
+      };
+      for (std::string_view o : {"european", "american", "europeanvoltage", "straightvoltages", "americanvoltage",
+                                 "europeanvoltages", "americanvoltages"})
+        if (given(o)) mode = *voltage_mode_of(o);
+      for (std::string_view o : {"oldvoltagedirection", "nooldvoltagedirection", "RPvoltages", "EFvoltages"})
+        if (given(o)) vdir = *voltage_dir_of(o, "");
+      return std::make_unique<CircuitikzPicture>(align, mode, vdir);
     }
     return nullptr;
   }

@@ -76,10 +76,45 @@ TEST_CASE("circuitikz: short and open draw no component, poles are small circles
 
 TEST_CASE("circuitikz: what is not modelled is reported once, and nothing is guessed for it") {
   auto p = circuit();
-  p.path("\\draw (0,0) to[V=$v$] (0,2) to[I, i=$i_1$] (2,2) to[R, v=$u$] (2,0);");
+  p.path("\\draw (0,0) to[R, f=$f_1$] (0,2) to[R, f_>=$f_2$] (2,2) to[R, l2=a and b] (2,0);");
   auto d = p.lower();
-  CHECK(count_unsupported(d) == 2);  // the source's value, and the v=/i= keys (once)
-  CHECK(d.nodes.size() == 3);        // the three shapes; no label is placed for v, i
+  CHECK(count_unsupported(d) == 1);  // flows and stacked labels: once
+  CHECK(d.nodes.size() == 3);        // the three shapes; no label is placed for f, l2
+}
+
+TEST_CASE("circuitikz: voltages and currents are drawn where circuitikz draws them") {
+  // lualatex (circuitikz 1.6.0, european voltages by default): the picture reaches
+  // [-6.22, -116.06, 120.14, 19.82]; the label of the resistor's voltage (below, the default of a
+  // passive bipole) has its north at the exported Vlab, 13.046pt under the line
+  auto p = circuit();
+  p.path("\\draw (0,0) to[R=$R_1$, v=$v_1$] (3,0) to[C, v^=$v_2$] (3,-3) to[V=$V_s$] (0,-3) to[L, v_<=$v_L$] (0,0);");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  CHECK(d.picture_bbox.xmin == doctest::Approx(-6.2151).epsilon(0.001));
+  CHECK(d.picture_bbox.ymin == doctest::Approx(-116.0559).epsilon(0.001));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(120.1415).epsilon(0.001));
+  const ir::Node* v1 = with_text(d, "v_1");
+  REQUIRE(v1);
+  CHECK(v1->box.ymax == doctest::Approx(-13.0457 - 0.2).epsilon(0.002));  // the border, outer sep .2pt off
+  // american voltages: + and - beside the bipole, the label between them
+  auto q = circuit();
+  q.pre("american voltages/.style={}");
+  q.options = "american voltages";
+  q.path("\\draw (0,0) to[R, v=$u$] (3,0);");
+  auto e = q.lower();
+  CHECK_MESSAGE(count_unsupported(e) == 0, diagnostics(e));
+  CHECK(with_text(e, "+"));
+  CHECK(with_text(e, "-"));
+  // a current: an arrow on the wire after the bipole, its label above the arrow
+  auto c = circuit();
+  c.path("\\draw (0,0) to[R, i=$i_1$] (4,0);");
+  auto f = c.lower();
+  CHECK_MESSAGE(count_unsupported(f) == 0, diagnostics(f));
+  const ir::Node* i1 = with_text(f, "i_1");
+  REQUIRE(i1);
+  CHECK(i1->box.xmin > 2 * kCm);  // after the resistor's middle
+  CHECK(i1->box.ymin > 0);
 }
 
 TEST_CASE("circuitikz: without the package, to[R] is TikZ's own `to` with an unknown key") {
