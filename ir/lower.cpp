@@ -3286,6 +3286,12 @@ class PictureLowerer::Host final : public LibraryHost {
     syn.origin.assign(std::max<std::size_t>(syn.text.size(), 1), ob);
     syn.origin.back() = std::max(ob, oe);
     syn.prov = st_.prov;
+    // What the synthetic statement draws is the construct's [b, e), not the whole statement: one
+    // command of a run (\tkzDrawSegment on line 7 of a \tkz... run starting on line 3), one arrow
+    // of a tikzcd matrix. Its elements and nodes, and the findings on them, point there.
+    // (A construct that stands for the whole statement keeps the statement's range as it is.)
+    if (e > b && !st_.origin.empty() && (b > 0 || e < st_.text.size()))
+      if (SourceRange r = st_.range_of(b, e); r.valid) syn.prov.range = r;
     const tex::Statement* saved = L_.stmt_;
     if (++L_.library_depth_ <= kMaxLibraryDepth) {
       L_.lower_statement(syn);

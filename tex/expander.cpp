@@ -1592,21 +1592,35 @@ void Expander::p_pgfmathfunction(const Token& t) {
 // tkz-euclide's \tkzGetAngle{name}, \tkzGetLength{name}, \tkzGetResult{name}: a global \edef of
 // \name to the value the last \tkzFindAngle / \tkzCalcLength / ... left in \tkzAngleResult,
 // \tkzLengthResult or \tkzMathResult (tkz-tools-eu-angles.tex, tkz-tools-eu-math.tex). The value is
-// computed by tkz's geometry, which the expander does not run: \name is defined to that result
-// macro, undefined here, so text that prints it stays an unknown command (measured with its
-// uncertainty) and `\edef\name{\fpeval{round(\name)}}` refers to the result, not to itself.
+// computed by tkz's geometry, which the expander does not run: \name is defined to a result macro,
+// undefined here, so text that prints it stays an unknown command (measured with its uncertainty)
+// and `\edef\name{\fpeval{round(\name)}}` refers to the result, not to itself.
+// Inside a picture, for a name of letters, the result macro is one of that name
+// (\tkzLengthResultrAB) and the command stays in the statement (\tkzGetLength{rAB}): the
+// tkz-euclide model (packages/tkzeuclide) binds the name to the value of that moment, as the \edef
+// does, and reads \tkzLengthResultrAB as it. Other names share \tkzLengthResult (value unknown).
 void Expander::p_tkzget(const Token& t) {
   TokenList name_tokens;
   if (!read_group_raw(name_tokens, t)) return;
   std::string name = trim(to_string(name_tokens));
   if (name.empty()) return;
   const char* result = t.text == "tkzGetAngle" ? "tkzAngleResult" : t.text == "tkzGetLength" ? "tkzLengthResult" : "tkzMathResult";
+  const bool bound = in_picture_ && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+  });
   Token r = t;
   r.cat = Cat::control;
   r.text = result;
+  if (bound) r.text += name;
   auto m = std::make_shared<Meaning>();
   m->body.push_back(r);
   define(name, m, true);
+  if (!bound) return;
+  TokenList marker = string_tokens("{" + name + "}", t);
+  marker.front().cat = Cat::begin_group;
+  marker.back().cat = Cat::end_group;
+  push_back(std::move(marker));
+  pending_out_ = t;  // \tkzGetLength itself, not expanded again
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -210,6 +210,10 @@ class Expander {
 
   const Limits& limits() const { return limits_; }
 
+  // Whether the tokens read now are a picture's statements (the front end's PictureReader says so).
+  bool in_picture() const { return in_picture_; }
+  void set_in_picture(bool in) { in_picture_ = in; }
+
  private:
   struct Input;
   struct Loop {
@@ -383,6 +387,7 @@ class Expander {
   std::unordered_set<std::string> tikzmath_integers_;  // variables \tikzmath declared integer
   bool circuitikz_styles_done_ = false;  // circuitikz's `ground` style emitted (circuitikz_styles)
   bool tkzeuclide_styles_done_ = false;  // tkz-euclide's styles emitted (tkzeuclide_styles)
+  bool in_picture_ = false;               // set_in_picture
   bool prefix_global_ = false;
   bool class_seen_ = false;
   std::size_t steps_ = 0;

@@ -195,6 +195,7 @@ class PictureReader {
   template <class Skip, class Seen>
   Token read_while(Skip skip, Seen seen, Token fallback = Token{});
   void collect(Token first, StatementKind kind);
+  void setup_command(const Token& t);
   std::uint32_t end_of_environment(const Token& end_token) const;
 
   Expander& ex_;
@@ -275,6 +276,8 @@ void PictureReader::run() {
       if (name != "tikzpicture" && name != "circuitikz") ex_.end_group();
     } else if (t.is_cs("tikz")) {
       tikz_command(t);
+    } else if (t.cat == Cat::control && t.text.rfind("tkzSetUp", 0) == 0) {
+      setup_command(t);
     } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
                !in_document_) {
       bare_picture(t);  // a snippet of statements without an environment
@@ -286,6 +289,39 @@ void PictureReader::run() {
       after_picture_ = static_cast<std::size_t>(-1);
     }
   }
+}
+
+// A package's setup command outside a picture (ExpandedDocument::setup_commands): tkz-euclide's
+// \tkzSetUpPoint[..], \tkzSetUpLine[..], \tkzSetUpStyle[..]{name}... in the preamble. Its option
+// groups are read, and brace groups that follow them with no blank between.
+void PictureReader::setup_command(const Token& t) {
+  Statement st;
+  st.kind = StatementKind::Other;
+  st.text = "\\" + t.text;
+  while (!ex_.stopped()) {
+    bool blank = false;
+    Token n = read_while([](const Token& x) { return x.cat == Cat::space; }, [&](const Token&) { blank = true; }, t);
+    if (ex_.stopped()) break;
+    TokenList arg;
+    if (n.is_char('[')) {
+      ex_.push_back(n);
+      bool present = false;
+      if (!ex_.read_optional_raw(arg, t, present) || !present) break;
+      st.text += "[" + to_string(arg) + "]";
+      continue;
+    }
+    if (n.cat == Cat::begin_group && !blank) {
+      ex_.push_back(n);
+      if (!ex_.read_group_raw(arg, t)) break;
+      st.text += "{" + to_string(arg) + "}";
+      continue;
+    }
+    ex_.push_back(n);
+    break;
+  }
+  st.origin.assign(st.text.size(), t.origin_begin);
+  st.prov = ex_.provenance(t, t);
+  doc_.setup_commands.push_back({doc_.pictures.size(), std::move(st)});
 }
 
 // \begin{tikzpicture} and circuitikz's \begin{circuitikz} (circuitikz.sty: \tikzpicture with the
@@ -424,6 +460,13 @@ void PictureReader::bare_picture(const Token& first) {
 }
 
 void PictureReader::statements(Mode mode, const Token& begin) {
+  // the expander keeps some commands in a picture's statements for the packages (\tkzGetLength)
+  struct InPicture {
+    Expander& ex;
+    bool was;
+    explicit InPicture(Expander& e) : ex(e), was(e.in_picture()) { ex.set_in_picture(true); }
+    ~InPicture() { ex.set_in_picture(was); }
+  } in_picture(ex_);
   std::vector<std::string> envs;
   std::size_t braces = 0;  // TeX groups at statement level: they scope definitions only
   Token t;

@@ -174,14 +174,19 @@ TEST_CASE("a comment environment is skipped unread, in the document and in a pic
 }
 
 // tkz-euclide's \tkzGetAngle{a} is \global\edef\a{\tkzAngleResult}: a later
-// \edef\a{\fpeval{round(\a)}} (the manual's angles example) reads the result, not itself.
+// \edef\a{\fpeval{round(\a)}} (the manual's angles example) reads the result, not itself. In a
+// picture, a name of letters gets a result macro of its own and the command stays in the
+// statement, for packages/tkzeuclide to bind the name to the value of that moment.
 TEST_CASE("\\tkzGetAngle, \\tkzGetLength, \\tkzGetResult define the macro they name") {
   auto r = picture(
-      "\\tkzGetAngle{aBAC}\\edef\\aBAC{\\fpeval{round(\\aBAC)}}\\tkzGetLength{rA}{\\tkzGetResult{m}}\n"
-      "\\draw (0,0) node {\\aBAC} node {\\rA} node {\\m};");
+      "\\tkzGetAngle{aBAC}\\edef\\aBAC{\\fpeval{round(\\aBAC)}}\\tkzGetLength{rA}{\\tkzGetResult{m}}"
+      "\\tkzGetLength{r1}\n"
+      "\\draw (0,0) node {\\aBAC} node {\\rA} node {\\m} node {\\csname r1\\endcsname};");
   CHECK(r.find("expansion-limit") == nullptr);
-  REQUIRE(r.texts().size() == 1);
-  CHECK(r.texts()[0] == "\\draw(0,0) node {\\fpeval{round(\\tkzAngleResult)}} node {\\tkzLengthResult} node {\\tkzMathResult};");
+  REQUIRE(r.texts().size() == 2);
+  CHECK(r.texts()[0] == "\\tkzGetAngle{aBAC}\\tkzGetLength{rA}{\\tkzGetResult{m}}");
+  CHECK(r.texts()[1] == "\\draw(0,0) node {\\fpeval{round(\\tkzAngleResultaBAC)}} node {\\tkzLengthResultrA} node "
+                        "{\\tkzMathResultm} node {\\tkzLengthResult};");
 }
 
 TEST_CASE("an expression stopped by a macro tikzlint did not expand is unsupported, not an error") {

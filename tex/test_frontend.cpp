@@ -81,6 +81,31 @@ TEST_CASE("a full document: picture range, options, preamble styles, several pic
   for (const auto& d : doc.diagnostics) CHECK(d.rule != "missing-file");
 }
 
+// tkz-euclide's \tkzSetUp... outside a picture hold for the pictures after them (not grouped):
+// kept for packages/tkzeuclide with the number of pictures before each, options and a brace
+// group written right after them; what follows a blank is not theirs.
+TEST_CASE("a package's setup commands outside pictures are kept in document order") {
+  SourceManager sm;
+  std::string src =
+      "\\documentclass{standalone}\n\\usepackage{tkz-euclide}\n\\tkzSetUpPoint[size=3,color=teal]\n"
+      "\\tkzSetUpStyle[color=orange]{new} {x}\\tkzSetUpColors\n"
+      "\\begin{document}\n\\begin{tikzpicture}\\tkzSetUpLine[add=0 and 0]\\end{tikzpicture}\n"
+      "\\tkzSetUpCompass[delta=10]\n\\begin{tikzpicture}\\draw (0,0);\\end{tikzpicture}\n\\end{document}\n";
+  auto doc = run(src, sm);
+  REQUIRE(doc.setup_commands.size() == 4);
+  CHECK(doc.setup_commands[0].st.text == "\\tkzSetUpPoint[size=3,color=teal]");
+  CHECK(doc.setup_commands[1].st.text == "\\tkzSetUpStyle[color=orange]{new}");
+  CHECK(doc.setup_commands[2].st.text == "\\tkzSetUpColors");
+  CHECK(doc.setup_commands[3].st.text == "\\tkzSetUpCompass[delta=10]");
+  CHECK(doc.setup_commands[0].pictures_before == 0);
+  CHECK(doc.setup_commands[3].pictures_before == 1);
+  CHECK(doc.setup_commands[0].st.prov.range.begin == src.find("\\tkzSetUpPoint"));
+  // the one in a picture is a statement of that picture
+  REQUIRE(doc.pictures.size() == 2);
+  REQUIRE(doc.pictures[0].statements.size() == 1);
+  CHECK(doc.pictures[0].statements[0].text == "\\tkzSetUpLine[add=0 and 0]");
+}
+
 TEST_CASE("statement kinds: path commands, scopes, Other, a semicolon inside braces does not end a statement") {
   SourceManager sm;
   auto doc = run(

@@ -130,6 +130,14 @@ struct ExpandedDocument {
   // empty (preamble_styles then holds every statement).
   std::shared_ptr<const StyleTable> preamble_table;
   std::vector<Picture> pictures;
+  // Setup commands of a package written outside any picture, in document order (tkz-euclide's
+  // \tkzSetUpPoint[..] in the preamble: not grouped, they hold for the pictures after them).
+  // `pictures_before`: the number of pictures that precede it. Package models apply them.
+  struct SetupCommand {
+    std::size_t pictures_before = 0;
+    Statement st;
+  };
+  std::vector<SetupCommand> setup_commands;
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
   // The read policy of this document (its folder, include dirs, --allow-read): later stages

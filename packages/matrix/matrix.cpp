@@ -43,6 +43,7 @@ std::string serialise(const std::vector<tex::FlatKey>& keys) {
 struct Cell {
   std::string text;
   std::uint32_t begin = 0, end = 0;
+  std::uint32_t code_begin = 0, code_end = 0;  // [begin, end) without the blanks around the code
   std::string next_sep;  // &[..]
   bool last = false;     // ended by \\ (pgf's \ifpgf@matrix@last@cell@in@row)
 };
@@ -83,6 +84,12 @@ std::vector<Row> split_body(const std::string& body, std::uint32_t base, const s
     c.text = body.substr(start, end - start);
     c.begin = base + static_cast<std::uint32_t>(start);
     c.end = base + static_cast<std::uint32_t>(end);
+    // the cell's place for what it draws: its code without the blanks around it
+    std::size_t b = start, e = end;
+    while (b < e && std::isspace(static_cast<unsigned char>(body[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(body[e - 1]))) --e;
+    c.code_begin = b < e ? base + static_cast<std::uint32_t>(b) : c.begin;
+    c.code_end = b < e ? base + static_cast<std::uint32_t>(e) : c.end;
     rows.back().cells.push_back(std::move(c));
   };
   while (i < body.size()) {
@@ -445,9 +452,9 @@ bool lower_matrix(const tex::Statement& st, LibraryHost& host) {
         const Point o{origin.x + cx[ci + 1], origin.y + ry[r]};
         out.push_back({"\\begin{scope}[reset cm, shift={(" + pt(o.x) + "," + pt(o.y) + ")}, " +
                            cell_options(r + 1, ci + 1) + "]",
-                       cell.begin, cell.end});
-        for (const auto& s : code.statements) out.push_back({s, cell.begin, cell.end});
-        out.push_back({"\\end{scope}", cell.begin, cell.end});
+                       cell.code_begin, cell.code_end});
+        for (const auto& s : code.statements) out.push_back({s, cell.code_begin, cell.code_end});
+        out.push_back({"\\end{scope}", cell.code_begin, cell.code_end});
       }
     }
     return out;

@@ -242,3 +242,37 @@ TEST_CASE("tkzeuclide: triangles, squares, triangle centres and special triangle
   CHECK(point_drawn_at(d, 1.5 * cm, 3.75 / 3.5 * cm));
   CHECK(point_drawn_at(d, 2.75 * cm, 1.75 * cm));  // Ma, the midpoint of B and C
 }
+
+// A statement of the front end is a run of tkz commands over several lines; what each command
+// draws points at that command (LibraryHost::emit's [b, e)), so a finding on a segment drawn on
+// the run's third line is reported there, not on the run's first line.
+TEST_CASE("tkzeuclide: what a command of a run draws points at that command, not at the run") {
+  Pic p;
+  p.pre(kStyles);
+  const std::string run =
+      "\\tkzDefPoints{0/0/A,4/0/B,0/3/C}\n"
+      "\\tkzDrawSegment(A,B)\n"
+      "\\tkzLabelPoint(C){$C$}";
+  p.other(run);
+  p.path("\\draw (0,0) -- (1,1);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const std::uint32_t seg = 1000 + static_cast<std::uint32_t>(run.find("\\tkzDrawSegment"));
+  const std::uint32_t lab = 1000 + static_cast<std::uint32_t>(run.find("\\tkzLabelPoint"));
+  const std::uint32_t end = 1000 + static_cast<std::uint32_t>(run.size());
+  std::size_t segments = 0;
+  for (const auto& el : d.elements) {
+    if (el.prov.range.begin == seg) {
+      ++segments;
+      CHECK(el.prov.range.end == lab - 1);  // up to the segment's ')', not past the newline
+    }
+  }
+  CHECK(segments == 1);
+  const ir::Node* c = node_with_text(d, "$C$");
+  REQUIRE(c != nullptr);
+  CHECK(c->prov.range.begin == lab);
+  CHECK(c->prov.range.end == end);
+  // a statement of its own keeps its whole range
+  REQUIRE(!d.elements.empty());
+  CHECK(d.elements.back().prov.range.begin == 1000);
+}

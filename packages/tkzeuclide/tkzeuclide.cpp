@@ -16,6 +16,7 @@
 // (because an unmodelled construction was to define it): nothing is guessed.
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <set>
@@ -229,7 +230,13 @@ constexpr Signature kSignatures[] = {
     {"tkzFillSector", "opp"},      {"tkzInit", "o"},               {"tkzClip", "o"},
     {"tkzDefTriangle", "op"},      {"tkzDefSquare", "op"},         {"tkzDefParallelogram", "op"},
     {"tkzDefRectangle", "op"},     {"tkzDefTriangleCenter", "op"}, {"tkzDefSpcTriangle", "opg"},
-    {"tkzClipBB", ""},             {"tkzShowBB", "o"},             {"tkzClipCircle", "op"},
+    {"tkzClipBB", ""},             {"tkzDefTangent", "op"},
+    {"tkzSetUpArc", "o"},          {"tkzSetUpCircle", "o"},        {"tkzSetUpLabel", "o"},
+    {"tkzSetUpColors", "o"},       {"tkzGetLength", "g"},         {"tkzGetAngle", "g"},           {"tkzGetResult", "g"},
+    {"tkzFindAngle", "p"},         {"tkzFindSlopeAngle", "p"},
+    {"tkzCompass", "op"},          {"tkzCompasss", "op"},          {"tkzSetUpCompass", "o"},
+    {"tkzClipPolygon", "op"},      {"tkzDrawPolySeg", "op"},       {"tkzDrawSemiCircle", "op"},
+    {"tkzDrawSemiCircles", "op"},  {"tkzFillCircle", "op"},        {"tkzFillCircles", "op"},             {"tkzShowBB", "o"},             {"tkzClipCircle", "op"},
 };
 
 const Signature* signature(std::string_view name) {
@@ -253,10 +260,24 @@ class Lowerer {
     std::set<std::string> reported, unknown_points;
     bool results_known = true;
     double add_l = kDefaultLineAdd, add_r = kDefaultLineAdd;
+    // \tkz@delta and \tkz@length as \tkzSetUpCompass / \tkzSetUpArc left them (stored, not scoped
+    // to a command): /tkzcompass's delta (0: a compass arc is `length` cm long) is also the
+    // default delta of \tkzDrawArc (/tkzdrawarc stores its delta in the same macro).
+    double compass_delta = 0, compass_length = 1;
+    // tkz's result macros as its last command left them (tkzLengthResult, tkzAngleResult; nullopt:
+    // written by a command whose value is not computed), and the names \tkzGetLength{name} /
+    // \tkzGetAngle{name} bound to them then, by the result macro the expander wrote for the name
+    // ("tkzLengthResultrAB", tex/expander.cpp p_tkzget).
+    std::optional<double> length_result, angle_result;
+    bool length_in_cm = true;  // tkz-tools-eu-math.tex /tkzcalclen cm
+    std::map<std::string, double, std::less<>> bound;
   };
-  Lowerer(const PackageStatement& s, LibraryHost& host, State& state)
+  // `outside`: a setup command written outside the picture (ExpandedDocument::setup_commands): its
+  // offsets are not the offered statement's, so what it emits and reports stands at that
+  // statement's start.
+  Lowerer(const PackageStatement& s, LibraryHost& host, State& state, bool outside = false)
       : text_(s.st.text), host_(host), state_(state), reported_(state.reported), add_l_(state.add_l),
-        add_r_(state.add_r) {}
+        add_r_(state.add_r), outside_(outside) {}
 
   void run() {
     std::size_t i = 0;
@@ -324,10 +345,16 @@ class Lowerer {
 
   void unsupported(const std::string& what, std::size_t b, std::size_t e) {
     if (!reported_.insert(what).second) return;  // once: the picture is already incomplete
+    if (outside_) {
+      host_.problem("unsupported-construct", what + " (before the picture) is not modelled", 0, 0);
+      return;
+    }
     host_.problem("unsupported-construct", what + " is not modelled", static_cast<std::uint32_t>(b),
                   static_cast<std::uint32_t>(e));
   }
   void unsupported_command(const Command& c) {
+    state_.length_result.reset();
+    state_.angle_result.reset();
     // a construction that is not modelled leaves tkz's results unknown, not those of the last one
     if (c.name.rfind("tkzDef", 0) == 0 || c.name.rfind("tkzInter", 0) == 0 || c.name.rfind("tkzCalc", 0) == 0)
       state_.results_known = false;
@@ -362,10 +389,50 @@ class Lowerer {
     return true;
   }
 
+  // `expr` with each bound result macro (\tkzLengthResultrAB: the value \tkzGetLength{rAB} took)
+  // written as its number (lengths and tkz's angles are never negative: no parentheses needed,
+  // and a unit after it reads as after any number); an unbound one is left, for pgfmath to fail
+  // on (reported).
+  std::string with_results(const std::string& expr) const {
+    if (expr.find("\\tkz") == std::string::npos) return expr;
+    std::string out;
+    std::size_t i = 0;
+    while (i < expr.size()) {
+      if (expr[i] != '\\') {
+        out += expr[i++];
+        continue;
+      }
+      std::size_t j = i + 1;
+      while (j < expr.size() && std::isalpha(static_cast<unsigned char>(expr[j]))) ++j;
+      std::string_view cs(expr.data() + i + 1, j - i - 1);
+      auto it = state_.bound.find(cs);
+      if (it != state_.bound.end()) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6f", it->second);
+        out += buf;
+      } else {
+        out.append(expr, i, j - i);
+      }
+      i = j;
+    }
+    return out;
+  }
+  // tkz-tools-eu-math.tex \tkzGetLength{name} / tkz-tools-eu-angles.tex \tkzGetAngle{name}: the name
+  // takes the result's value now (\global\edef).
+  void get_result(const Command& c) {
+    std::string name = trim(nth(c, '{')->text);
+    const bool length = c.name == "tkzGetLength";
+    const std::string cs = (length ? "tkzLengthResult" : c.name == "tkzGetAngle" ? "tkzAngleResult" : "tkzMathResult") + name;
+    const std::optional<double>& v = length ? state_.length_result : c.name == "tkzGetAngle" ? state_.angle_result
+                                                                                                 : std::optional<double>{};
+    if (v) state_.bound[cs] = *v;
+    else state_.bound.erase(cs);
+  }
+
   // A number tkz-euclide evaluates (with \fpeval or pgfmath).
   std::optional<double> number(const std::string& expr, const Command& c) {
     std::string err;
-    auto v = host_.eval(expr, &err);
+    auto v = host_.eval(with_results(expr), &err);
     if (!v) {
       unsupported("the value '" + expr + "' of \\" + c.name, c.b, c.e);
       return std::nullopt;
@@ -385,7 +452,10 @@ class Lowerer {
     return "(" + num(l.x) + "pt," + num(l.y) + "pt)";
   }
 
-  void emit(const std::string& st, const Command& c) { host_.emit(st, c.b, c.e); }
+  void emit(const std::string& st, const Command& c) {
+    if (outside_) host_.emit(st, 0, 0);
+    else host_.emit(st, c.b, c.e);
+  }
 
   void define(const std::string& name, Point canvas, const Command& c) {
     state_.results_known = true;
@@ -398,8 +468,15 @@ class Lowerer {
     if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL" || n == "tkzDefCircle" ||
         n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith" ||
         n == "tkzDefTriangle" || n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle" ||
-        n == "tkzDefTriangleCenter")
+        n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy")
       state_.results_known = false;
+    if (n == "tkzGetLength" || n == "tkzGetAngle" || n == "tkzGetResult") return get_result(c);
+    // tkz's commands that leave a tkzLengthResult this model does not compute (\tkzDrawArc,
+    // \tkzClipCircle, \tkzInterLC, ...): a name bound after them is unknown
+    if (n == "tkzDrawArc" || n == "tkzClipCircle" || n == "tkzInterLC" || n == "tkzInterCC" ||
+        n == "tkzDefCircleBy" || n == "tkzDefTangent" || n == "tkzDefCircle" || n == "tkzCalcLength")
+      state_.length_result.reset();
+    if (n == "tkzFindAngle" || n == "tkzFindSlopeAngle") return find_angle_cmd(c);
     if (n == "tkzDefPoint") return def_point(c);
     if (n == "tkzDefPoints") return def_points(c);
     if (n == "tkzDefMidPoint") return def_midpoint(c);
@@ -408,6 +485,7 @@ class Lowerer {
     if (n == "tkzInterLC") return inter_lc(c);
     if (n == "tkzInterCC") return inter_cc(c);
     if (n == "tkzDefLine") return def_line(c);
+    if (n == "tkzDefTangent") return def_tangent(c);
     if (n == "tkzDefPointWith") return def_point_with(c);
     if (n == "tkzDefShiftPoint") return def_shift_point(c);
     if (n == "tkzCalcLength") return calc_length(c);
@@ -422,7 +500,7 @@ class Lowerer {
     if (n == "tkzClipBB" || n == "tkzShowBB") return bounding_box(c);
     if (n == "tkzClipCircle") return clip_circle(c);
     if (n == "tkzDefPointBy") return def_point_by(c);
-    if (n == "tkzDefPointsBy") return unsupported_command(c);
+    if (n == "tkzDefPointsBy") return def_points_by(c);
     if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
       std::string from = n == "tkzGetPoint" ? "tkzPointResult" : n == "tkzGetFirstPoint" ? "tkzFirstPointResult"
                                                                                          : "tkzSecondPointResult";
@@ -447,6 +525,14 @@ class Lowerer {
     if (n == "tkzLabelAngle" || n == "tkzLabelAngles") return label_angles(c);
     if (n == "tkzMarkSegment" || n == "tkzMarkSegments") return mark_segments(c);
     if (n == "tkzSetUpPoint") return setup_point(c);
+    if (n == "tkzCompass" || n == "tkzCompasss") return compasses(c);
+    if (n == "tkzSetUpCompass") return setup_compass(c);
+    if (n == "tkzSetUpArc" || n == "tkzSetUpCircle" || n == "tkzSetUpLabel" || n == "tkzSetUpColors")
+      return setup_other(c);
+    if (n == "tkzClipPolygon") return clip_polygon(c);
+    if (n == "tkzDrawPolySeg") return poly_seg(c);
+    if (n == "tkzDrawSemiCircle" || n == "tkzDrawSemiCircles") return semicircles(c);
+    if (n == "tkzFillCircle" || n == "tkzFillCircles") return fill_circles(c);
     if (n == "tkzSetUpLine") return setup_line(c);
     if (n == "tkzSetUpStyle") {
       emit("\\tikzset{" + trim(nth(c, '{')->text) + "/.style={" + opts(c) + "}}", c);
@@ -531,7 +617,9 @@ class Lowerer {
     const Point x{a->x + t * dx1, a->y + t * dy1};
     if (den == 0 || std::abs(x.x) > kTexMaxDimen || std::abs(x.y) > kTexMaxDimen)
       return unsupported("\\tkzInterLL of lines that do not cross within TeX's dimensions", c.b, c.e);
-    define("tkzPointResult", x, c);
+    // `\path (intersection of ..) coordinate`: the path's point grows the picture
+    state_.results_known = true;
+    emit("\\path " + local(x) + " coordinate (tkzPointResult);", c);
   }
   void get_point(const std::string& from, const std::string& name, const Command& c) {
     if (!state_.results_known || !host_.named_center(from)) {
@@ -646,6 +734,7 @@ class Lowerer {
       auto r = number(args[1], c);
       if (!r) return;
       state_.results_known = true;
+      state_.length_result = std::round(*r * 1e5) / 1e5;
       emit("\\path (" + args[0] + ") --++(" + num(*r) + ",0) coordinate (tkzSecondPointResult);", c);
       emit("\\coordinate (tkzPointResult) at (tkzSecondPointResult);", c);
       return;
@@ -655,6 +744,7 @@ class Lowerer {
       auto p = lpoints(args, c);
       if (!p) return;
       Point m = 0.5 * ((*p)[0] + (*p)[1]);
+      state_.length_result = std::round(norm(m - (*p)[0]) / kPtPerCmTkz * 1e6) / 1e6;
       define_local("tkzPointResult", m, c);
       define_local("tkzFirstPointResult", m, c);
       define_local("tkzSecondPointResult", (*p)[1], c);
@@ -680,6 +770,7 @@ class Lowerer {
     }
     if (!centre || !through)
       return unsupported("\\tkzDefCircle[" + v.kind + "] of points on one line", c.b, c.e);
+    state_.length_result = std::round(norm(*through - *centre) / kPtPerCmTkz * 1e6) / 1e6;
     define_local("tkzPointResult", *centre, c);
     define_local("tkzFirstPointResult", *centre, c);
     define_local("tkzSecondPointResult", *through, c);
@@ -757,6 +848,21 @@ class Lowerer {
     define_pair(first, second, swap, c);
   }
 
+  // tkz-tools-eu-intersections.tex \tkzInterCCR(O1,r1)(O2,r2): the two points in tkz's raw order
+  // (first = the radical centre + the turned offset); it takes |r^2 - a^2| under the root, so
+  // circles that do not meet still give two points. nullopt for one centre (TeX divides by 0).
+  static std::optional<std::pair<Point, Point>> inter_ccr(Point O1, double r1, Point O2, double r2) {
+    double dd = norm(O2 - O1);
+    if (dd == 0) return std::nullopt;
+    double aa = (r1 + r2) / (2 * dd) * (r1 - r2) + dd / 2;
+    Point X = O1 + (aa / dd) * (O2 - O1);
+    double hh = std::sqrt(std::abs((r1 + aa) * (r1 - aa)));
+    Point rr{hh / dd * (O1.y - O2.y), hh / dd * (O2.x - O1.x)};
+    return std::make_pair(X + rr, X - rr);
+  }
+  // \tkz@@CalcLengthcm: a length as tkz hands it on in cm, rounded to 6 decimals (back in pt).
+  static double cm_rounded(double pt) { return std::round(pt / kPtPerCmTkz * 1e6) / 1e6 * kPtPerCmTkz; }
+
   // tkz-tools-eu-intersections.tex \tkzInterCC[node|R|with nodes, common=](O,A)(P,B): the two
   // circles; \tkzInterCCR takes |r^2 - a^2| under the root, so circles that do not meet still
   // give TeX two points (on the line of the centres' radical axis), placed as TeX places them.
@@ -769,7 +875,7 @@ class Lowerer {
         auto O = lpoint(a[0], c), M = lpoint(a[1], c);
         if (!O || !M) return std::nullopt;
         // \tkz@@CalcLengthcm rounds to 6 decimals of a cm
-        return std::make_pair(*O, std::round(norm(*M - *O) / kPtPerCmTkz * 1e6) / 1e6 * kPtPerCmTkz);
+        return std::make_pair(*O, cm_rounded(norm(*M - *O)));
       }
       if (v.kind == "R" && a.size() == 2) {
         auto O = lpoint(a[0], c);
@@ -781,7 +887,7 @@ class Lowerer {
       if (v.kind == "with nodes" && a.size() == 3) {
         auto O = lpoint(a[0], c), P = lpoint(a[1], c), Q = lpoint(a[2], c);
         if (!O || !P || !Q) return std::nullopt;
-        return std::make_pair(*O, std::round(norm(*Q - *P) / kPtPerCmTkz * 1e6) / 1e6 * kPtPerCmTkz);
+        return std::make_pair(*O, cm_rounded(norm(*Q - *P)));
       }
       unsupported_command(c);
       return std::nullopt;
@@ -792,13 +898,9 @@ class Lowerer {
     if (!k2) return;
     auto [O1, r1] = *k1;
     auto [O2, r2] = *k2;
-    double dd = norm(O2 - O1);
-    if (dd == 0) return unsupported("\\tkzInterCC of circles with one centre", c.b, c.e);
-    double aa = (r1 + r2) / (2 * dd) * (r1 - r2) + dd / 2;
-    Point X = O1 + (aa / dd) * (O2 - O1);
-    double hh = std::sqrt(std::abs((r1 + aa) * (r1 - aa)));
-    Point rr{hh / dd * (O1.y - O2.y), hh / dd * (O2.x - O1.x)};
-    Point first = X + rr, second = X - rr;
+    auto both = inter_ccr(O1, r1, O2, r2);
+    if (!both) return unsupported("\\tkzInterCC of circles with one centre", c.b, c.e);
+    auto [first, second] = *both;
     bool swap = false;
     if (const auto* common = v.get("common"); common && !common->empty()) {
       auto P = lpoint(*common, c);
@@ -858,10 +960,35 @@ class Lowerer {
       define_local("tkzPointResult", r, c);
       return;
     }
+    if (v.kind == "tangent at") return tangent_at(v.value, args, c);
+    if (v.kind == "tangent from") return tangent_from(v.value, args, false, c);
     if (args.size() != 3) return unsupported_command(c);
     auto p = lpoints(args, c);
     if (!p) return;
     Point A = (*p)[0], O = (*p)[1], B = (*p)[2];
+    if (v.kind == "euler") {
+      // \tkzDefEulerLine: the orthocentre and the centre of the nine-point circle
+      auto H = orthocenter(A, O, B);
+      auto E = circumcenter(0.5 * (A + O), 0.5 * (A + B), 0.5 * (O + B));
+      if (!H || !E) return unsupported("\\tkzDefLine[euler] of points on one line", c.b, c.e);
+      define_local("tkzFirstPointResult", *H, c);
+      define_local("tkzSecondPointResult", *E, c);
+      return;
+    }
+    if (v.kind == "symmedian") {
+      // \tkzDefSymmedianLine: the midpoint of the opposite side mirrored in the bisector
+      // (\tkzUSymOrth), then \tkz@VecK[K] from the vertex. `normed` reaches tkz's inner VecK
+      // calls too: not modelled.
+      if (unit) return unsupported("\\tkzDefLine[symmedian, normed]", c.b, c.e);
+      double ob = norm(B - O);
+      if (ob == 0) return unsupported("\\tkzDefLine[symmedian] of an angle with equal points", c.b, c.e);
+      Point D = O + (norm(A - O) / ob) * (B - O);
+      Point m = 0.5 * (D + A), mid = 0.5 * (A + B);
+      auto f = foot(O, m, mid);
+      if (!f) return unsupported("\\tkzDefLine[symmedian] of points on one line", c.b, c.e);
+      define_local("tkzPointResult", O + K * ((2 * *f - mid) - O), c);
+      return;
+    }
     if (v.kind == "bisector" || v.kind == "bisector out") {
       double ob = norm(B - O);
       if (ob == 0) return unsupported("\\tkzDefLine[" + v.kind + "] of an angle with equal points", c.b, c.e);
@@ -883,6 +1010,49 @@ class Lowerer {
       return;
     }
     unsupported("\\tkzDefLine[" + v.kind + "]", c.b, c.e);
+  }
+
+  // tkz-obj-eu-lines.tex \tkzTgtAt(O)(A): the tangent at A of the circle about O, as the point
+  // \tkz@VecKOrthNorm[-1](A,O): 1cm from A, at right angles to A->O (clockwise).
+  void tangent_at(const std::string& at, const std::vector<std::string>& args, const Command& c) {
+    if (args.size() != 1 || trim(at).empty()) return unsupported_command(c);
+    auto O = lpoint(args[0], c), A = lpoint(trim(at), c);
+    if (!O || !A) return;
+    double d = norm(*O - *A);
+    if (d == 0) return unsupported("\\" + c.name + " at the circle's centre", c.b, c.e);
+    define_local("tkzPointResult", *A - (kPtPerCmTkz / d) * rot90(*O - *A), c);
+  }
+  // \tkzTgtFromP(O,A)(P) / \tkzTgtFromPR(O,r)(P): the points of contact of the tangents from P,
+  // where the circle about O meets the circle on the diameter O--P (\tkzInterCCR, radii in cm
+  // rounded as \tkz@@CalcLengthcm rounds them); the first is the one from which P and O turn
+  // counterclockwise by less than 180 degrees (\tkzFindAngle(P, first, O)).
+  void tangent_from(const std::string& from, const std::vector<std::string>& args, bool with_r, const Command& c) {
+    if (args.size() != 2 || trim(from).empty()) return unsupported_command(c);
+    auto O = lpoint(args[0], c), P = lpoint(trim(from), c);
+    if (!O || !P) return;
+    double r1 = 0;
+    if (with_r) {
+      auto r = cm_length(args[1], c);
+      if (!r) return;
+      r1 = *r;
+    } else {
+      auto A = lpoint(args[1], c);
+      if (!A) return;
+      r1 = cm_rounded(norm(*A - *O));
+    }
+    Point M = 0.5 * (*O + *P);
+    auto both = inter_ccr(*O, r1, M, cm_rounded(norm(*O - M)));
+    if (!both) return unsupported("\\" + c.name + " from the circle's centre", c.b, c.e);
+    define_local("tkzPointResult", M, c);  // \tkzDefMidPoint's, left behind
+    define_pair(both->first, both->second, !(find_angle(*P, both->first, *O) < 180), c);
+  }
+  // tkz-obj-eu-lines.tex \tkzDefTangent[at=A](O), [from=P](O,A), [from with R=P](O,r).
+  void def_tangent(const Command& c) {
+    Variant v = variant(opts(c), {"at", "from", "from with R"});
+    if (!only_keys(v, {}, c)) return;
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (v.kind == "at" || v.kind.empty()) return tangent_at(v.value, args, c);
+    return tangent_from(v.value, args, v.kind == "from with R", c);
   }
 
   // tkz-obj-eu-points-with.tex \tkzDefPointWith[variant, K=, normed](A,B): tkzPointResult from A
@@ -939,12 +1109,30 @@ class Lowerer {
     emit("\\coordinate (" + name + ") at " + local(shifted) + ";", c);
   }
 
-  // tkz-tools-eu-math.tex \tkzCalcLength[cm](A,B): only tkzLengthResult, which \tkzGetLength
-  // hands to a macro the expander does not compute (a radius read from it is reported there).
+  // tkz-tools-eu-math.tex \tkzCalcLength[cm](A,B): tkzLengthResult, which \tkzGetLength binds.
   void calc_length(const Command& c) {
     Options o = split_options(opts(c), {"cm"});
     if (!o.tikz.empty()) return unsupported("\\tkzCalcLength[" + o.tikz + "]", c.b, c.e);
-    if (split_top(nth(c, '(')->text, ',').size() != 2) return unsupported_command(c);
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 2) return unsupported_command(c);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    // \tkz@@CalcLength: pt rounded to 6 decimals; with `cm` (the default; \pgfqkeys outside the
+    // command's group: `cm=false` holds for the later calls) that in cm, rounded again
+    if (const auto* cm = o.get("cm")) state_.length_in_cm = cm->empty() || *cm == "true";
+    double pt = std::round(norm((*p)[1] - (*p)[0]) * 1e6) / 1e6;
+    state_.length_result = state_.length_in_cm ? std::round(pt / kPtPerCmTkz * 1e6) / 1e6 : pt;
+  }
+  // tkz-tools-eu-angles.tex \tkzFindAngle(A,O,B): tkzAngleResult, from O->A counterclockwise to
+  // O->B in [0, 360); \tkzFindSlopeAngle(A,B): the direction of A->B (pgfmathanglebetweenpoints).
+  void find_angle_cmd(const Command& c) {
+    auto args = split_top(nth(c, '(')->text, ',');
+    const bool three = c.name == "tkzFindAngle";
+    if (args.size() != (three ? 3u : 2u)) return unsupported_command(c);
+    state_.angle_result.reset();
+    auto p = lpoints(args, c);
+    if (!p) return;
+    state_.angle_result = three ? find_angle((*p)[0], (*p)[1], (*p)[2]) : slope((*p)[0], (*p)[1]);
   }
 
   // tkz-obj-eu-draw-angles.tex \tkzDrawArc[towards|rotate|angles|R|R with nodes, delta, reverse]
@@ -997,14 +1185,14 @@ class Lowerer {
       s.first = *f;
       s.second = *t;
     } else if (kind == "R" && a2.size() == 2) {
-      s.radius = a1[1];
+      s.radius = with_results(a1[1]);
       if (!number(a1[1], c)) return std::nullopt;
       auto f = number(a2[0], c), t = number(a2[1], c);
       if (!f || !t) return std::nullopt;
       s.first = *f;
       s.second = *t;
     } else if (kind == "R with nodes" && a2.size() == 2) {
-      s.radius = a1[1];
+      s.radius = with_results(a1[1]);
       if (!number(a1[1], c)) return std::nullopt;
       auto f = slope_to(a2[0]), t = slope_to(a2[1]);
       if (!f || !t) return std::nullopt;
@@ -1030,7 +1218,7 @@ class Lowerer {
     for (const auto& [k, v] : o.own)
       if (k == "towards" || k == "rotate" || k == "angles" || k == "R" || k == "R with nodes") kind = k;
       else if (k == "type") kind = v.empty() ? "towards" : v;
-    double delta = 0;
+    double delta = state_.compass_delta;
     if (const auto* d = o.get("delta")) {
       auto v = number(*d, c);
       if (!v) return;
@@ -1324,34 +1512,46 @@ class Lowerer {
     }
   }
 
-  // tkz-obj-eu-points-by.tex \tkzDefPointBy[transformation](P): the image of P as tkzPointResult.
-  void def_point_by(const Command& c) {
+  // tkz-obj-eu-points-by.tex's transformations (`rotation=center O angle a`, `homothety=center O
+  // ratio k`, `symmetry=center O`, `translation=from A to B`, `reflection=over A--B`,
+  // `projection=onto A--B`, `rotation in rad=center O angle a`, `inversion=center O through A`,
+  // `inversion negative=...`, `rotation with nodes=center O from A to B`), read from the option text.
+  struct Transformation {
+    std::string kind;
+    std::vector<std::string> words;
+    std::optional<Point> centre;  // symmetry: tkz's \path runs from it (the picture grows by it)
+  };
+  std::optional<Transformation> transformation(const Command& c) {
     std::string o = trim(opts(c));
-    std::string p = trim(nth(c, '(')->text);
     auto eq = o.find('=');
-    if (eq == std::string::npos) return unsupported_command(c);
-    std::string kind = trim(o.substr(0, eq)), spec = trim(o.substr(eq + 1));
+    if (eq == std::string::npos) {
+      unsupported_command(c);
+      return std::nullopt;
+    }
+    Transformation t;
+    t.kind = trim(o.substr(0, eq));
+    std::string spec = trim(o.substr(eq + 1));
     if (spec.size() >= 2 && spec.front() == '{' && spec.back() == '}') spec = trim(spec.substr(1, spec.size() - 2));
-    auto P = point(p, c);
-    if (!P) return;
-    auto words = [](const std::string& s) {
-      std::vector<std::string> w;
-      std::size_t i = 0;
-      while (i < s.size()) {
-        while (i < s.size() && s[i] == ' ') ++i;
-        std::size_t j = i;
-        int depth = 0;
-        while (j < s.size() && (s[j] != ' ' || depth > 0)) {
-          if (s[j] == '{') ++depth;
-          if (s[j] == '}') --depth;
-          ++j;
-        }
-        if (j > i) w.push_back(s.substr(i, j - i));
-        i = j;
+    std::size_t i = 0;
+    while (i < spec.size()) {
+      while (i < spec.size() && spec[i] == ' ') ++i;
+      std::size_t j = i;
+      int depth = 0;
+      while (j < spec.size() && (spec[j] != ' ' || depth > 0)) {
+        if (spec[j] == '{') ++depth;
+        if (spec[j] == '}') --depth;
+        ++j;
       }
-      return w;
-    };
-    auto w = words(spec);
+      if (j > i) t.words.push_back(spec.substr(i, j - i));
+      i = j;
+    }
+    return t;
+  }
+  // The image of P (canvas pt); nullopt when a point is unknown or the transformation is not
+  // modelled (reported).
+  std::optional<Point> image(Transformation& t, Point P, const Command& c) {
+    const auto& w = t.words;
+    const std::string& kind = t.kind;
     auto line = [&](const std::string& s) -> std::optional<std::pair<Point, Point>> {
       auto dash = s.find("--");
       if (dash == std::string::npos) return std::nullopt;
@@ -1359,44 +1559,105 @@ class Lowerer {
       if (!a || !b) return std::nullopt;
       return std::make_pair(*a, *b);
     };
-    // rotation = center O angle a; homothety = center O ratio k; symmetry = center O;
-    // translation = from A to B; reflection = over A--B; projection = onto A--B
-    if (kind == "rotation" && w.size() == 4 && w[0] == "center" && w[2] == "angle") {
+    if ((kind == "rotation" || kind == "rotation in rad") && w.size() == 4 && w[0] == "center" && w[2] == "angle") {
       auto O = point(w[1], c);
       auto a = number(w[3], c);
-      if (!O || !a) return;
-      double ca = std::cos(*a * kDeg), sa = std::sin(*a * kDeg), dx = P->x - O->x, dy = P->y - O->y;
-      return define("tkzPointResult", {O->x + ca * dx - sa * dy, O->y + sa * dx + ca * dy}, c);
+      if (!O || !a) return std::nullopt;
+      return *O + rotated(P - *O, kind == "rotation" ? *a : *a / kDeg);
+    }
+    if (kind == "rotation with nodes" && w.size() == 6 && w[0] == "center" && w[2] == "from" && w[4] == "to") {
+      auto O = point(w[1], c), A = point(w[3], c), B = point(w[5], c);
+      if (!O || !A || !B) return std::nullopt;
+      return *O + rotated(P - *O, find_angle(*A, *O, *B));
     }
     if (kind == "homothety" && w.size() == 4 && w[0] == "center" && w[2] == "ratio") {
       auto O = point(w[1], c);
       auto k = number(w[3], c);
-      if (!O || !k) return;
-      return define("tkzPointResult", {O->x + *k * (P->x - O->x), O->y + *k * (P->y - O->y)}, c);
+      if (!O || !k) return std::nullopt;
+      return *O + *k * (P - *O);
     }
     if (kind == "symmetry" && w.size() == 2 && w[0] == "center") {
       auto O = point(w[1], c);
-      if (!O) return;
-      return define("tkzPointResult", {2 * O->x - P->x, 2 * O->y - P->y}, c);
+      if (!O) return std::nullopt;
+      t.centre = O;
+      return 2 * *O - P;
     }
     if (kind == "translation" && w.size() == 4 && w[0] == "from" && w[2] == "to") {
       auto A = point(w[1], c), B = point(w[3], c);
-      if (!A || !B) return;
-      return define("tkzPointResult", {P->x + B->x - A->x, P->y + B->y - A->y}, c);
+      if (!A || !B) return std::nullopt;
+      return P + (*B - *A);
+    }
+    if ((kind == "inversion" || kind == "inversion negative") && w.size() == 4 && w[0] == "center" &&
+        w[2] == "through") {
+      // \tkzUInversePoint: on the ray O->P at |OA|^2 / |OP| (the negative one: the other way)
+      auto O = point(w[1], c), A = point(w[3], c);
+      if (!O || !A) return std::nullopt;
+      double op = norm(P - *O);
+      if (op == 0) {
+        unsupported("\\" + c.name + "[" + kind + "] of its own centre", c.b, c.e);
+        return std::nullopt;
+      }
+      double k = norm(*A - *O) * norm(*A - *O) / (op * op);
+      return *O + (kind == "inversion" ? k : -k) * (P - *O);
     }
     if ((kind == "projection" && w.size() == 2 && w[0] == "onto") ||
         (kind == "reflection" && w.size() == 2 && w[0] == "over")) {
       auto l = line(w[1]);
-      if (!l) return;
+      if (!l) return std::nullopt;
       auto [A, B] = *l;
-      double ux = B.x - A.x, uy = B.y - A.y, len2 = ux * ux + uy * uy;
-      if (len2 <= 0) return unsupported("\\tkzDefPointBy onto a line of two equal points", c.b, c.e);
-      double t = ((P->x - A.x) * ux + (P->y - A.y) * uy) / len2;
-      Point foot{A.x + t * ux, A.y + t * uy};
-      if (kind == "projection") return define("tkzPointResult", foot, c);
-      return define("tkzPointResult", {2 * foot.x - P->x, 2 * foot.y - P->y}, c);
+      auto f = foot(A, B, P);
+      if (!f) {
+        unsupported("\\" + c.name + " onto a line of two equal points", c.b, c.e);
+        return std::nullopt;
+      }
+      if (kind == "projection") return *f;
+      return 2 * *f - P;
     }
-    unsupported("\\tkzDefPointBy[" + kind + "=...]", c.b, c.e);
+    unsupported("\\" + c.name + "[" + kind + "=...]", c.b, c.e);
+    return std::nullopt;
+  }
+
+  // tkz-obj-eu-points-by.tex \tkzDefPointBy[transformation](P): the image of P as tkzPointResult.
+  // \tkzUCSym (symmetry) writes it as `\path (O)--++(..) coordinate`, outside
+  // \pgfinterruptboundingbox: the picture grows by the centre and the image; the others do not.
+  void def_point_by(const Command& c) {
+    auto t = transformation(c);
+    if (!t) return;
+    auto P = point(trim(nth(c, '(')->text), c);
+    if (!P) return;
+    auto img = image(*t, *P, c);
+    if (!img) return;
+    if (t->centre) {
+      state_.results_known = true;
+      emit("\\path " + local(*t->centre) + " -- " + local(*img) + " coordinate (tkzPointResult);", c);
+      return;
+    }
+    define("tkzPointResult", *img, c);
+  }
+  // \tkzDefPointsBy[transformation](A,B,...){A',B',...}: each image named by the list, or by the
+  // point's name and a prime when the list is empty or shorter (\tkz@LastList runs out).
+  void def_points_by(const Command& c) {
+    auto pts = split_top(nth(c, '(')->text, ',');
+    auto names = split_top(nth(c, '{')->text, ',');
+    auto name_of = [&](std::size_t i) {
+      return i < names.size() && !names[i].empty() ? names[i] : pts[i] + "'";
+    };
+    auto forget = [&] {
+      for (std::size_t i = 0; i < pts.size(); ++i) state_.unknown_points.insert(name_of(i));
+    };
+    auto t = transformation(c);
+    if (!t) return forget();
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (pts[i].empty()) continue;
+      auto P = point(pts[i], c);
+      std::optional<Point> img = P ? image(*t, *P, c) : std::nullopt;
+      if (!img) {
+        state_.unknown_points.insert(name_of(i));
+        continue;
+      }
+      state_.unknown_points.erase(name_of(i));
+      emit("\\coordinate (" + name_of(i) + ") at " + local(*img) + ";", c);
+    }
   }
 
   // tkz-obj-eu-draw-points.tex: \node[point style,/tkzdrawpt/.cd,#1] at (P) {}; `size` is
@@ -1646,6 +1907,169 @@ class Lowerer {
     }
   }
 
+  // tkz-obj-eu-compass.tex \tkzCompass[delta, length, ..](A,B): an arc of the circle about A
+  // through B, `delta` degrees either side of B; delta 0 (the default): an arc `length` cm long,
+  // min(deg(length cm / r), 180) / 2. `\draw[shift={(A)},compass style,..] (a-d:r pt) arc
+  // (a-d:a+d:r pt)`, r = |AB| as \tkz@@CalcLength rounds it. \tkzCompasss: "A,B C,D".
+  void compasses(const Command& c) {
+    Options o = split_options(opts(c), {"delta", "length"});
+    double delta = state_.compass_delta, len = state_.compass_length;
+    if (const auto* d = o.get("delta")) {
+      auto v = number(*d, c);
+      if (!v) return;
+      delta = *v;
+    }
+    if (const auto* l = o.get("length")) {
+      auto v = number(*l, c);
+      if (!v) return;
+      len = *v;
+    }
+    std::vector<std::vector<std::string>> gs;
+    if (c.name == "tkzCompasss") gs = groups(nth(c, '(')->text);
+    else gs.push_back(split_top(nth(c, '(')->text, ','));
+    for (const auto& g : gs) {
+      if (g.size() != 2) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto p = lpoints(g, c);
+      if (!p) continue;
+      Point A = (*p)[0], B = (*p)[1];
+      double r = std::round(norm(B - A) * 1e6) / 1e6;
+      if (r == 0) continue;  // pgfmath divides by 0: TeX stops with an error
+      // \ifnum\tkz@delta=0: an integer test, as TeX reads delta's leading integer
+      double d = std::trunc(delta) == 0 ? std::min(len * kPtPerCmTkz / r / kDeg, 180.0) / 2 : delta;
+      double a = slope(A, B);
+      std::string f = num(a - d), t = num(a + d), rad = num(r) + "pt";
+      emit("\\draw[" + with("shift={(" + g[0] + ")},compass style", o.tikz) + "] (" + f + ":" + rad + ") arc (" + f +
+               ":" + t + ":" + rad + ");",
+           c);
+    }
+  }
+  // \tkzSetUpCompass[color, line width, style, delta, length]: compass style redefined from the
+  // stored keys; delta and length (tkz searches /tkzcompass too) hold for later compasses.
+  void setup_compass(const Command& c) {
+    Options o = split_options(opts(c), {"delta", "length", "color", "line width", "style"});
+    if (const auto* d = o.get("delta")) {
+      auto v = number(*d, c);
+      if (!v) return;
+      state_.compass_delta = *v;
+    }
+    if (const auto* l = o.get("length")) {
+      auto v = number(*l, c);
+      if (!v) return;
+      state_.compass_length = *v;
+    }
+    std::string st;
+    if (const auto* v = o.get("color")) st = with(st, "color=" + *v);
+    if (const auto* v = o.get("line width")) st = with(st, "line width=" + *v);
+    if (const auto* v = o.get("style")) st = with(st, *v);
+    st = with(st, o.tikz);
+    if (!st.empty()) emit("\\tikzset{compass style/.append style={" + st + "}}", c);
+  }
+
+  // tkz-obj-eu-draw-polygons.tex \tkzClipPolygon(A,B,...): \clip (A)--(A)--(B)--...--cycle;
+  // [out] clips to the outside (a reversed clip), not modelled.
+  void clip_polygon(const Command& c) {
+    if (!trim(opts(c)).empty()) return unsupported("\\tkzClipPolygon[" + opts(c) + "]", c.b, c.e);
+    auto g = split_top(nth(c, '(')->text, ',');
+    if (g.size() < 2 || !known(g, c)) return;
+    std::string path = "(" + g[0] + ")";
+    for (const auto& p : g) path += "--(" + p + ")";
+    emit("\\clip " + path + "--cycle;", c);
+  }
+  // tkz-obj-eu-draw-lines.tex \tkzDrawPolySeg[#1](A,B,...): \draw[line style,#1] (A)--(A)--(B)...
+  void poly_seg(const Command& c) {
+    auto g = split_top(nth(c, '(')->text, ',');
+    if (g.size() < 2 || !known(g, c)) return;
+    std::string path = "(" + g[0] + ")";
+    for (const auto& p : g) path += "--(" + p + ")";
+    emit("\\draw[" + with("line style", opts(c)) + "] " + path + ";", c);
+  }
+  // tkz-obj-eu-draw-circles.tex \tkzDrawSemiCircle[#1](O,A): `\path (O)--++(O-A) coordinate
+  // (tkz@pt)` (the picture grows by O and the opposite point), then \tkzDrawArc[#1,delta=0]
+  // (O,A)(tkz@pt): half the circle, counterclockwise from A. \tkzDrawSemiCircles: "O,A P,B".
+  void semicircles(const Command& c) {
+    std::vector<std::vector<std::string>> gs;
+    if (c.name == "tkzDrawSemiCircles") gs = groups(nth(c, '(')->text);
+    else gs.push_back(split_top(nth(c, '(')->text, ','));
+    Options o = split_options(opts(c), {"delta", "reverse"});
+    for (const auto& g : gs) {
+      if (g.size() != 2) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto p = lpoints(g, c);
+      if (!p) continue;
+      Point O = (*p)[0], A = (*p)[1];
+      double r = norm(A - O);
+      if (r == 0) continue;
+      Point far = 2 * O - A;
+      emit("\\path (" + num(O.x) + "pt," + num(O.y) + "pt) -- (" + num(far.x) + "pt," + num(far.y) + "pt);", c);
+      double f = slope(O, A), t = slope(O, far);
+      if (f > 0) {
+        if (f > t) f -= 360;
+      } else if (f > t) {
+        t += 360;
+      }
+      emit("\\draw[" + with("shift={(" + g[0] + ")},arc style", o.tikz) + "] (" + num(f) + ":" + num(r) + "pt) arc (" +
+               num(f) + ":" + num(t) + ":" + num(r) + "pt);",
+           c);
+    }
+  }
+  // \tkzFillCircle[#1](O,A): \node[fill,circle through=(A),#1] at (O) {}; \tkzFillCircles.
+  void fill_circles(const Command& c) {
+    for (const auto& g : groups(nth(c, '(')->text)) {
+      if (g.size() != 2) {
+        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
+        continue;
+      }
+      auto O = point(g[0], c), A = point(g[1], c);
+      if (!O || !A) continue;
+      double r = std::hypot(A->x - O->x, A->y - O->y);
+      emit("\\node[" + with("fill,circle,inner sep=0pt,minimum size=" + num(2 * r) + "pt", opts(c)) + "] at (" + g[0] +
+               ") {};",
+           c);
+    }
+  }
+
+  // tkz-obj-eu-draw-angles.tex \tkzSetUpArc[color, line width, style] (arc style redefined from the
+  // stored keys), tkz-obj-eu-draw-circles.tex \tkzSetUpCircle[..] (circle style appended),
+  // tkz-obj-eu-draw-points.tex \tkzSetUpLabel[..] (label style/.style={..}), tkz-tools-eu-colors.tex
+  // \tkzSetUpColors[background, text] (the page's and the text's colour: no geometry).
+  void setup_other(const Command& c) {
+    if (c.name == "tkzSetUpColors") {
+      Options o = split_options(opts(c), {"background", "text"});
+      if (!o.tikz.empty()) unsupported("\\tkzSetUpColors[" + o.tikz + "]", c.b, c.e);
+      return;
+    }
+    if (c.name == "tkzSetUpLabel") {
+      emit("\\tikzset{label style/.style={" + opts(c) + "}}", c);
+      return;
+    }
+    Options o = split_options(opts(c), {"color", "line width", "style", "delta", "length"});
+    // \tkzSetUpArc searches /tkzcompass too: its delta and length are the compass's
+    if (c.name == "tkzSetUpArc") {
+      if (const auto* d = o.get("delta")) {
+        auto v = number(*d, c);
+        if (!v) return;
+        state_.compass_delta = *v;
+      }
+      if (const auto* l = o.get("length")) {
+        auto v = number(*l, c);
+        if (!v) return;
+        state_.compass_length = *v;
+      }
+    }
+    std::string st;
+    if (const auto* v = o.get("color")) st = with(st, "color=" + *v);
+    if (const auto* v = o.get("line width")) st = with(st, "line width=" + *v);
+    if (const auto* v = o.get("style")) st = with(st, *v);
+    st = with(st, o.tikz);
+    const char* style = c.name == "tkzSetUpArc" ? "arc style" : "circle style";
+    if (!st.empty()) emit(std::string("\\tikzset{") + style + "/.append style={" + st + "}}", c);
+  }
+
   // tkz-obj-eu-draw-points.tex \tkzSetUpPoint[size, color, fill, shape]: point style redefined.
   void setup_point(const Command& c) {
     Options o = split_options(opts(c), {"size", "color", "fill", "shape"});
@@ -1679,17 +2103,27 @@ class Lowerer {
   std::set<std::string>& reported_;
   double& add_l_;
   double& add_r_;
+  bool outside_ = false;
 };
 
 class TkzPicture final : public PackagePicture {
  public:
+  explicit TkzPicture(std::vector<const tex::Statement*> setups) : setups_(std::move(setups)) {}
+
   Offer lower_statement(const PackageStatement& s, LibraryHost& host) override {
+    // the document's \tkzSetUp... before the picture hold in it from its start
+    for (const tex::Statement* st : setups_) {
+      PackageStatement setup{*st, "\\tkzSetUp", false};
+      Lowerer(setup, host, state_, true).run();
+    }
+    setups_.clear();
     if (s.path || s.command.rfind("\\tkz", 0) != 0) return Offer::pass;
     Lowerer(s, host, state_).run();
     return Offer::lowered;
   }
 
  private:
+  std::vector<const tex::Statement*> setups_;
   Lowerer::State state_;
 };
 
@@ -1697,7 +2131,17 @@ class TkzEuclide final : public Package {
  public:
   std::string_view name() const override { return "tkzeuclide"; }
   std::unique_ptr<PackagePicture> begin_picture(const tex::Picture&) const override {
-    return std::make_unique<TkzPicture>();
+    return std::make_unique<TkzPicture>(std::vector<const tex::Statement*>{});
+  }
+  std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture& pic,
+                                                         const tex::ExpandedDocument& doc) const override {
+    std::vector<const tex::Statement*> setups;
+    if (!doc.pictures.empty() && &pic >= doc.pictures.data() && &pic < doc.pictures.data() + doc.pictures.size()) {
+      const auto index = static_cast<std::size_t>(&pic - doc.pictures.data());
+      for (const auto& sc : doc.setup_commands)
+        if (sc.pictures_before <= index) setups.push_back(&sc.st);
+    }
+    return std::make_unique<TkzPicture>(std::move(setups));
   }
 };
 
