@@ -451,9 +451,7 @@ class CircuitikzPicture final : public PackagePicture {
     for (const auto& k : host.expand_keys(std::string(kVoltageStyle)))
       if (k.key == "voltage family")
         if (auto m = voltage_mode_of(k.value)) mode = *m;
-    VoltageDir vdir = vdir_;
-    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
-      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
+    const VoltageDir vdir = voltage_dir_in_force(host);
     const std::string_view flags = flags_in(bv, mode);
     const bool source = flags.find('V') != std::string_view::npos;
     const bool current = flags.find('I') != std::string_view::npos;
@@ -503,6 +501,15 @@ class CircuitikzPicture final : public PackagePicture {
     return out;
   }
 
+  // The voltage direction in force: the package's options, then the picture's and scopes'
+  // `voltage dir` as remembered (remember_options).
+  VoltageDir voltage_dir_in_force(LibraryHost& host) const {
+    VoltageDir vdir = vdir_;
+    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
+      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
+    return vdir;
+  }
+
   // pgfcirccurrent.tex: the current's arrow (a currarrow node on the wire before or after the
   // bipole, halfway along it) and its label beside the arrow.
   template <class Local>
@@ -510,9 +517,7 @@ class CircuitikzPicture final : public PackagePicture {
                               bool voltage_backward, bool short_wire, Point S, Point E, Point left, Point right,
                               const Local& local,
                               const std::string& name) {
-    VoltageDir vdir = vdir_;
-    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
-      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
+    const VoltageDir vdir = voltage_dir_in_force(host);
     // i/.code's defaults: forward, after the bipole, above; a source's current (new directions)
     // against its voltage
     bool backward = false, before = false, below = false;

@@ -97,6 +97,8 @@ TEST_CASE("circuitikz: voltages and currents are drawn where circuitikz draws th
   const ir::Node* v1 = with_text(d, "v_1");
   REQUIRE(v1);
   CHECK(v1->box.ymax == doctest::Approx(-13.0457 - 0.2).epsilon(0.002));  // the border, outer sep .2pt off
+  // its components make it a circuit for the rules (the scene's reading)
+  CHECK(d.drawn_as == "circuit");
   // american voltages: + and - beside the bipole, the label between them
   auto q = circuit();
   q.pre("american voltages/.style={}");
