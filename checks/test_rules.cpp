@@ -70,6 +70,7 @@ TEST_CASE("in_frame: a segment past the clip fails with its overhang as evidence
   ir::Diagram d = clipped(100, 100);
   d.elements.push_back(segment(10, 10, 130, 10, 3));
   d.elements.back().style.arrow_end = true;  // its tip is cut off (a plain line is trimmed on purpose)
+  d.elements.back().clips = {0};             // drawn after the clip, in force for it
   RuleResult r = run("in_frame", d);
   CHECK(r.verdict == Verdict::fail);
   REQUIRE(r.findings.size() == 1);
@@ -82,11 +83,17 @@ TEST_CASE("in_frame: a segment past the clip fails with its overhang as evidence
   Config loose;
   loose.set("in_frame.tolerance_pt", 31);
   CHECK(run("in_frame", d, loose).verdict == Verdict::pass);
+
+  // drawn before the clip: not clipped, the picture grows to fit it
+  d.elements.back().clips.clear();
+  CHECK(run("in_frame", d).verdict == Verdict::pass);
+  CHECK(run("in_frame", d).findings.empty());
 }
 
 TEST_CASE("in_frame: near miss within the tolerance, text inside, and no canvas pass") {
   ir::Diagram d = clipped(100, 100);
   d.elements.push_back(segment(0, 50, 101.5, 50));
+  d.elements.back().clips = {0};
   d.nodes.push_back(text_node("A", 50, 50));
   CHECK(run("in_frame", d).verdict == Verdict::pass);
 
@@ -99,6 +106,7 @@ TEST_CASE("in_frame: text or elements wholly outside are notes, incomplete geome
   ir::Diagram d = clipped(100, 100);
   d.nodes.push_back(text_node("Triangle", 95, 50));
   d.elements.push_back(segment(120, 10, 150, 10));
+  d.elements.back().clips = {0};
   RuleResult r = run("in_frame", d);
   CHECK(r.verdict == Verdict::pass);
   REQUIRE(r.findings.size() == 2);

@@ -19,7 +19,10 @@ const RuleDoc in_frame_doc = {
     "picture level: a \\clip inside a scope clips that scope only and is no frame), or the area\n"
     "fixed by `use as bounding box` or by the page. The rule measures, for each element, the\n"
     "largest distance by which its outline leaves the canvas, and for each node the distance by\n"
-    "which its border box leaves it (less the text measurement's own uncertainty).\n"
+    "which its border box leaves it (less the text measurement's own uncertainty). A clip acts on\n"
+    "what is drawn after it: an element drawn before the picture's \\clip is not clipped, and the\n"
+    "picture grows to fit it (after a clip pgf no longer counts later paths for the picture's\n"
+    "size), so it is never cut by that frame.\n"
     "\n"
     "The verdict follows what a reader sees cut: a stroke or fill that runs into the canvas edge\n"
     "(partly inside, partly beyond the tolerance). An element lying entirely outside is invisible\n"
@@ -184,6 +187,15 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     return make_result(Verdict::pass, "no clip and no fixed bounding box: the page grows to fit the picture");
   }
   const bool clip_frame = canvas_name == "clip";
+  // A clip acts on what is drawn after it: an element drawn before the picture's \clip is not
+  // in it (and the picture grows to fit it: after a clip, pgf no longer counts later paths for
+  // the picture's size, earlier ones it did). Such an element is never cut by the frame.
+  const std::optional<std::uint32_t> frame_clip =
+      clip ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(clip - d.clips.data())) : std::nullopt;
+  auto before_the_clip = [&](const ir::Element& e) {
+    return clip_frame && frame_clip && !e.clip_unknown &&
+           std::find(e.clips.begin(), e.clips.end(), *frame_clip) == e.clips.end();
+  };
   Scene scene(d);
   const ir::Box& shown_box = d.canvas && canvas.is_box ? *d.canvas : canvas.box;  // as written
   nlohmann::json canvas_json = {{"canvas", canvas_name},
@@ -197,7 +209,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   if (clip_frame)
     for (std::size_t ei = 0; ei < d.elements.size() && !viewport; ++ei) {
       const ir::Element& e = d.elements[ei];
-      if (!visible(e) || !e.style.draw) continue;
+      if (!visible(e) || !e.style.draw || before_the_clip(e)) continue;
       const bool spanning_kind = std::holds_alternative<ir::Grid>(e.geom) || std::holds_alternative<ir::Segment>(e.geom) ||
                                  (std::holds_alternative<ir::Polyline>(e.geom) && !std::get<ir::Polyline>(e.geom).closed);
       if (!spanning_kind) continue;
@@ -232,7 +244,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
   double worst_signed = -INFINITY;
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
     const ir::Element& e = d.elements[ei];
-    if (!visible(e)) continue;
+    if (!visible(e) || before_the_clip(e)) continue;
     double worst = 0;
     geo::Point worst_p;
     bool partly_inside = false;
