@@ -276,7 +276,8 @@ void PictureReader::run() {
       if (name != "tikzpicture" && name != "circuitikz") ex_.end_group();
     } else if (t.is_cs("tikz")) {
       tikz_command(t);
-    } else if (t.cat == Cat::control && t.text.rfind("tkzSetUp", 0) == 0) {
+    } else if (t.cat == Cat::control &&
+               (t.text.rfind("tkzSetUp", 0) == 0 || t.text == "ctikzset" || t.text == "circuitikzset")) {
       setup_command(t);
     } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
                !in_document_) {
@@ -292,7 +293,8 @@ void PictureReader::run() {
 }
 
 // A package's setup command outside a picture (ExpandedDocument::setup_commands): tkz-euclide's
-// \tkzSetUpPoint[..], \tkzSetUpLine[..], \tkzSetUpStyle[..]{name}... in the preamble. Its option
+// \tkzSetUpPoint[..], \tkzSetUpLine[..], \tkzSetUpStyle[..]{name}... in the preamble, circuitikz's
+// \ctikzset{...} in the preamble or between pictures. Its option
 // groups are read, and brace groups that follow them with no blank between.
 void PictureReader::setup_command(const Token& t) {
   Statement st;

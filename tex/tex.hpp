@@ -131,7 +131,8 @@ struct ExpandedDocument {
   std::shared_ptr<const StyleTable> preamble_table;
   std::vector<Picture> pictures;
   // Setup commands of a package written outside any picture, in document order (tkz-euclide's
-  // \tkzSetUpPoint[..] in the preamble: not grouped, they hold for the pictures after them).
+  // \tkzSetUpPoint[..] in the preamble, circuitikz's \ctikzset{..}: they hold for the pictures
+  // after them; TeX groups outside pictures are not followed).
   // `pictures_before`: the number of pictures that precede it. Package models apply them.
   struct SetupCommand {
     std::size_t pictures_before = 0;

@@ -26,8 +26,9 @@
 //
 // What is not modelled is reported once per picture (unsupported-construct: the picture is then
 // incomplete for the rules) and not guessed: flows, stacked labels (l2=), mirrored or inverted
-// bipoles, a segment in a rotated or skewed frame, and \ctikzset in a picture (which may change
-// every size and distance).
+// bipoles, a segment in a rotated or skewed frame, and the \ctikzset keys that change sizes and
+// distances (bipoles/length...). The settings the model follows (families, voltage style and
+// direction, label alignment) are CircuitSettings.
 //
 // circuitikz's node shapes whose size does not depend on their text (circ, ocirc, ground, op amp,
 // npn...: nodes.inc, measured by lualatex as the bipoles are) are library shapes here: a key that
@@ -234,24 +235,12 @@ std::optional<Poles> poles(std::string_view k) {
 
 enum class LabelAlign { smart, straight, rotate };
 
-// The inductor family in force (pgfcircbipoles.tex \ctikzvalof{inductor}: cute by default;
-// `american`, `european`, `cute` and `... inductors` set it), kept per scope in the style table as
-// the body of this style (Package::remember_options), as the trees package keeps its keys.
-constexpr std::string_view kInductorFamily = "tikzlint circuitikz inductors";
-
-// The voltage style in force (pgfcirc.defines.tex `voltage=`: european by default; `american
-// voltages`, `european voltages`, `straight voltages`, `raised voltages`, and the families
-// `american`, `european`, `cute`) and the voltage direction (`voltage dir=old|noold|RP|EF`), kept
-// per scope in the same way.
-constexpr std::string_view kVoltageStyle = "tikzlint circuitikz voltages";
-constexpr std::string_view kVoltageDir = "tikzlint circuitikz voltage dir";
-
 enum VoltageMode { kEuropean = 0, kStraight = 1, kAmerican = 2, kRaised = 3 };
 std::optional<VoltageMode> voltage_mode_of(std::string_view key) {
   if (key == "american voltages" || key == "american" || key == "americanvoltages" || key == "americanvoltage")
     return kAmerican;
   if (key == "european voltages" || key == "european" || key == "cute" || key == "europeanvoltages" ||
-      key == "europeanvoltage")
+      key == "europeanvoltage" || key == "curved")
     return kEuropean;
   if (key == "straight voltages" || key == "straightvoltages" || key == "straight") return kStraight;
   if (key == "raised voltages" || key == "raised") return kRaised;
@@ -276,16 +265,168 @@ std::optional<VoltageDir> voltage_dir_of(std::string_view key, std::string_view 
   return std::nullopt;
 }
 
-std::string inductor_family_of(const std::string& key) {
-  if (key == "american" || key == "american inductors") return "american";
-  if (key == "european" || key == "european inductors") return "european";
-  if (key == "cute" || key == "cute inductors") return "cute";
-  return "";
+// The circuitikz settings that decide what the model draws: which drawing a generic resistor or
+// inductor gets (their families differ in size: pgfcircbipoles.tex \pgf@circ@resistor@path,
+// \pgf@circ@inductor@path), the voltage style and direction, and how labels are aligned. Defaults
+// are circuitikz.sty's \ExecuteOptions (americanresistors, cuteinductors, europeanvoltages,
+// nooldvoltagedirection, smartlabels).
+struct CircuitSettings {
+  std::string resistor = "american", inductor = "cute";
+  VoltageMode mode = kEuropean;
+  VoltageDir dir;
+  LabelAlign align = LabelAlign::smart;
+};
+
+// Kept per scope in the style table as the body of this style (Package::remember_options and
+// \ctikzset in a picture append to it), as the trees package keeps its keys: items in the
+// canonical form setting_items writes ("resistor family=european", "voltage dir=RP").
+constexpr std::string_view kSettingsStyle = "tikzlint circuitikz settings";
+
+// What one circuitikz key does to the settings. \ctikzset is \pgfqkeys{/tikz/circuitikz} with
+// `.search also={/tikz}` (pgfcirc.defines.tex), so it takes the /tikz styles `american`,
+// `european voltages`... as well as its own keys (`voltage=straight`, `resistor=european`); the
+// picture's and scopes' options take the styles; the package options are their own names
+// (`europeanresistors`, `RPvoltages`).
+//   applied: `items` are what it sets, canonical;
+//   none: it changes nothing the model draws (colours, fills, stroke thickness; the current, port
+//     and diode families, whose drawings the model draws at the same size: every family's current
+//     source and diode measured the same in bipoles.inc, a test checks it; logic ports are not
+//     modelled by their generic names);
+//   unknown: it may move or resize what the model draws (bipoles/length, voltage/distance from
+//     node, a component's width...): not modelled.
+enum class SettingEffect { applied, none, unknown };
+struct SettingItems {
+  SettingEffect effect = SettingEffect::unknown;
+  std::vector<std::string> items;
+};
+SettingItems setting_items(std::string_view key, std::string_view value) {
+  SettingItems r;
+  r.effect = SettingEffect::applied;
+  auto family = [&](const char* res, const char* ind, const char* volt) {
+    if (res) r.items.push_back(std::string("resistor family=") + res);
+    if (ind) r.items.push_back(std::string("inductor family=") + ind);
+    if (volt) r.items.push_back(std::string("voltage family=") + volt);
+  };
+  auto is = [&](std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), key) != names.end();
+  };
+  auto valued = [&](std::string_view k, std::initializer_list<std::string_view> values) {
+    return key == k && std::find(values.begin(), values.end(), value) != values.end();
+  };
+  // the families (pgfcirc.defines.tex \tikzset{european/.style=...}, circuitikz.sty's options)
+  if (key == "american") family("american", "american", "american");
+  else if (key == "european") family("european", "european", "european");
+  else if (key == "cute") family("american", "cute", "european");
+  else if (is({"american resistors", "americanresistor", "americanresistors"})) family("american", nullptr, nullptr);
+  else if (is({"european resistors", "europeanresistor", "europeanresistors"})) family("european", nullptr, nullptr);
+  else if (valued("resistor", {"american", "european"})) r.items.push_back("resistor family=" + std::string(value));
+  else if (is({"american inductors", "americaninductor", "americaninductors"})) family(nullptr, "american", nullptr);
+  else if (is({"european inductors", "europeaninductor", "europeaninductors"})) family(nullptr, "european", nullptr);
+  else if (is({"cute inductors", "cuteinductor", "cuteinductors"})) family(nullptr, "cute", nullptr);
+  else if (valued("inductor", {"american", "european", "cute"})) r.items.push_back("inductor family=" + std::string(value));
+  else if (auto m = voltage_mode_of(key)) family(nullptr, nullptr, voltage_mode_name(*m));
+  else if (key == "voltage" && voltage_mode_of(value)) family(nullptr, nullptr, voltage_mode_name(*voltage_mode_of(value)));
+  else if (key == "voltage dir" && voltage_dir_of(key, value)) r.items.push_back("voltage dir=" + std::string(value));
+  else if (key == "oldvoltagedirection") r.items.push_back("voltage dir=old");
+  else if (key == "nooldvoltagedirection") r.items.push_back("voltage dir=noold");
+  else if (key == "RPvoltages") r.items.push_back("voltage dir=RP");
+  else if (key == "EFvoltages") r.items.push_back("voltage dir=EF");
+  else if (is({"straightlabels", "rotatelabels", "smartlabels"}))
+    r.items.push_back("label align=" + std::string(key.substr(0, key.size() - 6)));
+  else if (valued("label/align", {"straight", "rotate", "smart"})) r.items.push_back("label align=" + std::string(value));
+  else {
+    r.effect = SettingEffect::none;
+    const std::string_view last = key.substr(key.rfind('/') == std::string_view::npos ? 0 : key.rfind('/') + 1);
+    const bool drawing_only =
+        is({"american currents", "european currents", "americancurrent", "europeancurrent", "americancurrents",
+            "europeancurrents", "american ports", "european ports", "americanport", "europeanport", "americanports",
+            "europeanports", "full diodes", "empty diodes", "stroke diodes", "fulldiode", "emptydiode",
+            "strokediode", "fulldiodes", "emptydiodes", "strokediodes", "open poles fill"}) ||
+        valued("current", {"american", "european"}) || valued("diode", {"full", "empty", "stroke"}) ||
+        valued("logic ports", {"american", "european", "ieee"}) ||
+        (key.find('/') != std::string_view::npos &&
+         (last == "fill" || last == "color" || last == "thickness" || last == "relative thickness" ||
+          last == "modifier thickness" || last == "depletion color" || last == "color on" || last == "color off"));
+    if (!drawing_only) r.effect = SettingEffect::unknown;
+  }
+  return r;
+}
+
+// Applies one canonical item (setting_items) to `s`.
+void apply_item(CircuitSettings& s, std::string_view key, std::string_view value) {
+  if (key == "resistor family") s.resistor = std::string(value);
+  else if (key == "inductor family") s.inductor = std::string(value);
+  else if (key == "voltage family") {
+    if (auto m = voltage_mode_of(value)) s.mode = *m;
+  } else if (key == "voltage dir") {
+    if (auto d = voltage_dir_of(key, value)) s.dir = *d;
+  } else if (key == "label align") {
+    s.align = value == "straight" ? LabelAlign::straight : value == "rotate" ? LabelAlign::rotate : LabelAlign::smart;
+  }
+}
+
+// The generic bipoles whose drawing is that of the family in force (pgfcircbipoles.tex: the
+// \ifpgf@circuit@europeanresistor and \ctikzvalof{inductor} switches), with the names of the
+// families' own styles: `%` stands for the family.
+struct FamilyBipole {
+  std::string_view generic, family_name;
+  bool inductor;  // the inductor family decides; else the resistor family
+};
+constexpr FamilyBipole kFamilyBipoles[] = {
+    {"R", "% resistor", false},
+    {"resistor", "% resistor", false},
+    {"vR", "variable % resistor", false},
+    {"variable resistor", "variable % resistor", false},
+    {"sR", "% resistive sensor", false},
+    {"resistive sensor", "% resistive sensor", false},
+    {"ldR", "% light dependent resistor", false},
+    {"light dependent resistor", "% light dependent resistor", false},
+    {"pR", "% potentiometer", false},
+    {"potentiometer", "% potentiometer", false},
+    {"L", "% inductor", true},
+    {"inductor", "% inductor", true},
+    {"vL", "variable % inductor", true},
+    {"variable inductor", "variable % inductor", true},
+    {"sL", "% inductive sensor", true},
+    {"inductive sensor", "% inductive sensor", true},
+};
+
+// The arguments of the `\ctikzset{...}` (or `\circuitikzset{...}`) in a statement's text, one
+// after another as a run of them is written, braces balanced.
+std::vector<std::string_view> ctikzset_bodies(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t at = text.find("set", i);
+    if (at == std::string_view::npos) break;
+    i = at + 3;
+    const std::string_view before = text.substr(0, at);
+    if (!(before.ends_with("\\ctikz") || before.ends_with("\\circuitikz"))) continue;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
+    if (i >= text.size() || text[i] != '{') continue;
+    int depth = 0;
+    std::size_t j = i;
+    for (; j < text.size(); ++j) {
+      if (text[j] == '\\') {
+        ++j;
+        continue;
+      }
+      if (text[j] == '{') ++depth;
+      else if (text[j] == '}' && --depth == 0) break;
+    }
+    if (j >= text.size()) break;  // unbalanced: nothing more is read
+    out.push_back(text.substr(i + 1, j - i - 1));
+    i = j + 1;
+  }
+  return out;
 }
 
 class CircuitikzPicture final : public PackagePicture {
  public:
-  CircuitikzPicture(LabelAlign align, VoltageMode mode, VoltageDir vdir) : align_(align), mode_(mode), vdir_(vdir) {}
+  // `defaults`: the package options' and the \ctikzset before the picture; `unmodelled`: the keys
+  // of those \ctikzset that the model does not follow (reported at the picture's end).
+  CircuitikzPicture(CircuitSettings defaults, std::vector<std::string> unmodelled)
+      : defaults_(std::move(defaults)), unmodelled_before_(std::move(unmodelled)) {}
 
   bool claims_to(std::string_view options) const override {
     for (const auto& it : split_options(options))
@@ -294,12 +435,42 @@ class CircuitikzPicture final : public PackagePicture {
   }
 
   Offer lower_statement(const PackageStatement& s, LibraryHost& host) override {
-    if (s.command == "\\ctikzset") {
-      unsupported(host, "\\ctikzset", "circuitikz settings (\\ctikzset) are not modelled: sizes are the package's defaults",
-                  0, static_cast<std::uint32_t>(s.st.text.size()));
+    if (s.command == "\\ctikzset" || s.command == "\\circuitikzset") {
+      // settings that last to the end of the enclosing scope (\pgfqkeys is local to the group)
+      std::vector<std::string> items, unknown;
+      for (std::string_view body : ctikzset_bodies(s.st.text))
+        for (const auto& it : split_options(body)) {
+          SettingItems si = setting_items(it.key, it.value);
+          if (si.effect == SettingEffect::applied) items.insert(items.end(), si.items.begin(), si.items.end());
+          else if (si.effect == SettingEffect::unknown) unknown.push_back(it.key);
+        }
+      const auto e = static_cast<std::uint32_t>(s.st.text.size());
+      if (!items.empty()) {
+        std::string body;
+        for (const auto& i : items) body += (body.empty() ? "" : ", ") + i;
+        host.emit("\\tikzset{" + std::string(kSettingsStyle) + "/.append style={" + body + "}}", 0, e);
+      }
+      if (!unknown.empty())
+        unsupported(host, "\\ctikzset", "circuitikz setting '" + unknown.front() +
+                    "' (\\ctikzset) is not modelled: sizes and distances are the package's defaults", 0, e);
       return Offer::lowered;
     }
     return Offer::pass;
+  }
+
+  void end_picture(LibraryHost& host) override {
+    if (!unmodelled_before_.empty())
+      unsupported(host, "\\ctikzset", "circuitikz setting '" + unmodelled_before_.front() +
+                  "' (\\ctikzset before the picture) is not modelled: sizes and distances are the package's defaults",
+                  0, 0);
+  }
+
+  // The settings in force where `host` lowers: the picture's defaults, then what its and its
+  // scopes' options and \ctikzset changed (kSettingsStyle).
+  CircuitSettings settings_in_force(LibraryHost& host) const {
+    CircuitSettings s = defaults_;
+    for (const auto& k : host.expand_keys(std::string(kSettingsStyle))) apply_item(s, k.key, k.value);
+    return s;
   }
 
   std::optional<ToRewrite> lower_to(const ToOperation& op, LibraryHost& host) override {
@@ -357,11 +528,13 @@ class CircuitikzPicture final : public PackagePicture {
       }
     }
     if (bp == nullptr) return std::nullopt;
-    if (bp->name == "L" || bp->name == "inductor") {  // the family's drawing: not the same size
-      std::string family = "cute";
-      for (const auto& k : host.expand_keys(std::string(kInductorFamily)))
-        if (k.key == "inductor family" && !k.value.empty()) family = k.value;
-      if (const Bipole* b = find_bipole(family + " inductor")) bp = b;
+    const CircuitSettings settings = settings_in_force(host);
+    for (const FamilyBipole& fb : kFamilyBipoles) {  // the family's drawing: not the same size
+      if (fb.generic != bp->name) continue;
+      std::string own(fb.family_name);
+      own.replace(own.find('%'), 1, fb.inductor ? settings.inductor : settings.resistor);
+      if (const Bipole* b = find_bipole(own)) bp = b;
+      break;
     }
     ToRewrite rw;
     rw.options = rest;
@@ -428,7 +601,7 @@ class CircuitikzPicture final : public PackagePicture {
       if (!*lab) continue;
       const int side = (*lab)->side;
       const Point anchor_point = at(0, side > 0 ? bp->label_up : bp->label_down);
-      path += " " + label_node(anchor_point, dir, side, space, scale, (*lab)->text, local);
+      path += " " + label_node(settings.align, anchor_point, dir, side, space, scale, (*lab)->text, local);
     }
     for (int end = 0; end < 2; ++end) {
       const char c = end == 0 ? pl.start : pl.end;
@@ -447,11 +620,9 @@ class CircuitikzPicture final : public PackagePicture {
   std::string voltage_drawing(const BipoleVoltage& bv, VoltageKey key, const std::string& text, LibraryHost& host,
                               double dir, double length, bool open, const At& at, const Local& local,
                               const std::string& name) {
-    VoltageMode mode = mode_;
-    for (const auto& k : host.expand_keys(std::string(kVoltageStyle)))
-      if (k.key == "voltage family")
-        if (auto m = voltage_mode_of(k.value)) mode = *m;
-    const VoltageDir vdir = voltage_dir_in_force(host);
+    const CircuitSettings settings = settings_in_force(host);
+    const VoltageMode mode = settings.mode;
+    const VoltageDir vdir = settings.dir;
     const std::string_view flags = flags_in(bv, mode);
     const bool source = flags.find('V') != std::string_view::npos;
     const bool current = flags.find('I') != std::string_view::npos;
@@ -501,14 +672,6 @@ class CircuitikzPicture final : public PackagePicture {
     return out;
   }
 
-  // The voltage direction in force: the package's options, then the picture's and scopes'
-  // `voltage dir` as remembered (remember_options).
-  VoltageDir voltage_dir_in_force(LibraryHost& host) const {
-    VoltageDir vdir = vdir_;
-    for (const auto& k : host.expand_keys(std::string(kVoltageDir)))
-      if (auto d = voltage_dir_of(k.key, k.value)) vdir = *d;
-    return vdir;
-  }
 
   // pgfcirccurrent.tex: the current's arrow (a currarrow node on the wire before or after the
   // bipole, halfway along it) and its label beside the arrow.
@@ -517,7 +680,7 @@ class CircuitikzPicture final : public PackagePicture {
                               bool voltage_backward, bool short_wire, Point S, Point E, Point left, Point right,
                               const Local& local,
                               const std::string& name) {
-    const VoltageDir vdir = voltage_dir_in_force(host);
+    const VoltageDir vdir = settings_in_force(host).dir;
     // i/.code's defaults: forward, after the bipole, above; a source's current (new directions)
     // against its voltage
     bool backward = false, before = false, below = false;
@@ -562,13 +725,13 @@ class CircuitikzPicture final : public PackagePicture {
   }
 
   template <class Local>
-  std::string label_node(Point p, double dir, int side, double space, double scale, const std::string& text,
-                         const Local& local) const {
+  std::string label_node(LabelAlign align, Point p, double dir, int side, double space, double scale,
+                         const std::string& text, const Local& local) const {
     auto strip = [](double v) { return static_cast<long>(v); };  // \pgf@circ@stripdecimals
     auto tmod = [](long a, long m) { return a % m; };             // \pgfmathmod: the sign of a
     const double m90 = std::fmod(dir, 90.0);
-    const bool rotated = align_ == LabelAlign::rotate ||
-                         (align_ == LabelAlign::smart && strip(m90) > 20 && strip(m90) < 70);
+    const bool rotated = align == LabelAlign::rotate ||
+                         (align == LabelAlign::smart && strip(m90) > 20 && strip(m90) < 70);
     if (rotated) {  // \pgf@circ@drawrotlabels
       double res = 1.5 * space;
       if (side <= 0) res *= 1.5;
@@ -614,9 +777,8 @@ class CircuitikzPicture final : public PackagePicture {
     host.problem("unsupported-construct", message, b, e);
   }
 
-  LabelAlign align_;
-  VoltageMode mode_;
-  VoltageDir vdir_;
+  CircuitSettings defaults_;
+  std::vector<std::string> unmodelled_before_;
   std::set<std::string> reported_;
 };
 
@@ -628,22 +790,21 @@ class Circuitikz final : public Package {
     return doc.loads("circuitikz") && find_node_shape(name) != nullptr;
   }
 
+  // The circuitikz settings among the picture's or a scope's options (the /tikz styles `american`,
+  // `european resistors`, `straight voltages`, `voltage dir=RP`...), appended to kSettingsStyle in
+  // the current scope: their own (empty) styles do nothing for TikZ.
   void remember_options(tex::StyleTable& styles, const std::string& options) const override {
-    std::string family, vmode, vdir;
+    std::string body;
     for (const auto& it : split_options(options)) {
-      if (auto f = inductor_family_of(it.key); !f.empty()) family = f;
-      if (auto m = voltage_mode_of(it.key)) vmode = voltage_mode_name(*m);
-      if (it.key == "voltage dir" && voltage_dir_of(it.key, it.value)) vdir = it.value;
+      SettingItems si = setting_items(it.key, it.value);
+      if (si.effect != SettingEffect::applied) continue;
+      for (const auto& i : si.items) body += (body.empty() ? "" : ", ") + i;
     }
-    // keys, not the families' own (empty) styles
-    auto remember = [&](std::string_view style, const std::string& body) {
-      tex::StyleDefinition def;
-      def.body = body;
-      styles.define(std::string(style), def);
-    };
-    if (!family.empty()) remember(kInductorFamily, "inductor family=" + family);
-    if (!vmode.empty()) remember(kVoltageStyle, "voltage family=" + vmode);
-    if (!vdir.empty()) remember(kVoltageDir, "voltage dir=" + vdir);
+    if (body.empty()) return;
+    tex::StyleDefinition def;
+    if (const tex::StyleDefinition* outer = styles.find(std::string(kSettingsStyle))) def = *outer;
+    def.body = def.body.empty() ? body : def.body + ", " + body;
+    styles.define(std::string(kSettingsStyle), def);
   }
 
   // The shape as pgf sees it: its anchors, a rectangular border through them, and as its path
@@ -671,31 +832,49 @@ class Circuitikz final : public Package {
     o->paints_symbol = true;
     return o;
   }
-  std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture&,
+  std::unique_ptr<PackagePicture> begin_document_picture(const tex::Picture& pic,
                                                          const tex::ExpandedDocument& doc) const override {
     for (const auto& p : doc.packages) {
       if (p.name != "circuitikz") continue;
-      // circuitikz.sty's options straightlabels, rotatelabels, smartlabels (smart when none)
-      LabelAlign align = LabelAlign::smart;
+      CircuitSettings defaults;
+      // \ProcessOptions runs the given options in the order the package declares them
+      // (circuitikz.sty), after \ExecuteOptions's defaults (CircuitSettings)
       const auto options = split_options(p.options);
-      for (const auto& it : options) {
-        if (it.key == "straightlabels") align = LabelAlign::straight;
-        else if (it.key == "rotatelabels") align = LabelAlign::rotate;
-        else if (it.key == "smartlabels") align = LabelAlign::smart;
-      }
-      // \ProcessOptions runs the given options in the order the package declares them, after
-      // its defaults (europeanvoltages, nooldvoltagedirection)
-      VoltageMode mode = kEuropean;
-      VoltageDir vdir;
       auto given = [&](std::string_view o) {
         return std::any_of(options.begin(), options.end(), [&](const tex::RawItem& it) { return it.key == o; });
       };
-      for (std::string_view o : {"european", "american", "europeanvoltage", "straightvoltages", "americanvoltage",
-                                 "europeanvoltages", "americanvoltages"})
-        if (given(o)) mode = *voltage_mode_of(o);
-      for (std::string_view o : {"oldvoltagedirection", "nooldvoltagedirection", "RPvoltages", "EFvoltages"})
-        if (given(o)) vdir = *voltage_dir_of(o, "");
-      return std::make_unique<CircuitikzPicture>(align, mode, vdir);
+      for (std::string_view o :
+           {"european", "american", "europeanvoltage", "straightvoltages", "americanvoltage", "europeanvoltages",
+            "americanvoltages", "oldvoltagedirection", "nooldvoltagedirection", "RPvoltages", "EFvoltages",
+            "americanresistor", "europeanresistor", "americanresistors", "europeanresistors", "americaninductor",
+            "europeaninductor", "cuteinductor", "americaninductors", "europeaninductors", "cuteinductors",
+            "straightlabels", "rotatelabels", "smartlabels"})
+        if (given(o))
+          for (const auto& item : setting_items(o, "").items) {
+            const auto eq = item.find('=');
+            apply_item(defaults, std::string_view(item).substr(0, eq), std::string_view(item).substr(eq + 1));
+          }
+      // \ctikzset outside any picture before this one: it holds from there on (the front end does not
+      // follow TeX groups outside pictures; a \ctikzset in a group that closed before the picture
+      // is taken as still in force)
+      std::vector<std::string> unmodelled;
+      const std::size_t index = static_cast<std::size_t>(&pic - doc.pictures.data());
+      const bool in_doc = !doc.pictures.empty() && &pic >= doc.pictures.data() && index < doc.pictures.size();
+      for (const auto& sc : doc.setup_commands) {
+        if (!in_doc || sc.pictures_before > index) continue;
+        const std::string_view t = sc.st.text;
+        if (t.rfind("\\ctikzset", 0) != 0 && t.rfind("\\circuitikzset", 0) != 0) continue;
+        for (std::string_view body : ctikzset_bodies(t))
+          for (const auto& it : split_options(body)) {
+            SettingItems si = setting_items(it.key, it.value);
+            if (si.effect == SettingEffect::unknown) unmodelled.push_back(it.key);
+            for (const auto& item : si.items) {
+              const auto eq = item.find('=');
+              apply_item(defaults, std::string_view(item).substr(0, eq), std::string_view(item).substr(eq + 1));
+            }
+          }
+      }
+      return std::make_unique<CircuitikzPicture>(std::move(defaults), std::move(unmodelled));
     }
     return nullptr;
   }

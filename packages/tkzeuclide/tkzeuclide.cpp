@@ -2139,7 +2139,7 @@ class TkzEuclide final : public Package {
     if (!doc.pictures.empty() && &pic >= doc.pictures.data() && &pic < doc.pictures.data() + doc.pictures.size()) {
       const auto index = static_cast<std::size_t>(&pic - doc.pictures.data());
       for (const auto& sc : doc.setup_commands)
-        if (sc.pictures_before <= index) setups.push_back(&sc.st);
+        if (sc.pictures_before <= index && sc.st.text.rfind("\\tkz", 0) == 0) setups.push_back(&sc.st);
     }
     return std::make_unique<TkzPicture>(std::move(setups));
   }
