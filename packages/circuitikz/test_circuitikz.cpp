@@ -197,7 +197,7 @@ TEST_CASE("circuitikz: without the package, a key named like one of its shapes i
   CHECK_FALSE(has_rule(q.lower(), "unsupported-key"));
 }
 
-TEST_CASE("circuitikz: a \\ctikzset in a picture holds to the end of its scope; what it may resize is reported") {
+TEST_CASE("circuitikz: a \\ctikzset in a picture holds to the end of its scope, and what it may resize is reported") {
   // lualatex: a european inductor reaches 6.375pt above its line, a cute one 3.547pt below
   auto p = circuit();
   p.scope("");
