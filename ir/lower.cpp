@@ -280,6 +280,10 @@ class PictureLowerer {
   // what the backgrounds library draws around the finished picture (execute at end picture)
   void lower_picture_end();
 
+  // The statement `st` from the end of the brace group after text offset `from` on (a run of
+  // commands the front end read as one statement), lowered as a statement of its own.
+  void lower_rest_of_run(const tex::Statement& st, std::size_t from);
+
   // --- diagnostics
   void problem(const std::string& code, const std::string& msg, std::uint32_t b, std::uint32_t e,
                PathState* ps, bool incomplete = true);
@@ -3014,6 +3018,9 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
             if (t.find("pgfonlayer") != std::string::npos || t.find("{scope}") != std::string::npos) return;
             break;
           }
+          // a run of commands the front end read as one statement (up to a blank line or a path
+          // command): \pgfkeys{..} (one brace group) does not take what follows it with it
+          if (cs == "\\pgfkeys" || cs == "\\tikzset") lower_rest_of_run(st, j);
           return;
         }
       }
@@ -3060,6 +3067,28 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
   }
   for (const auto& gs : parsed.statements) lower_path(gs);
+}
+
+void PictureLowerer::lower_rest_of_run(const tex::Statement& st, std::size_t from) {
+  // `from` is an offset in the trimmed text: map it back to st.text
+  std::size_t lead = 0;
+  while (lead < st.text.size() && std::isspace(static_cast<unsigned char>(st.text[lead]))) ++lead;
+  std::size_t i = text_skip_space(st.text, lead + from);
+  if (i >= st.text.size() || st.text[i] != '{') return;
+  std::size_t e = text_skip_group(st.text, i);
+  if (e == std::string::npos) return;
+  e = text_skip_space(st.text, e);
+  if (e >= st.text.size()) return;
+  tex::Statement rest;
+  rest.kind = tex::StatementKind::Other;
+  rest.text = st.text.substr(e);
+  if (st.origin.size() == st.text.size()) rest.origin.assign(st.origin.begin() + static_cast<long>(e), st.origin.end());
+  rest.prov = st.prov;
+  if (SourceRange r = st.range_of(static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(st.text.size())); r.valid)
+    rest.prov.range = r;
+  const tex::Statement* saved = stmt_;
+  lower_statement(rest);
+  stmt_ = saved;
 }
 
 // intersections library (pgfmanual 13.3.2): `name path` keeps the path's geometry as canvas

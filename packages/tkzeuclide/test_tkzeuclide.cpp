@@ -276,3 +276,85 @@ TEST_CASE("tkzeuclide: what a command of a run draws points at that command, not
   REQUIRE(!d.elements.empty());
   CHECK(d.elements.back().prov.range.begin == 1000);
 }
+
+TEST_CASE("tkzeuclide: a run that starts with \\pgfkeys is lowered, angle marks in a rotated picture's frame") {
+  // fixtures/metrics/tkzeuclide_rotated.tex's picture; lualatex's label centres and bbox
+  Pic p;
+  p.pre(kStyles);
+  p.options = "rotate=-30";
+  p.other(
+      "\\pgfkeys{/pgf/number format/.cd,fixed,precision=1}\n"
+      "\\tkzDefPoints{0/0/A,4/0/B,1/3/C}\n"
+      "\\tkzDrawPolygon(A,B,C)\n"
+      "\\tkzMarkAngle[size=1.5](B,A,C)\n"
+      "\\tkzLabelAngle[pos=2](B,A,C){$\\alpha$}\n"
+      "\\tkzMarkRightAngle[size=.4](A,B,C)\n"
+      "\\tkzMarkAngle[size=.6](C,B,A)\n"
+      "\\tkzLabelAngle(C,B,A){$\\beta$}\n"
+      "\\pgfinterruptboundingbox\n\\tkzDrawCircle(A,B)\n\\endpgfinterruptboundingbox\n"
+      "\\tkzLabelCircle[above](B,C)(40){$c$}\n"
+      "\\tkzDuplicateSegment(A,C)(B,C)\\tkzGetPoint{D}\n"
+      "\\tkzDefGoldenRatio(A,B)\\tkzGetPoint{G}\n"
+      "\\tkzDrawPoints(D,G)\n"
+      "\\tkzLabelPoints(A,B)\n"
+      "\\tkzLabelPoint[above](C){$C$}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  REQUIRE(d.has_picture_bbox);
+  // lualatex: [-7.083, -70.605, 105.940, 73.395] (the circle of radius 4cm about A does not count)
+  CHECK(std::abs(d.picture_bbox.xmin - -7.083) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymin - -70.605) < 0.05);
+  CHECK(std::abs(d.picture_bbox.xmax - 105.940) < 0.05);
+  CHECK(std::abs(d.picture_bbox.ymax - 73.395) < 0.05);
+  // the labels on the angles' bisectors, taken in the picture's frame (canvas directions would
+  // turn them 30 degrees further)
+  const ir::Node* alpha = node_with_text(d, "$\\alpha$");
+  const ir::Node* beta = node_with_text(d, "$\\beta$");
+  const ir::Node* c = node_with_text(d, "$c$");
+  REQUIRE(alpha != nullptr);
+  REQUIRE(beta != nullptr);
+  REQUIRE(c != nullptr);
+  CHECK(std::abs(alpha->center.x - 56.616) < 0.01);
+  CHECK(std::abs(alpha->center.y - 5.733) < 0.01);
+  CHECK(std::abs(beta->center.x - 81.242) < 0.01);
+  CHECK(std::abs(beta->center.y - -34.332) < 0.01);
+  CHECK(std::abs(c->center.x - -0.321) < 0.01);
+  CHECK(std::abs(c->center.y - 18.019) < 0.01);
+}
+
+TEST_CASE("tkzeuclide: what tkz's result would rest on pgfmath's rounding, or a split interrupt, is reported") {
+  {
+    // a slanted line through the centre: which crossing tkz names first rests on pgfmath's
+    // rounding of two equal directions, not known
+    Pic p;
+    p.pre(kStyles);
+    p.other("\\tkzDefPoints{0/0/O,1/1/A,-2/-2/B}\\tkzInterLC(A,B)(O,A)\\tkzGetPoints{E}{F}\\tkzDrawPoints(E,F)");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 1);
+    CHECK(d.nodes.empty());
+  }
+  {
+    // a horizontal one: pgf's atan2 is exact, tkz keeps its raw order (the first point is
+    // against the line's direction A->B)
+    Pic p;
+    p.pre(kStyles);
+    p.other("\\tkzDefPoints{0/0/O,1/0/A,-2/0/B}\\tkzInterLC(A,B)(O,A)\\tkzGetPoints{E}{F}\\tkzLabelPoints(E,F)");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    const ir::Node* e = node_with_text(d, "$E$");
+    const ir::Node* f = node_with_text(d, "$F$");
+    REQUIRE(e != nullptr);
+    REQUIRE(f != nullptr);
+    CHECK(std::abs(e->center.x - 28.453) < 0.01);
+    CHECK(std::abs(f->center.x - -28.453) < 0.01);
+  }
+  {
+    Pic p;
+    p.pre(kStyles);
+    p.other("\\tkzDefPoints{0/0/O,1/0/A}\\pgfinterruptboundingbox\\tkzDrawCircle(O,A)");
+    p.path("\\draw (0,0) -- (1,1);");
+    p.other("\\endpgfinterruptboundingbox");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) >= 1);
+  }
+}

@@ -44,6 +44,9 @@ constexpr double kLabelAngleDist = 1;
 // tkz-obj-eu-draw-lines.tex /@tkzmarkoptions: mark `|` of size 4pt at pos .5.
 constexpr double kSegmentMarkSize = 4;
 constexpr double kTexMaxDimen = 16383.99998;  // TeX's \maxdimen in pt: no coordinate lies beyond it
+// A direction whose other component is below this (pt) is horizontal or vertical as TeX holds it
+// (a scaled point, 1sp = 1.5e-5pt, is far coarser): pgf's atan2 of it is exact.
+constexpr double kAxisExactPt = 1e-9;
 
 std::string num(double v) { return text_number(v); }
 
@@ -231,6 +234,9 @@ constexpr Signature kSignatures[] = {
     {"tkzDefTriangle", "op"},      {"tkzDefSquare", "op"},         {"tkzDefParallelogram", "op"},
     {"tkzDefRectangle", "op"},     {"tkzDefTriangleCenter", "op"}, {"tkzDefSpcTriangle", "opg"},
     {"tkzClipBB", ""},             {"tkzDefTangent", "op"},
+    {"tkzDuplicateSegment", "pp"}, {"tkzDuplicateLength", "pp"},   {"tkzDefGoldenRatio", "p"},
+    {"tkzLabelCircle", "oppg"},    {"pgfinterruptboundingbox", ""}, {"endpgfinterruptboundingbox", ""},
+    {"pgfkeys", "g"},
     {"tkzSetUpArc", "o"},          {"tkzSetUpCircle", "o"},        {"tkzSetUpLabel", "o"},
     {"tkzSetUpColors", "o"},       {"tkzGetLength", "g"},         {"tkzGetAngle", "g"},           {"tkzGetResult", "g"},
     {"tkzFindAngle", "p"},         {"tkzFindSlopeAngle", "p"},
@@ -283,7 +289,7 @@ class Lowerer {
     std::size_t i = 0;
     while (true) {
       i = text_skip_space(text_, i);
-      if (i >= text_.size()) return;
+      if (i >= text_.size()) break;
       if (text_[i] != '\\') {
         // text that is not a command of the run (TeX would typeset or run it): not modelled
         std::size_t e = text_.find('\\', i);
@@ -334,6 +340,13 @@ class Lowerer {
       c.e = static_cast<std::uint32_t>(j);
       lower(c);
       i = j;
+    }
+    // a \pgfinterruptboundingbox whose end is in a later statement: what follows the run is not
+    // modelled as interrupted (reported); the run's own commands were
+    for (; interrupts_ > 0; --interrupts_) {
+      unsupported("\\pgfinterruptboundingbox whose \\endpgfinterruptboundingbox is not in its run of tkz-euclide commands",
+                  0, text_.size());
+      host_.end_interrupt_bbox();
     }
   }
 
@@ -471,6 +484,31 @@ class Lowerer {
         n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy")
       state_.results_known = false;
     if (n == "tkzGetLength" || n == "tkzGetAngle" || n == "tkzGetResult") return get_result(c);
+    // pgf's \pgfinterruptboundingbox .. \endpgfinterruptboundingbox between tkz commands of the
+    // run: what is drawn in between does not grow the picture. A pair split across statements
+    // (a path command between them) is reported (see run()), never guessed.
+    if (n == "pgfinterruptboundingbox") {
+      ++interrupts_;
+      return host_.begin_interrupt_bbox();
+    }
+    if (n == "endpgfinterruptboundingbox") {
+      if (interrupts_ == 0)
+        return unsupported("\\endpgfinterruptboundingbox whose \\pgfinterruptboundingbox is not in its run of tkz-euclide commands", c.b, c.e);
+      --interrupts_;
+      return host_.end_interrupt_bbox();
+    }
+    if (n == "pgfkeys") {
+      // \pgfkeys{/pgf/number format/.cd, ..}: how \pgfmathprintnumber prints, no geometry
+      const std::string keys = trim(nth(c, '{')->text);
+      if (keys.rfind("/pgf/number format", 0) != 0)
+        return unsupported("\\pgfkeys{" + keys.substr(0, 30) + "} between tkz-euclide commands", c.b, c.e);
+      return;
+    }
+    if (n == "tkzDuplicateSegment" || n == "tkzDuplicateLength" || n == "tkzDefGoldenRatio") {
+      state_.results_known = false;
+      return duplicate(c);
+    }
+    if (n == "tkzLabelCircle") return label_circle(c);
     // tkz's commands that leave a tkzLengthResult this model does not compute (\tkzDrawArc,
     // \tkzClipCircle, \tkzInterLC, ...): a name bound after them is unknown
     if (n == "tkzDrawArc" || n == "tkzClipCircle" || n == "tkzInterLC" || n == "tkzInterCC" ||
@@ -843,7 +881,19 @@ class Lowerer {
       if (!P) return;
       swap = !(norm(*P - first) < norm(*P - second));
     } else {
-      swap = !(find_angle(second, first, *O) < 180);
+      // a line through the centre: tkz's first point is the reflection of its second, and
+      // \tkzFindAngle(second, first, O) compares the directions first->second and first->O, the
+      // same direction: pgf's atan2 of a horizontal or vertical one is exact in both (0, 90, 180,
+      // 270: the angle is 0, no swap); any other is the same up to pgfmath's rounding (0 or
+      // 359.99..), and which point TeX takes first is not known here
+      if (d < 0.05) {
+        const Point u = second - first;
+        if (std::abs(u.x) > kAxisExactPt && std::abs(u.y) > kAxisExactPt)
+          return unsupported("\\tkzInterLC of a slanted line through the circle's centre without near / common / next to",
+                             c.b, c.e);
+      } else {
+        swap = !(find_angle(second, first, *O) < 180);
+      }
     }
     define_pair(first, second, swap, c);
   }
@@ -1123,6 +1173,38 @@ class Lowerer {
     double pt = std::round(norm((*p)[1] - (*p)[0]) * 1e6) / 1e6;
     state_.length_result = state_.length_in_cm ? std::round(pt / kPtPerCmTkz * 1e6) / 1e6 : pt;
   }
+  // tkz-obj-eu-points-with.tex \tkzDuplicateSegment(A,B)(C,D): C + |AB|/|CD| (D - C) (\tkz@VecKCoLinear);
+  // tkz-obj-eu-points-spc.tex \tkzDefGoldenRatio(A,B): A + 0.618034 (B - A) (\tkzInvPhi).
+  void duplicate(const Command& c) {
+    if (c.name == "tkzDefGoldenRatio") {
+      auto args = split_top(nth(c, '(')->text, ',');
+      if (args.size() != 2) return unsupported_command(c);
+      auto p = lpoints(args, c);
+      if (!p) return;
+      return define_local("tkzPointResult", (*p)[0] + 0.618034 * ((*p)[1] - (*p)[0]), c);
+    }
+    auto ab = split_top(nth(c, '(', 0)->text, ','), cd = split_top(nth(c, '(', 1)->text, ',');
+    if (ab.size() != 2 || cd.size() != 2) return unsupported_command(c);
+    auto p = lpoints(ab, c), q = lpoints(cd, c);
+    if (!p || !q) return;
+    double first = std::round(norm((*p)[1] - (*p)[0]) * 1e6) / 1e6, second = std::round(norm((*q)[1] - (*q)[0]) * 1e6) / 1e6;
+    if (second == 0) return unsupported("\\" + c.name + " onto two equal points", c.b, c.e);
+    define_local("tkzPointResult", (*q)[0] + (first / second) * ((*q)[1] - (*q)[0]), c);
+  }
+  // tkz-obj-eu-draw-circles.tex \tkzLabelCircle[#1](O,A)(angle){text}: A turned about O by the
+  // angle (\tkzURotateAngle), labelled there: \node[label style,#1] at (..) {text}.
+  void label_circle(const Command& c) {
+    auto oa = split_top(nth(c, '(', 0)->text, ',');
+    if (oa.size() != 2) return unsupported_command(c);
+    auto p = lpoints(oa, c);
+    auto a = number(nth(c, '(', 1)->text, c);
+    if (!p || !a) return;
+    Point at = (*p)[0] + rotated((*p)[1] - (*p)[0], *a);
+    emit("\\node[" + with("label style", opts(c)) + "] at (" + num(at.x) + "pt," + num(at.y) + "pt) {" + nth(c, '{')->text +
+             "};",
+         c);
+  }
+
   // tkz-tools-eu-angles.tex \tkzFindAngle(A,O,B): tkzAngleResult, from O->A counterclockwise to
   // O->B in [0, 360); \tkzFindSlopeAngle(A,B): the direction of A->B (pgfmathanglebetweenpoints).
   void find_angle_cmd(const Command& c) {
@@ -1771,10 +1853,12 @@ class Lowerer {
       unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
       return std::nullopt;
     }
-    auto A = point(g[0], c), O = point(g[1], c), B = point(g[2], c);
+    // in the local frame, where tkz's \pgfpointanchor answers (a rotated picture turns the
+    // directions; the arc and the label are drawn in that frame)
+    auto A = lpoint(g[0], c), O = lpoint(g[1], c), B = lpoint(g[2], c);
     if (!A || !O || !B) return std::nullopt;
     Angle a;
-    a.vertex = *O;
+    a.vertex = host_.settings().ctm.apply(*O);
     a.first = std::atan2(A->y - O->y, A->x - O->x) / kDeg;
     a.second = std::atan2(B->y - O->y, B->x - O->x) / kDeg;
     // tkz-tools-eu-angles.tex \tkzFindSlopeAngle answers in [0, 360)? It answers atan2 (-180, 180];
@@ -1835,7 +1919,7 @@ class Lowerer {
         unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
         continue;
       }
-      auto A = point(g[0], c), O = point(g[1], c), B = point(g[2], c);
+      auto A = lpoint(g[0], c), O = lpoint(g[1], c), B = lpoint(g[2], c);  // tkz's frame
       if (!A || !O || !B) continue;
       auto unit = [&](Point p) {
         double d = std::hypot(p.x - O->x, p.y - O->y);
@@ -2104,6 +2188,7 @@ class Lowerer {
   double& add_l_;
   double& add_r_;
   bool outside_ = false;
+  int interrupts_ = 0;  // \pgfinterruptboundingbox open in this run
 };
 
 class TkzPicture final : public PackagePicture {
