@@ -22,6 +22,7 @@ class UnitSet {
   bool has(UnitId u) const { return u < in_.size() && in_[u]; }
   void add(UnitId u) { in_.at(u) = true; }
   std::size_t size() const { return in_.size(); }
+  bool operator==(const UnitSet&) const = default;
 
  private:
   std::vector<bool> in_;

@@ -506,6 +506,44 @@ std::string_view collapsed(std::string_view s, std::string& buf) {
   return buf;
 }
 
+// What the catalog says of a key name under one loaded-unit set, kept across the files a thread
+// checks: the files of a batch mostly load the same units and ask for `draw`, `thick`, `->`
+// again, and each answer is a pure function of (name, set), so a hit returns what the catalog
+// would. It holds one set at a time (a file loading another set starts it afresh) and at most
+// kMaxNames names (then it starts afresh): bounded however many files a thread checks.
+struct KeyMemo {
+  static constexpr std::size_t kMaxNames = 4096;
+  struct Answer {
+    std::int8_t tikz = -1;             // /tikz/NAME is a key of the set
+    std::int8_t known[2] = {-1, -1};   // family 't' / 'p': a key of the set under /tikz/, /pgf/
+                                       // (and /pgfplots/ for 'p'), by name or by pattern
+  };
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  UnitSet loaded;
+  bool bound = false;
+  std::unordered_map<std::string, Answer, NameHash, std::equal_to<>> answers;
+
+  // The memo for `set`: emptied when it held another set.
+  static KeyMemo& bind(const UnitSet& set) {
+    thread_local KeyMemo memo;
+    if (!memo.bound || !(memo.loaded == set)) {
+      memo.answers.clear();
+      memo.loaded = set;
+      memo.bound = true;
+    }
+    return memo;
+  }
+  Answer& answer(std::string_view name) {
+    auto it = answers.find(name);
+    if (it != answers.end()) return it->second;
+    if (answers.size() >= kMaxNames) answers.clear();
+    return answers.emplace(std::string(name), Answer{}).first->second;
+  }
+};
+
 class Checker {
  public:
   Checker(const SourceManager& sm, FileId file, const std::vector<std::string>& dirs, const checks::Config& cfg)
@@ -746,6 +784,30 @@ class Checker {
     std::int8_t color = -1;           // known_color()
     std::int8_t state[2] = {-1, -1};  // check_key, family 't' / 'p': 1 defined, 2 read already, 0 unknown
   };
+  // The catalog's answers on key names under loaded_, from the thread's KeyMemo once
+  // resolve_loads() has fixed loaded_ (a \tikzstyle read before that asks the catalog itself).
+  KeyMemo* key_memo_ = nullptr;
+  bool catalog_tikz_key(std::string_view k) {  // /tikz/K is a key of loaded_
+    KeyMemo::Answer* a = key_memo_ ? &key_memo_->answer(k) : nullptr;
+    if (a && a->tikz >= 0) return a->tikz;
+    const bool r = cat_.defined(Kind::key, "/tikz/" + std::string(k), loaded_);
+    if (a) a->tikz = r;
+    return r;
+  }
+  // K is a key of loaded_ in the family: under /tikz/ or /pgf/ (or /pgfplots/ for 'p'), exactly
+  // or by a pattern key
+  bool catalog_key(std::string_view k, char family) {
+    KeyMemo::Answer* a = key_memo_ ? &key_memo_->answer(k) : nullptr;
+    const int f = family == 'p' ? 1 : 0;
+    if (a && a->known[f] >= 0) return a->known[f];
+    const std::string tikz = "/tikz/" + std::string(k), pgf = "/pgf/" + std::string(k),
+                      pgfplots = family == 'p' ? "/pgfplots/" + std::string(k) : std::string();
+    const bool r = cat_.defined(Kind::key, tikz, loaded_) || cat_.defined(Kind::key, pgf, loaded_) ||
+                   (family == 'p' && cat_.defined(Kind::key, pgfplots, loaded_)) || cat_.key_pattern(tikz, loaded_) ||
+                   cat_.key_pattern(pgf, loaded_) || (family == 'p' && cat_.key_pattern(pgfplots, loaded_));
+    if (a) a->known[f] = r;
+    return r;
+  }
   KeyFacts& facts(std::string_view k) {
     auto it = facts_.find(k);
     if (it != facts_.end()) return it->second;
@@ -1698,13 +1760,12 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
     KeyFacts& f = facts(k);
     if (f.may_set_shape < 0) {
       // bit 1: when the option has no value; bit 2: with or without one
-      const std::string tikz = "/tikz/" + std::string(k);
-      const bool tikz_key = cat_.defined(Kind::key, tikz, loaded_);
+      const bool tikz_key = catalog_tikz_key(k);
       const bool file_style = user_keys_.count(k) > 0;  // a style of the file (`my node=red` too)
       const bool bare =
           (!k.empty() && !known_color_memo(k) && k.find('-') == std::string_view::npos && !tikz_key) ||
           // a style of a library (`state`, `place`) or of the file may set the shape
-          (tikz_key && k.find("every") == std::string_view::npos && (file_style || !core_tikz_key(tikz)));
+          (tikz_key && k.find("every") == std::string_view::npos && (file_style || !core_tikz_key("/tikz/" + std::string(k))));
       f.may_set_shape = static_cast<std::int8_t>((bare ? 1 : 0) | (file_style ? 2 : 0));
     }
     if (f.may_set_shape & 2 || (f.may_set_shape & 1 && value_at == std::string_view::npos)) last_shape = count;
@@ -1757,10 +1818,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     // expression (red!20!white), a color
     if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !ok && stub_missing(*stub, at, "the key '" + k + "'"))
       state = 2;
-    else if (!ok && !cat_.defined(Kind::key, tikz, loaded_) && !cat_.defined(Kind::key, pgf, loaded_) &&
-             !(family == 'p' && cat_.defined(Kind::key, pgfplots, loaded_)) && k.find('!') == std::string::npos &&
-             !known_color_memo(k) && !cat_.key_pattern(tikz, loaded_) && !cat_.key_pattern(pgf, loaded_) &&
-             !(family == 'p' && cat_.key_pattern(pgfplots, loaded_)) && !circuitikz_key(k)) {
+    else if (!ok && !catalog_key(k, family) && k.find('!') == std::string::npos && !known_color_memo(k) &&
+             !circuitikz_key(k)) {
       if (k.find('-') != std::string::npos) {  // an arrow specification
         check_arrow_spec(k, at);
         state = 2;
@@ -2231,6 +2290,7 @@ Outcome Checker::run() {
   check_preamble_text();
   check_structure();
   resolve_loads();
+  key_memo_ = &KeyMemo::bind(loaded_);
   if (scan_.catcodes_changed) {
     unsure("the file changes catcodes (\\catcode, \\ExplSyntaxOn)");
   } else {

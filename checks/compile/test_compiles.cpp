@@ -231,3 +231,18 @@ TEST_CASE("compiles: circuitikz's poles in a to[...] are its keys, not arrow tip
                             "\\tikz\\draw[o-] (0,0) -- (2,0);\n\\end{document}\n";
   CHECK(check(plain).verdict == checks::Verdict::fail);
 }
+
+TEST_CASE("compiles: a key's answer kept from earlier files holds only for the same loaded units") {
+  // The thread's KeyMemo keeps the catalog's answers across files: a file that loads other units
+  // must get its own (positioning's `on grid` is a key with the library, unknown without it).
+  const std::string with = "\\documentclass{article}\n\\usepackage{tikz}\n\\usetikzlibrary{positioning}\n"
+                           "\\begin{document}\n\\tikz\\node[on grid] {a};\n\\end{document}\n";
+  const std::string without = "\\documentclass{article}\n\\usepackage{tikz}\n"
+                              "\\begin{document}\n\\tikz\\node[on grid] {a};\n\\end{document}\n";
+  for (int round = 0; round < 2; ++round) {
+    CHECK(check(with).verdict == checks::Verdict::pass);
+    CHECK(check(with).verdict == checks::Verdict::pass);
+    CHECK(has_check(check(without), "key-of-unloaded-library"));
+    CHECK(has_check(check(without), "key-of-unloaded-library"));
+  }
+}
