@@ -57,6 +57,13 @@ class LibraryHost {
   // `alias=` does; nothing when `existing` is unknown.
   virtual void alias_node(const std::string& alias, const std::string& existing) {}
 
+  // A name for a node the package makes without drawing anything (pgfplots' `current axis`, a
+  // node of an empty shape): `(name)` is `center` (canvas pt), `(name.anchor)` an anchor of
+  // `outline`, whose offsets from the center `shape` (its linear part) maps to canvas offsets.
+  // Nothing is added to the picture; a later node of the same name replaces it.
+  virtual void name_node(const std::string& name, Point center, const Transform& shape,
+                         std::shared_ptr<const ShapeOutline> outline) {}
+
   // Definitions that outlive the picture and hold for the rest of the document, one table per
   // kind (pgf defines them globally: `\datavisualization data group {name} = {...}` is
   // \pgfdatagroup's \gdef). Pictures are lowered in document order; null outside a document.

@@ -602,7 +602,12 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       if (!anchor.empty()) {
         auto off = anchor_offset(rec.g, anchor);
         if (!off) {
-          problem("unsupported-coordinate", "unknown anchor '" + anchor + "' of '" + name + "'", b, e, ps);
+          const auto* unmodelled = rec.g.outline ? &rec.g.outline->unmodelled_anchors : nullptr;
+          const bool known = unmodelled && std::find(unmodelled->begin(), unmodelled->end(), anchor) != unmodelled->end();
+          problem("unsupported-coordinate",
+                  known ? "the place of anchor '" + anchor + "' of '" + name + "' is not modelled"
+                        : "unknown anchor '" + anchor + "' of '" + name + "'",
+                  b, e, ps);
           return std::nullopt;
         }
         cv = rec.anchor_canvas(*off);
@@ -3408,6 +3413,17 @@ class PictureLowerer::Host final : public LibraryHost {
     auto off = anchor_offset(it->second.g, collapse_spaces(anchor));
     if (!off) return std::nullopt;
     return it->second.anchor_canvas(*off);
+  }
+
+  void name_node(const std::string& name, Point center, const Transform& shape,
+                 std::shared_ptr<const ShapeOutline> outline) override {
+    NodeRecord rec;
+    rec.g.shape = NodeShape::other;
+    rec.g.outline = std::move(outline);
+    rec.center = center;
+    rec.shape = shape;
+    rec.shape.e = rec.shape.f = 0;
+    L_.named_[collapse_spaces(name)] = rec;
   }
 
   void alias_node(const std::string& alias, const std::string& existing) override {

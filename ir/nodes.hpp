@@ -54,6 +54,9 @@ struct ShapeOutline {
   // The shape paints a symbol of its own inside its box, whatever `draw` says (a circuitikz
   // transistor's leads, an op amp's triangle), whose strokes are not modelled as elements.
   bool paints_symbol = false;
+  // Anchors the shape has in pgf but whose place is not modelled (pgfplots' `current axis.outer
+  // north east`, which rests on the axis' own bounding box): a reference is reported as such.
+  std::vector<std::string> unmodelled_anchors;
 };
 
 struct NodeShapeInput;

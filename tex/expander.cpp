@@ -2491,6 +2491,7 @@ void Expander::p_tikzdatavisualizationset(const Token& t) {
 // that follows, which is what `every axis/.append style={key}` says (packages/pgfplots applies
 // `every axis` before an axis' own options). `compat` goes there too: it selects where pgfplots
 // puts the axis labels (labels absolute before 1.3; the axis line styles before and after 1.8).
+// So does the code an axis runs at its end (`after end axis/.code`...).
 void Expander::p_pgfplotsset(const Token& t) {
   tikzset_rewritten(t, [&](TokenList it) {
     auto kv = split_top(it, '=');
@@ -2503,7 +2504,11 @@ void Expander::p_pgfplotsset(const Token& t) {
       TokenList value = item_value(kv, t);
       entry.insert(entry.end(), value.begin(), value.end());
     }
-    if (key.find("/.") != std::string::npos) return entry;
+    // the code an axis runs at its end, set here, is every later axis' (the axis reads it in
+    // order with its keys, so its own `after end axis/.append code` adds to it)
+    const bool axis_code = key.rfind("after end axis/.", 0) == 0 || key.rfind("before end axis/.", 0) == 0 ||
+                           key.rfind("extra description/.", 0) == 0;
+    if (key.find("/.") != std::string::npos && !axis_code) return entry;
     TokenList wrapped = string_tokens("every axis/.append style=", t);
     wrapped.push_back(group_token(t, true));
     wrapped.insert(wrapped.end(), entry.begin(), entry.end());

@@ -388,15 +388,22 @@ StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name,
   });
 }
 
-// `every axis x label/.style` and `/.append style` (also y, with or without /pgfplots/): the
-// definitions an expansion passes on as keys (see expand_into).
-static bool placement_definition(const std::string& key) {
+// Definitions an expansion passes on as keys (see expand_into), with or without /pgfplots/:
+// `every axis x|y label/.style` and `/.append style`, and the code pgfplots runs around an axis
+// (`after end axis/.code`, `before end axis/.code`, `extra description/.code` and their
+// `/.append code`, `/.prefix code`), which the axis runs at its end.
+static bool passed_on_definition(const std::string& key) {
   std::string_view k = key;
   if (k.substr(0, 10) == "/pgfplots/") k.remove_prefix(10);
   for (std::string_view name : {"every axis x label", "every axis y label"})
     if (k.substr(0, name.size()) == name) {
       const std::string_view h = k.substr(name.size());
       if (h == "/.style" || h == "/.append style") return true;
+    }
+  for (std::string_view name : {"after end axis", "before end axis", "extra description"})
+    if (k.substr(0, name.size()) == name) {
+      const std::string_view h = k.substr(name.size());
+      if (h == "/.code" || h == "/.append code" || h == "/.prefix code") return true;
     }
   return false;
 }
@@ -553,8 +560,9 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
     if (handle_definition(item, key, b, e, problems)) {
       // pgfplots places an axis label by its `every axis x label` style as it stands when the
       // label is typeset, so a definition set among an axis' keys (`xlabel near ticks` and the
-      // axis line keys redefine it) matters in order with them: it is passed on as a key too
-      if (placement_definition(key)) {
+      // axis line keys redefine it) matters in order with them: it is passed on as a key too.
+      // So is the code an axis runs at its end (`after end axis/.code`): the axis runs it.
+      if (passed_on_definition(key)) {
         FlatKey fk;
         fk.key = key;
         fk.value = item.value;

@@ -462,6 +462,15 @@ TEST_CASE("\\pgfplotsset defines styles and makes plain keys every axis keys") {
   CHECK(s.find("my axis/.style={grid=major}") != std::string::npos);
   CHECK(s.find("/pgfplots/") == std::string::npos);
   CHECK(s.find("every axis/.append style={compat=1.18}") != std::string::npos);
+  // the code an axis runs at its end, set here, is every later axis' (read in order with its keys)
+  auto h = testing::expand(
+      "\\documentclass{standalone}\n\\usepackage{pgfplots}\n"
+      "\\pgfplotsset{after end axis/.code={\\draw (0,0) -- (1,1);}, my/.code={}}\n"
+      "\\begin{document}\n\\begin{tikzpicture}\n\\draw (0,0) -- (1,1);\n\\end{tikzpicture}\n\\end{document}\n");
+  REQUIRE(h.doc.preamble_styles.size() == 1);
+  CHECK(h.doc.preamble_styles[0].text.find("every axis/.append style={after end axis/.code={\\draw(0,0) -- (1,1);}}") !=
+        std::string::npos);
+  CHECK(h.doc.preamble_styles[0].text.find("every axis/.append style={my/.code") == std::string::npos);
 }
 
 TEST_CASE("circuitikz: its environment is a picture, and the document knows the package is loaded") {

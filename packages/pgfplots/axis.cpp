@@ -508,10 +508,12 @@ class AxisPicture final : public ir::PackagePicture {
       const std::string env = t.substr(5, t.find('}') - 5);
       if (env == "axis" || env == "semilogxaxis" || env == "semilogyaxis" || env == "loglogaxis" ||
           env == "polaraxis" || env == "groupplot" || env == "ternaryaxis" || env == "smithchart") {
-        if (--depth_ == 0) {
+        // the axis ends with depth_ still counting it: its end code reads `axis cs:` (coordinate())
+        if (depth_ == 1) {
           end_axis(s.st, host);
           group_ = false;
         }
+        --depth_;
         return ir::Offer::lowered;
       }
     }
@@ -570,8 +572,13 @@ class AxisPicture final : public ir::PackagePicture {
         v[k] = *tv;
       }
     }
-    // in the data scope: local units are data units (xvec/yvec scaled, origin shifted)
+    // in the data scope: local units are data units (xvec/yvec scaled, origin shifted); in the
+    // extra description's scope the same point of the page
     out.local = v[0] * s.xvec + v[1] * s.yvec + v[2] * s.zvec;
+    if (description_open_) {
+      const ir::Settings& f = data_frame_;
+      out.local = s.ctm.inverse().apply(f.ctm.apply(v[0] * f.xvec + v[1] * f.yvec + v[2] * f.zvec));
+    }
     return out;
   }
 
@@ -734,6 +741,19 @@ class AxisPicture final : public ir::PackagePicture {
   std::string legend_anchor_ = "north east", legend_font_, legend_cells_anchor_ = "center";
   const tex::Statement* begin_statement_ = nullptr;
   ir::Settings frame_;  // the picture's settings where the axis stands (its box from (0,0))
+  // The code pgfplots runs around an axis (pgfplots.code.tex): `execute at begin axis` at the
+  // start of the body; `before end axis/.code` then `execute at end axis` at its end (data frame,
+  // clipped); `extra description/.code` after the legend, in axis description cs
+  // (\pgfplots@draw@axis); `after end axis/.code` after the axis, in the picture, where
+  // `current axis` names it (\pgfplots@END@init@and@draw@axis).
+  struct AxisCode {
+    std::string begin, before_end, end, extra_description, after_end;
+  } code_;
+  std::uint32_t code_span_ = 0;  // the size of the statement whose code runs (\begin{axis}, \end{axis}): it points there
+  bool description_open_ = false;  // extra description code runs: `axis cs:` maps through data_frame_
+  ir::Settings data_frame_;        // the data frame's settings (open_data_frame)
+  void run_axis_code(const std::string& code, const char* hook, bool in_axis, ir::LibraryHost& host);
+  void name_current_axis(double W, double H, ir::LibraryHost& host);
 };
 
 void AxisPicture::read_legend_style(const std::string& v, std::uint32_t at) {
@@ -965,6 +985,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   begin_statement_ = &st;
   axis_plot_keys_.clear();
   resolved_.clear();
+  code_ = AxisCode{};
   const std::uint32_t opt_base = open == std::string::npos ? 0 : static_cast<std::uint32_t>(open + 1);
   // `every axis` first (pgfplots.code.tex \pgfplots@init@options: the style, then the axis'
   // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
@@ -1133,6 +1154,18 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       // a document's own placement (the style table passes its definition on in order)
       if (auto p = read_label_style(v)) set_label_place(dir(k[11]), *p);
       else unknown_keys_.push_back({k + "=" + trimmed(v).substr(0, 40), fk.begin});
+    } else if (std::string* code = k == "execute at begin axis"   ? &code_.begin
+                                   : k == "execute at end axis"   ? &code_.end
+                                   : starts_with(k, "before end axis/.")   ? &code_.before_end
+                                   : starts_with(k, "extra description/.") ? &code_.extra_description
+                                   : starts_with(k, "after end axis/.")    ? &code_.after_end
+                                                                           : nullptr) {
+      // the axis' code (the style table passes the /.code definitions on as keys, in order)
+      const std::string h = k.substr(std::min(k.size(), k.find("/.") == std::string::npos ? k.size() : k.find("/.")));
+      if (h.empty() || h == "/.code") *code = v;
+      else if (h == "/.append code") *code += "\n" + v;
+      else if (h == "/.prefix code") *code = v + "\n" + *code;
+      else unknown_keys_.push_back({k, fk.begin});
     } else if (k == "hide obscured x ticks" || k == "hide obscured y ticks") {
       dir(k[14]).hide_obscured = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "xlabel absolute" || k == "ylabel absolute") {
@@ -1711,6 +1744,8 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
       return;
     }
     layout_3d(st, host);
+    code_span_ = static_cast<std::uint32_t>(st.text.size());
+    if (axis_) run_axis_code(code_.begin, "execute at begin axis", true, host);
     return;
   }
   for (Direction* d : {&x_, &y_}) {
@@ -1791,6 +1826,93 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   s.yvec = {0, y_.scale};
   const Point lo = s.ctm.apply({x_.lo * x_.scale, y_.lo * y_.scale}), hi = s.ctm.apply({x_.hi * x_.scale, y_.hi * y_.scale});
   open_data_frame(st, host, s, {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}}, true);
+  name_current_axis(W, H, host);
+  code_span_ = static_cast<std::uint32_t>(st.text.size());
+  run_axis_code(code_.begin, "execute at begin axis", true, host);
+}
+
+// `current axis` (pgfplots.code.tex, the shapes pgfplots@low@level@shape and its INNER variant):
+// the box's compass anchors, `origin` at both logical zeros, `above origin`... where the lines
+// through it meet the box. The outer anchors rest on the axis' own bounding box (the picture it
+// is typeset in), which is not modelled: they are reported where used.
+void AxisPicture::name_current_axis(double W, double H, ir::LibraryHost& host) {
+  auto outline = std::make_shared<ir::ShapeOutline>();
+  const Point c{W / 2, H / 2};
+  const Point o{x_.map(x_.zero) - c.x, y_.map(y_.zero) - c.y};
+  outline->anchors = {{"north", {0, c.y}},         {"north east", {c.x, c.y}},   {"east", {c.x, 0}},
+                      {"south east", {c.x, -c.y}}, {"south", {0, -c.y}},         {"south west", {-c.x, -c.y}},
+                      {"west", {-c.x, 0}},         {"north west", {-c.x, c.y}},  {"origin", o},
+                      {"above origin", {o.x, c.y}}, {"below origin", {o.x, -c.y}}, {"left of origin", {-c.x, o.y}},
+                      {"right of origin", {c.x, o.y}}};
+  outline->border = {{-c.x, -c.y}, {c.x, -c.y}, {c.x, c.y}, {-c.x, c.y}};
+  outline->path_box = outline->outer_box = {-c.x, -c.y, c.x, c.y};
+  outline->unmodelled_anchors = {"image", "outer north", "outer north east", "outer east", "outer south east",
+                                 "outer south", "outer south west", "outer west", "outer north west", "outer center",
+                                 "above north", "above north east", "right of north east", "right of east",
+                                 "right of south east", "below south east", "below south", "below south west",
+                                 "left of south west", "left of west", "left of north west", "above north west"};
+  host.name_node("current axis", frame_.ctm.apply(c), frame_.ctm, std::move(outline));
+}
+
+// One piece of the axis' code (code_), each ';'-terminated statement lowered where pgfplots runs
+// it: in the data frame (`in_axis`) or where the scope open now puts it. A path statement
+// (\draw, \node...) is lowered as written; anything else (an \addplot, whose data the limits
+// did not count; a macro; \foreach) is reported and not drawn.
+void AxisPicture::run_axis_code(const std::string& code, const char* hook, bool in_axis, ir::LibraryHost& host) {
+  if (code.empty()) return;
+  // TeX comments out, then the statements at brace depth 0
+  std::string text;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code[i] == '\\' && i + 1 < code.size()) {
+      text += code.substr(i, 2), ++i;
+    } else if (code[i] == '%') {
+      while (i < code.size() && code[i] != '\n') ++i;
+      text += '\n';
+    } else {
+      text += code[i];
+    }
+  }
+  static const std::set<std::string> kPath = {"\\draw", "\\path", "\\fill",  "\\filldraw", "\\node",
+                                              "\\coordinate", "\\shade", "\\shadedraw", "\\pic", "\\clip"};
+  auto command = [](std::string_view t, std::size_t i) {  // the control word at t[i] ('\\')
+    std::size_t j = i + 1;
+    while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
+    return std::string(t.substr(i, j - i));
+  };
+  // a path statement runs to its ';'; other code (\pgfmathsetmacro..., \foreach...) to the next
+  // path command or ';' at brace depth 0, and is reported as one piece
+  std::vector<std::string> statements;
+  std::size_t start = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char ch = i < text.size() ? text[i] : ';';
+    if (ch == '\\' && depth <= 0 && kPath.count(command(text, i)) && i > start) {
+      const std::string before = trimmed(std::string_view(text).substr(start, i - start));
+      if (!before.empty() && !(before[0] == '\\' && kPath.count(command(before, 0)))) {
+        statements.push_back(before);
+        start = i;
+      }
+    }
+    if (ch == '\\') ++i;
+    else if (ch == '{') ++depth;
+    else if (ch == '}') --depth;
+    else if (ch == ';' && depth <= 0) {
+      const std::string one = trimmed(std::string_view(text).substr(start, std::min(i + 1, text.size()) - start));
+      if (!one.empty() && one != ";") statements.push_back(one);
+      start = i + 1;
+      depth = 0;
+    }
+  }
+  for (const std::string& one : statements) {
+    const bool path = one[0] == '\\' && kPath.count(command(one, 0)) != 0 && one.back() == ';';
+    if (path && !(in_axis && (x_.log || y_.log))) {
+      host.emit(one, 0, code_span_);
+      continue;
+    }
+    const std::string why = !path ? "'" + one.substr(0, std::min<std::size_t>(one.size(), 30)) + "'"
+                                  : std::string("a TikZ path inside a logarithmic axis");
+    host.problem("unsupported-construct", why + " in the axis' " + hook + " code is not modelled", 0, code_span_);
+  }
 }
 
 // The axis lines (pgfplots.code.tex): both directions boxed, one rectangle
@@ -1940,6 +2062,7 @@ void AxisPicture::draw_title(double W, double H, ir::LibraryHost& host, std::uin
 void AxisPicture::open_data_frame(const tex::Statement& st, ir::LibraryHost& host, ir::Settings s,
                                   const std::vector<Point>& outline, bool is_rectangle) {
   if (clip_) s.size_frozen = true;
+  data_frame_ = s;
   host.begin_scope(s);
   axis_ = true;
   if (clip_) {
@@ -1965,10 +2088,27 @@ void AxisPicture::open_data_frame(const tex::Statement& st, ir::LibraryHost& hos
   }
 }
 
-void AxisPicture::end_axis(const tex::Statement&, ir::LibraryHost& host) {
+void AxisPicture::end_axis(const tex::Statement& st, ir::LibraryHost& host) {
   if (axis_) {
+    code_span_ = static_cast<std::uint32_t>(st.text.size());
+    run_axis_code(code_.before_end, "before end axis", true, host);
+    run_axis_code(code_.end, "execute at end axis", true, host);
     host.emit("\\end{scope}", 0, 0);
     draw_legend(host);
+    if (!code_.extra_description.empty() && three_d_) {
+      host.problem("unsupported-construct", "the extra description code of a three-dimensional axis is not modelled", 0,
+                   code_span_);
+    } else if (!code_.extra_description.empty()) {
+      // axis description cs: (0,0) the box's lower left corner, (1,1) its upper right one
+      ir::Settings d = frame_;
+      d.xvec = {x_.length, 0}, d.yvec = {0, y_.length};
+      host.begin_scope(d);
+      description_open_ = true;
+      run_axis_code(code_.extra_description, "extra description", false, host);
+      description_open_ = false;
+      host.emit("\\end{scope}", 0, 0);
+    }
+    run_axis_code(code_.after_end, "after end axis", false, host);
     if (place_unknown_ || (moved_unknown_ && earlier_content_)) host.mark_nodes_incomplete(axis_first_node_);
     else if (moved_unknown_) shifted_axis_first_node_ = axis_first_node_;
   }

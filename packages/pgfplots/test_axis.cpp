@@ -906,3 +906,60 @@ TEST_CASE("pgfplots log axis: the plots' own paths are drawn, not taken for TikZ
     CHECK(count_unsupported(p.lower()) == 1);
   }
 }
+
+// lualatex (pgfplots 1.18, compat=1.18; \pgfpointanchor of each name after the picture): the
+// axis' code runs where pgfplots runs it, `current axis` names the axis' box and its origin.
+TEST_CASE("pgfplots axis code: after end axis, before end axis and extra description run, current axis anchors") {
+  auto at = [](const ir::Diagram& d, const std::string& name) -> std::optional<ir::Point> {
+    for (const auto& c : d.coordinates)
+      if (c.name == name) return c.p;
+    return std::nullopt;
+  };
+  Pic p;
+  p.axis = true;
+  p.libraries = {"calc"};
+  // a style's `.code` replaces what `every axis` appended; the axis' own `/.append code` adds to it
+  p.pre("myaxis/.style={axis lines=middle, after end axis/.code={\\node (O) at ($(current axis.origin)+(-5pt,-5pt)$) {$O$};}}");
+  p.pre("every axis/.append style={after end axis/.append code={\\coordinate (A) at (current axis.above origin);}}");
+  p.other("\\begin{axis}[myaxis, xmin=-3,xmax=5,ymin=-2,ymax=4, "
+          "after end axis/.append code={\\coordinate (B) at (current axis.right of origin);}, "
+          "before end axis/.code={\\coordinate (C) at (1,1);}, "
+          "extra description/.code={\\coordinate (D) at (0.5,1); \\coordinate (G) at (axis cs:0,4);}]");
+  p.other("\\addplot coordinates {(0,0) (1,1)};");
+  p.other("\\end{axis}");
+  p.path("\\coordinate (F) at (current axis.south east);");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const ir::Node* o = nullptr;
+  for (const auto& n : d.nodes)
+    if (n.text == "$O$") o = &n;
+  REQUIRE(o != nullptr);
+  CHECK(std::abs(o->center.x - 68.123) < 0.05);
+  CHECK(std::abs(o->center.y - 48.998) < 0.05);
+  CHECK(!at(d, "A"));  // TeX: "No shape named `A' is known"
+  const std::vector<std::tuple<const char*, double, double>> want = {
+      {"B", 195.039, 54.010}, {"C", 97.498, 80.997}, {"D", 97.498, 161.993}, {"G", 73.123, 161.993}, {"F", 194.995, 0}};
+  for (const auto& [name, x, y] : want) {
+    CAPTURE(name);
+    auto q = at(d, name);
+    REQUIRE(q);
+    CHECK(std::abs(q->x - x) < 0.05);
+    CHECK(std::abs(q->y - y) < 0.05);
+  }
+  {
+    // what the code holds that is not a path, and an anchor on the axis' own bounding box, are
+    // reported: nothing of it is dropped unsaid
+    Pic q;
+    q.axis = true;
+    q.other("\\begin{axis}[after end axis/.code={\\pgfmathsetmacro\\a{2} \\draw (current axis.outer north) -- (0,0);}]");
+    q.other("\\addplot coordinates {(0,0) (1,1)};");
+    q.other("\\end{axis}");
+    auto e = q.lower();
+    std::vector<std::string> messages;
+    for (const auto& x : e.diagnostics)
+      if (x.rule.rfind("unsupported", 0) == 0) messages.push_back(x.message);
+    REQUIRE(messages.size() == 2);
+    CHECK(messages[0].find("after end axis code is not modelled") != std::string::npos);
+    CHECK(messages[1] == "the place of anchor 'outer north' of 'current axis' is not modelled");
+  }
+}
