@@ -60,8 +60,9 @@ const RuleDoc label_association_doc = {
     "its text. Text a package typesets as its own\n"
     "furniture (axis tick and axis labels, calendar days) names no geometry either, and a node an\n"
     "edge ends at (pgf stops the edge at its border), or any text node of a graph or flowchart, is a\n"
-    "vertex carrying its own name, as is a name in a circuit (its components' drawings are the\n"
-    "package's, not modelled; circuitikz places their labels beside them); a name within the\n"
+    "vertex carrying its own name. No text of a circuit is checked (its components' drawings are\n"
+    "the package's, not modelled; circuitikz places their values, voltages, currents and flows\n"
+    "beside them, and none of them is a length, angle or area of a figure); a name within the\n"
     "orphan distance of a node drawn with a shape\n"
     "of its own, or of a symbol its shape paints (a circuitikz transistor, whose leads are not\n"
     "modelled), names that node, and a label= is measured from its owner's border (a pin with a\n"
@@ -310,8 +311,11 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     // Nor is a name in a circuit: it names a component whose drawing (a resistor's zigzag) is the
     // package's, not modelled, and whose own labels the package places beside it.
     if (!n.label_of && l.text.kind == LabelKind::name &&
-        (kind == PictureKind::graph || kind == PictureKind::flowchart || kind == PictureKind::circuit))
+        (kind == PictureKind::graph || kind == PictureKind::flowchart))
       continue;
+    // In a circuit no text is a length, angle or area of a figure either: the package places the
+    // components' values, voltages, currents and flows ($\phi$ is a flux there) beside them.
+    if (kind == PictureKind::circuit) continue;
     // With nothing drawn but text, the text is the picture: there is nothing for it to name.
     if (!drawn_elements) continue;
     // A label whose own place is a guess (its shape sets its text where the model does not know)

@@ -25,7 +25,7 @@
 // and its label beside it.
 //
 // What is not modelled is reported once per picture (unsupported-construct: the picture is then
-// incomplete for the rules) and not guessed: flows, stacked labels (l2=), mirrored or inverted
+// incomplete for the rules) and not guessed: stacked labels (l2=), mirrored or inverted
 // bipoles, a segment in a rotated or skewed frame, and the \ctikzset keys that change sizes and
 // distances (bipoles/length...). The settings the model follows (families, voltage style and
 // direction, label alignment) are CircuitSettings.
@@ -131,6 +131,10 @@ const Bipole* find_bipole(std::string_view name) {
 }
 
 constexpr double kDeg = std::numbers::pi / 180;
+// pgfcirc.defines.tex: bipoles/length (\pgf@circ@Rlen), 1.4cm by default, and flow/offset, the
+// distance of a flow's arrow from its wire in those lengths
+constexpr double kBipoleLength = 1.4 * 72.27 / 2.54;
+constexpr double kFlowOffset = 0.2;
 // pgfcirclabel.tex \pgf@circ@ls: the space between a bipole and its label, .75ex of the font.
 constexpr double kLabelSpaceEx = 0.75;
 
@@ -183,8 +187,8 @@ std::optional<VoltageKey> voltage_key(std::string_view k) {
 struct CurrentKey {
   char y = 0, direction = 0, x = 0;  // '^'/'_'; '>'/'<'; 'b' before, 'a' after
 };
-std::optional<CurrentKey> current_key(std::string_view k) {
-  if (k.empty() || k[0] != 'i' || k.size() > 3) return std::nullopt;
+std::optional<CurrentKey> current_key(std::string_view k, char letter = 'i') {
+  if (k.empty() || k[0] != letter || k.size() > 3) return std::nullopt;
   auto y = [](char c) { return c == '^' || c == '_'; };
   auto d = [](char c) { return c == '<' || c == '>'; };
   CurrentKey c;
@@ -203,11 +207,7 @@ std::optional<CurrentKey> current_key(std::string_view k) {
 // circuitikz keys of a bipole that draw what is not modelled here.
 bool unmodelled_key(std::string_view k) {
   auto starts = [&](std::string_view p) { return k.substr(0, p.size()) == p; };
-  auto ornament = [&](char c) {  // v, v^, v_, v<, v>, i>^, i_<, f... (voltage, current, flow)
-    if (k.empty() || k[0] != c) return false;
-    return std::all_of(k.begin() + 1, k.end(), [](char x) { return x == '<' || x == '>' || x == '^' || x == '_'; });
-  };
-  return ornament('f') || starts("l2") || starts("a2") || k == "voltage" ||
+  return starts("l2") || starts("a2") || k == "voltage" ||
          k == "current" || k == "flow" || k == "mirror" || k == "mirrored" || k == "invert" || k == "inverted" ||
          k == "reversed" || k == "bipole nodes";
 }
@@ -490,7 +490,7 @@ class CircuitikzPicture final : public PackagePicture {
       std::string text;
       CurrentKey key;
     };
-    std::optional<Current> current;
+    std::optional<Current> current, flow;
     Poles pl;
     for (const auto& it : split_options(op.options)) {
       bool is_annotation = false;
@@ -514,13 +514,15 @@ class CircuitikzPicture final : public PackagePicture {
         voltage = Voltage{it.value, *vk};
       } else if (auto ck = current_key(it.key)) {
         current = Current{it.value, *ck};
+      } else if (auto fk = current_key(it.key, 'f')) {  // a flow: f, f^>, f<_... (pgfcircflow.tex)
+        flow = Current{it.value, *fk};
       } else if (it.key == "n" || it.key == "name") {
         name = it.value;
       } else if (auto p = poles(it.key)) {
         pl = *p;
         if (!p->modelled) unsupported(host, "poles", "circuitikz poles d and . are not modelled", op.b, op.e);
       } else if (unmodelled_key(it.key)) {
-        unsupported(host, "ornament", "circuitikz flows, stacked labels and mirrored or inverted bipoles (" +
+        unsupported(host, "ornament", "circuitikz stacked labels and mirrored or inverted bipoles (" +
                                           it.key + ") are not modelled", op.b, op.e);
       } else {
         if (!rest.empty()) rest += ", ";
@@ -580,6 +582,10 @@ class CircuitikzPicture final : public PackagePicture {
       volt += current_drawing(current->key, current->text, host, dir, source, voltage_backward, short_wire, S, E,
                               at(-bp->half_length, 0), at(bp->half_length, 0), local, name);
     }
+    if (flow && !flow->text.empty())
+      volt += flow_drawing(flow->key, flow->text, dir, std::sqrt(std::abs(op.ctm.determinant())), bp->name == "short", S, E,
+                           at(-bp->half_length, 0),
+                           at(bp->half_length, 0), local, name);
     std::string path;
     if (open) path = volt + "(" + op.target_text + ")";
     else if (wire_only && volt.empty()) path = "-- (" + op.target_text + ")";
@@ -706,6 +712,29 @@ class CircuitikzPicture final : public PackagePicture {
     return " node[currarrow, rotate=" + num(rot) + ", anchor=center] at " + local(pos) + " {} node[anchor=" +
            voltage_label_anchor(dir, below) + "] " + (name.empty() ? "" : "(" + name + "current) ") + "at " +
            local(lab) + " {" + text + "} ";
+  }
+
+  // pgfcircflow.tex \pgf@circ@drawflow: the flow's arrow (a flowarrow node beside the wire before
+  // or after the bipole, flow/offset (.2) bipole lengths off it, halfway along: flow/distance .5)
+  // and its label at the arrow's center (flowarrow declares no border either). f/.code's defaults:
+  // forward, after the bipole, above (left of the direction of travel), for sources too.
+  template <class Local>
+  std::string flow_drawing(CurrentKey key, const std::string& text, double dir, double scale, bool short_wire, Point S,
+                           Point E, Point left, Point right, const Local& local, const std::string& name) const {
+    const bool backward = key.direction == '<', before = key.x == 'b', below = key.y == '_';
+    const Point from = short_wire || before ? S : right, to = short_wire || !before ? E : left;
+    const double len = std::hypot(to.x - from.x, to.y - from.y);
+    Point n{0, 0};  // left of from -> to; below: right of it
+    if (len > 0) n = {-(to.y - from.y) / len, (to.x - from.x) / len};
+    // ($(from)!offset!90:(to)$): calc measures the distance in the picture's frame, so that on the
+    // page it grows with the picture's scale (lualatex, scale=1.5: 11.95pt)
+    const double off = (below ? -1 : 1) * kFlowOffset * kBipoleLength * scale;
+    const Point pos{(from.x + to.x) / 2 + n.x * off, (from.y + to.y) / 2 + n.y * off};
+    // \pgf@circ@rounded@dir: the direction; a backward flow's turned by 180, decimals stripped
+    const double rot = backward ? static_cast<double>(static_cast<long>(dir - 180)) : dir;
+    return " node[flowarrow, rotate=" + num(rot) + ", anchor=center] at " + local(pos) + " {} node[anchor=" +
+           voltage_label_anchor(dir, below) + "] " + (name.empty() ? "" : "(" + name + "flow) ") + "at " + local(pos) +
+           " {" + text + "} ";
   }
 
   // pgfcircvoltage.tex \pgf@circ@drawvoltage (and pgfcirccurrent.tex, the same table): the label's

@@ -76,10 +76,10 @@ TEST_CASE("circuitikz: short and open draw no component, poles are small circles
 
 TEST_CASE("circuitikz: what is not modelled is reported once, and nothing is guessed for it") {
   auto p = circuit();
-  p.path("\\draw (0,0) to[R, f=$f_1$] (0,2) to[R, f_>=$f_2$] (2,2) to[R, l2=a and b] (2,0);");
+  p.path("\\draw (0,0) to[R, l2=a and b] (0,2) to[R, mirror] (2,2) to[R, l2=c and d] (2,0);");
   auto d = p.lower();
-  CHECK(count_unsupported(d) == 1);  // flows and stacked labels: once
-  CHECK(d.nodes.size() == 3);        // the three shapes; no label is placed for f, l2
+  CHECK(count_unsupported(d) == 1);  // stacked labels and mirrored bipoles: once
+  CHECK(d.nodes.size() == 3);        // the three shapes; no label is placed for l2
 }
 
 TEST_CASE("circuitikz: voltages and currents are drawn where circuitikz draws them") {
@@ -265,4 +265,22 @@ TEST_CASE("circuitikz: the package options and scope options choose the resistor
   CHECK(f.picture_bbox.ymin == doctest::Approx(g.picture_bbox.ymin));
   CHECK(d.picture_bbox.ymax == doctest::Approx(16.1335).epsilon(0.001));
   CHECK(g.picture_bbox.ymax == doctest::Approx(16.3335).epsilon(0.001));
+}
+
+TEST_CASE("circuitikz: a flow is an arrow beside the wire after the bipole, its label beside the arrow") {
+  // lualatex (fixtures/metrics/circuitikz_flows.tex's first segments): the picture reaches 23.72pt
+  // up, the top of f_1's box; f_1 is above the wire after the resistor, f_2 below and backward
+  auto p = circuit();
+  p.path("\\draw (0,0) to[R, f=$f_1$] (3,0) to[C, f_<=$f_2$] (3,-3);");
+  auto d = p.lower();
+  CHECK_MESSAGE(count_unsupported(d) == 0, diagnostics(d));
+  REQUIRE(d.has_picture_bbox);
+  CHECK(d.picture_bbox.ymax == doctest::Approx(23.7215).epsilon(0.001));
+  CHECK(d.picture_bbox.xmax == doctest::Approx(97.7084).epsilon(0.001));
+  const ir::Node* f1 = with_text(d, "f_1");
+  REQUIRE(f1);
+  CHECK(f1->box.xmin == doctest::Approx(63.9615).epsilon(0.001));  // after the resistor's end (56.9pt)
+  const ir::Node* f2 = with_text(d, "f_2");
+  REQUIRE(f2);
+  CHECK(f2->box.xmax == doctest::Approx(77.1915).epsilon(0.001));  // below a downward wire: left of it
 }
