@@ -726,6 +726,44 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
       auto middle = std::find_if(strokes.begin(), strokes.end(), at_middle);
       const bool by_middle = middle != strokes.end();
       if (by_middle) arc = *middle;
+      // An angle's label is set on its bisector (tkz-euclide's \tkzLabelAngle at `pos` along it,
+      // the angles library's `angle eccentricity`): a label the bisector of a corner runs through,
+      // in front of the corner and within reach of both its sides, names that corner however far
+      // out along the bisector it sits. Only when no arc or corner is attached otherwise.
+      if (!by_middle && !(arc && arc->gap <= attach) && !(corner && corner->gap <= attach))
+        for (const Target& t : vertices) {
+          const Point v = vertices_[t.index].p;
+          auto rays = rays_at(v, 1.0);
+          if (rays.size() < 2) continue;
+          std::sort(rays.begin(), rays.end(), [](const Ray& a, const Ray& b) {
+            return std::atan2(a.dir.y, a.dir.x) < std::atan2(b.dir.y, b.dir.x);
+          });
+          bool on = false;
+          for (std::size_t i = 0; i < rays.size() && !on; ++i) {
+            const Ray& a = rays[i];
+            const Ray& b = rays[(i + 1) % rays.size()];
+            const double la = geo::norm(a.dir), lb = geo::norm(b.dir);
+            if (la <= 0 || lb <= 0) continue;
+            // consecutive rays (no other side between them) making a corner of less than 180°
+            double wedge = std::atan2(b.dir.y, b.dir.x) - std::atan2(a.dir.y, a.dir.x);
+            if (wedge <= 0) wedge += 2 * std::numbers::pi;
+            if (wedge >= std::numbers::pi - 1e-6 || wedge < 1e-6) continue;
+            const Point bis = a.dir * (1 / la) + b.dir * (1 / lb);
+            const double lbis = geo::norm(bis);
+            if (lbis <= 0) continue;
+            const Point u = bis * (1 / lbis);
+            const double along = geo::dot(l.center - v, u);
+            const double reach = std::min(la, lb);
+            if (along <= 0 || along > reach) continue;
+            auto g = box_polyline_distance(l.box, {v, v + u * reach});
+            on = g && *g <= kLeaderTouchPt;
+          }
+          if (!on) continue;
+          corner = t;
+          corner->gap = std::min(corner->gap, attach);
+          arc.reset();
+          break;
+        }
       if (arc && (arc->gap <= attach || !corner)) {
         out.best = arc;
         for (std::size_t i = 0; i < strokes.size(); ++i) {
