@@ -358,3 +358,71 @@ TEST_CASE("tkzeuclide: what tkz's result would rest on pgfmath's rounding, or a 
     CHECK(count_unsupported(d) >= 1);
   }
 }
+
+TEST_CASE("tkzeuclide: \\tkzSetUpCompass, \\tkzSetUpArc and \\tkzSetUpCircle share their keys as tkz stores them") {
+  // O at the origin, A east, B north: \tkzDrawArc(O,A)(B) runs from 0 to 90 degrees, widened by
+  // tkz's \tkz@delta either side; \tkzCompass(O,A) is delta either side of A
+  auto arcs = [](const ir::Diagram& d) {
+    std::vector<ir::Arc> out;
+    for (const auto& e : d.elements)
+      if (const auto* a = std::get_if<ir::Arc>(&e.geom)) out.push_back(*a);
+    return out;
+  };
+  auto colors = [](const ir::Diagram& d) {
+    std::vector<std::string> out;
+    for (const auto& e : d.elements)
+      if (std::holds_alternative<ir::Arc>(e.geom)) out.push_back(e.style.draw_color);
+    return out;
+  };
+  const std::string pts = "\\tkzDefPoints{0/0/O,1/0/A,0/1/B}";
+  {
+    Pic p;
+    p.pre(kStyles);
+    p.pre("compass style/.style={color=black}, arc style/.style={color=black}");
+    p.other(pts + "\\tkzSetUpCompass[delta=20,color=red]\\tkzDrawArc(O,A)(B)\\tkzCompass(O,A)");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    auto a = arcs(d);
+    REQUIRE(a.size() == 2);
+    CHECK(std::abs(a[0].start_deg - -20) < 1e-6);  // \tkzDrawArc's default delta is the compass's
+    CHECK(std::abs(a[0].end_deg - 110) < 1e-6);
+    CHECK(std::abs(a[1].start_deg - -20) < 1e-6);
+    CHECK(std::abs(a[1].end_deg - 20) < 1e-6);
+    auto c = colors(d);
+    CHECK(c[0] == "black");  // arc style is not the compass's
+    CHECK(c[1] == "red");
+  }
+  {
+    Pic p;
+    p.pre(kStyles);
+    p.pre("compass style/.style={color=black}, arc style/.style={color=black}");
+    p.other(pts + "\\tkzSetUpArc[delta=5,color=blue]\\tkzSetUpCircle[delta=30]\\tkzDrawArc(O,A)(B)\\tkzCompass(O,A)");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    auto a = arcs(d);
+    REQUIRE(a.size() == 2);
+    CHECK(std::abs(a[0].start_deg - -5) < 1e-6);  // \tkzSetUpCircle's delta is not stored
+    CHECK(std::abs(a[0].end_deg - 95) < 1e-6);
+    CHECK(std::abs(a[1].start_deg - -5) < 1e-6);  // \tkzSetUpArc's delta is the compass's too
+    auto c = colors(d);
+    CHECK(c[0] == "blue");
+    CHECK(c[1] == "black");
+  }
+  {
+    // add= of \tkzSetUpLine holds for later lines; add= on the command wins; a malformed one is reported
+    Pic p;
+    p.pre(kStyles);
+    p.other(pts + "\\tkzSetUpLine[add=.5 and 0]\\tkzDrawLine(O,A)\\tkzDrawLine[add=0 and 1](O,B)\\tkzDrawLine[add=1](O,A)");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 1);
+    std::vector<ir::Segment> seg;
+    for (const auto& e : d.elements)
+      if (const auto* s = std::get_if<ir::Segment>(&e.geom)) seg.push_back(*s);
+    REQUIRE(seg.size() == 2);
+    const double cm = 72.27 / 2.54;
+    CHECK(std::abs(seg[0].a.x - -0.5 * cm) < 0.01);
+    CHECK(std::abs(seg[0].b.x - 1 * cm) < 0.01);
+    CHECK(std::abs(seg[1].a.y - 0) < 0.01);
+    CHECK(std::abs(seg[1].b.y - 2 * cm) < 0.01);
+  }
+}

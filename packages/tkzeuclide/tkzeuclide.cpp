@@ -22,6 +22,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "ir/library.hpp"
@@ -215,7 +217,7 @@ struct Signature {
 };
 constexpr Signature kSignatures[] = {
     {"tkzDefPoint", "opg"},        {"tkzDefPoints", "og"},         {"tkzDefMidPoint", "p"},
-    {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},      {"tkzGetPoint", "g"},
+    {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},  {"tkzDefCircleBy", "op"},      {"tkzGetPoint", "g"},
     {"tkzGetPoints", "gg"},        {"tkzGetFirstPoint", "g"},      {"tkzGetSecondPoint", "g"},
     {"tkzDrawPoint", "op"},        {"tkzDrawPoints", "op"},        {"tkzLabelPoint", "opg"},
     {"tkzLabelPoints", "op"},      {"tkzDrawSegment", "op"},       {"tkzDrawSegments", "op"},
@@ -481,7 +483,7 @@ class Lowerer {
     if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL" || n == "tkzDefCircle" ||
         n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith" ||
         n == "tkzDefTriangle" || n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle" ||
-        n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy")
+        n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy" || n == "tkzDefCircleBy")
       state_.results_known = false;
     if (n == "tkzGetLength" || n == "tkzGetAngle" || n == "tkzGetResult") return get_result(c);
     // pgf's \pgfinterruptboundingbox .. \endpgfinterruptboundingbox between tkz commands of the
@@ -539,6 +541,7 @@ class Lowerer {
     if (n == "tkzClipCircle") return clip_circle(c);
     if (n == "tkzDefPointBy") return def_point_by(c);
     if (n == "tkzDefPointsBy") return def_points_by(c);
+    if (n == "tkzDefCircleBy") return def_circle_by(c);
     if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
       std::string from = n == "tkzGetPoint" ? "tkzPointResult" : n == "tkzGetFirstPoint" ? "tkzFirstPointResult"
                                                                                          : "tkzSecondPointResult";
@@ -564,8 +567,8 @@ class Lowerer {
     if (n == "tkzMarkSegment" || n == "tkzMarkSegments") return mark_segments(c);
     if (n == "tkzSetUpPoint") return setup_point(c);
     if (n == "tkzCompass" || n == "tkzCompasss") return compasses(c);
-    if (n == "tkzSetUpCompass") return setup_compass(c);
-    if (n == "tkzSetUpArc" || n == "tkzSetUpCircle" || n == "tkzSetUpLabel" || n == "tkzSetUpColors")
+    if (n == "tkzSetUpCompass" || n == "tkzSetUpArc" || n == "tkzSetUpCircle" || n == "tkzSetUpLabel" ||
+        n == "tkzSetUpColors")
       return setup_other(c);
     if (n == "tkzClipPolygon") return clip_polygon(c);
     if (n == "tkzDrawPolySeg") return poly_seg(c);
@@ -1716,6 +1719,82 @@ class Lowerer {
     }
     define("tkzPointResult", *img, c);
   }
+  // tkz-obj-eu-circles-by.tex \tkzDefCircleBy[transformation](O,A): the image of the circle about
+  // O through A. translation / homothety / reflection / symmetry / rotation: tkzFirstPointResult
+  // the image of O, tkzSecondPointResult (and tkzPointResult) the image of A, as \tkzDefPointBy
+  // gives them (symmetry's \tkzUCSym grows the picture by the centre and each image).
+  // inversion (\tkzDefInversionCircle): |OA| and |O C| (C the inversion's centre) in cm closer
+  // than 1 (tkz compares them as pt): the images of A turned by -90 degrees about O and of A; else
+  // the circle through the images of A turned by +90 and -90 degrees and of A, as \tkzDefCircle
+  // [circum] gives it (its centre first, then the image of A). inversion negative: those turned
+  // by half a turn about the inversion's centre (\tkzUCSym).
+  void def_circle_by(const Command& c) {
+    state_.length_result.reset();
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != 2) return unsupported_command(c);
+    auto t = transformation(c);
+    if (!t) return;
+    const std::string kind = t->kind;
+    if (kind != "translation" && kind != "homothety" && kind != "reflection" && kind != "symmetry" &&
+        kind != "rotation" && kind != "inversion" && kind != "inversion negative")
+      return unsupported("\\tkzDefCircleBy[" + kind + "=...]", c.b, c.e);
+    auto O = point(args[0], c), A = point(args[1], c);
+    if (!O || !A) return;
+    auto sym_path = [&](Point centre, Point img, const char* name) {
+      emit("\\path " + local(centre) + " -- " + local(img) + " coordinate (" + name + ");", c);
+    };
+    if (kind != "inversion" && kind != "inversion negative") {
+      auto first = image(*t, *O, c);
+      if (!first) return;
+      auto second = image(*t, *A, c);
+      if (!second) return;
+      state_.results_known = true;
+      if (t->centre) {
+        sym_path(*t->centre, *first, "tkzFirstPointResult");
+        sym_path(*t->centre, *second, "tkzSecondPointResult");
+      } else {
+        define("tkzFirstPointResult", *first, c);
+        define("tkzSecondPointResult", *second, c);
+      }
+      emit("\\coordinate (tkzPointResult) at (tkzSecondPointResult);", c);
+      return;
+    }
+    // the inversion's centre and the point it passes through
+    const auto& w = t->words;
+    if (w.size() != 4 || w[0] != "center" || w[2] != "through") return unsupported_command(c);
+    auto C = point(w[1], c);
+    if (!C) return;
+    Transformation inv = *t;
+    inv.kind = "inversion";
+    auto turned = [&](double deg) { return *O + rotated(*A - *O, deg); };
+    const double lna = cm_rounded(norm(*A - *O)) / kPtPerCmTkz, lnb = cm_rounded(norm(*C - *O)) / kPtPerCmTkz;
+    std::optional<Point> first, second;
+    if (std::round(std::abs(lnb - lna) * 1e6) / 1e6 < 1) {
+      first = image(inv, turned(-90), c);
+      if (!first) return;
+      second = image(inv, *A, c);
+      if (!second) return;
+    } else {
+      auto p1 = image(inv, turned(90), c);
+      if (!p1) return;
+      auto p2 = image(inv, turned(-90), c);
+      if (!p2) return;
+      auto p3 = image(inv, *A, c);
+      if (!p3) return;
+      first = circumcenter(*p3, *p1, *p2);
+      if (!first) return unsupported("\\tkzDefCircleBy[inversion] onto points on one line", c.b, c.e);
+      second = p3;
+    }
+    state_.results_known = true;
+    if (kind == "inversion negative") {
+      sym_path(*C, 2 * *C - *first, "tkzFirstPointResult");
+      sym_path(*C, 2 * *C - *second, "tkzSecondPointResult");
+    } else {
+      define("tkzFirstPointResult", *first, c);
+      define("tkzSecondPointResult", *second, c);
+    }
+    emit("\\coordinate (tkzPointResult) at (tkzSecondPointResult);", c);
+  }
   // \tkzDefPointsBy[transformation](A,B,...){A',B',...}: each image named by the list, or by the
   // point's name and a prime when the list is empty or shorter (\tkz@LastList runs out).
   void def_points_by(const Command& c) {
@@ -1769,6 +1848,25 @@ class Lowerer {
       }
   }
 
+  // `add=l and r` of a line (\tkzDrawLine(s), \tkzSetUpLine): how far it runs past each end, as
+  // a fraction of its length; another form is reported (nullopt).
+  std::optional<std::pair<double, double>> add_key(const std::string& a, const Command& c) {
+    auto pos = a.find(" and ");
+    if (pos == std::string::npos) {
+      unsupported("\\" + c.name + "[add=" + a + "]", c.b, c.e);
+      return std::nullopt;
+    }
+    auto lv = number(trim(a.substr(0, pos)), c), rv = number(trim(a.substr(pos + 5)), c);
+    if (!lv || !rv) return std::nullopt;
+    return std::make_pair(*lv, *rv);
+  }
+  // tkz's polygon paths start with their first point twice: (A)--(A)--(B)--...
+  static std::string through(const std::vector<std::string>& g) {
+    std::string path = "(" + g[0] + ")";
+    for (const auto& p : g) path += "--(" + p + ")";
+    return path;
+  }
+
   // tkz-obj-eu-draw-lines.tex: a segment is `\draw[line style,add=0 and 0,#1] (A) to (B)`, a line
   // the same with line style's `add` (default .2 and .2): the `to path`
   // ($(A)!-l!(B)$)--($(B)!-r!(A)$), computed here. `dim=` (a dimension line) is not modelled.
@@ -1777,12 +1875,9 @@ class Lowerer {
     if (o.get("dim")) return unsupported("\\" + c.name + "[dim=...]", c.b, c.e);
     double l = line ? add_l_ : 0, r = line ? add_r_ : 0;
     if (const auto* a = o.get("add")) {
-      auto pos = a->find(" and ");
-      if (pos == std::string::npos) return unsupported("\\" + c.name + "[add=" + *a + "]", c.b, c.e);
-      auto lv = number(trim(a->substr(0, pos)), c), rv = number(trim(a->substr(pos + 5)), c);
-      if (!lv || !rv) return;
-      l = *lv;
-      r = *rv;
+      auto lr = add_key(*a, c);
+      if (!lr) return;
+      std::tie(l, r) = *lr;
     }
     for (const auto& g : groups(nth(c, '(')->text)) {
       if (g.size() != 2) {
@@ -1806,9 +1901,7 @@ class Lowerer {
     else gs.push_back(split_top(nth(c, '(')->text, ','));
     for (const auto& g : gs) {
       if (g.size() < 2 || !known(g, c)) continue;
-      std::string path = "(" + g[0] + ")";
-      for (const auto& p : g) path += "--(" + p + ")";
-      path += "--cycle;";
+      const std::string path = through(g) + "--cycle;";
       if (fill) emit("\\fill[" + opts(c) + "] " + path, c);
       else emit("\\draw[" + with("line style,line join=round", opts(c)) + "] " + path, c);
     }
@@ -2030,45 +2123,19 @@ class Lowerer {
            c);
     }
   }
-  // \tkzSetUpCompass[color, line width, style, delta, length]: compass style redefined from the
-  // stored keys; delta and length (tkz searches /tkzcompass too) hold for later compasses.
-  void setup_compass(const Command& c) {
-    Options o = split_options(opts(c), {"delta", "length", "color", "line width", "style"});
-    if (const auto* d = o.get("delta")) {
-      auto v = number(*d, c);
-      if (!v) return;
-      state_.compass_delta = *v;
-    }
-    if (const auto* l = o.get("length")) {
-      auto v = number(*l, c);
-      if (!v) return;
-      state_.compass_length = *v;
-    }
-    std::string st;
-    if (const auto* v = o.get("color")) st = with(st, "color=" + *v);
-    if (const auto* v = o.get("line width")) st = with(st, "line width=" + *v);
-    if (const auto* v = o.get("style")) st = with(st, *v);
-    st = with(st, o.tikz);
-    if (!st.empty()) emit("\\tikzset{compass style/.append style={" + st + "}}", c);
-  }
-
   // tkz-obj-eu-draw-polygons.tex \tkzClipPolygon(A,B,...): \clip (A)--(A)--(B)--...--cycle;
   // [out] clips to the outside (a reversed clip), not modelled.
   void clip_polygon(const Command& c) {
     if (!trim(opts(c)).empty()) return unsupported("\\tkzClipPolygon[" + opts(c) + "]", c.b, c.e);
     auto g = split_top(nth(c, '(')->text, ',');
     if (g.size() < 2 || !known(g, c)) return;
-    std::string path = "(" + g[0] + ")";
-    for (const auto& p : g) path += "--(" + p + ")";
-    emit("\\clip " + path + "--cycle;", c);
+    emit("\\clip " + through(g) + "--cycle;", c);
   }
   // tkz-obj-eu-draw-lines.tex \tkzDrawPolySeg[#1](A,B,...): \draw[line style,#1] (A)--(A)--(B)...
   void poly_seg(const Command& c) {
     auto g = split_top(nth(c, '(')->text, ',');
     if (g.size() < 2 || !known(g, c)) return;
-    std::string path = "(" + g[0] + ")";
-    for (const auto& p : g) path += "--(" + p + ")";
-    emit("\\draw[" + with("line style", opts(c)) + "] " + path + ";", c);
+    emit("\\draw[" + with("line style", opts(c)) + "] " + through(g) + ";", c);
   }
   // tkz-obj-eu-draw-circles.tex \tkzDrawSemiCircle[#1](O,A): `\path (O)--++(O-A) coordinate
   // (tkz@pt)` (the picture grows by O and the opposite point), then \tkzDrawArc[#1,delta=0]
@@ -2117,8 +2184,11 @@ class Lowerer {
     }
   }
 
-  // tkz-obj-eu-draw-angles.tex \tkzSetUpArc[color, line width, style] (arc style redefined from the
-  // stored keys), tkz-obj-eu-draw-circles.tex \tkzSetUpCircle[..] (circle style appended),
+  // tkz-obj-eu-compass.tex \tkzSetUpCompass, tkz-obj-eu-draw-angles.tex \tkzSetUpArc and
+  // tkz-obj-eu-draw-circles.tex \tkzSetUpCircle [color, line width, style, delta, length]: compass
+  // style, arc style or circle style appended from the stored keys. \tkzSetUpCompass and
+  // \tkzSetUpArc search /tkzcompass too: their delta and length (one macro each, \tkz@delta and
+  // \tkz@length) hold for later compasses and arcs; \tkzSetUpCircle takes and ignores them.
   // tkz-obj-eu-draw-points.tex \tkzSetUpLabel[..] (label style/.style={..}), tkz-tools-eu-colors.tex
   // \tkzSetUpColors[background, text] (the page's and the text's colour: no geometry).
   void setup_other(const Command& c) {
@@ -2132,8 +2202,7 @@ class Lowerer {
       return;
     }
     Options o = split_options(opts(c), {"color", "line width", "style", "delta", "length"});
-    // \tkzSetUpArc searches /tkzcompass too: its delta and length are the compass's
-    if (c.name == "tkzSetUpArc") {
+    if (c.name == "tkzSetUpCompass" || c.name == "tkzSetUpArc") {
       if (const auto* d = o.get("delta")) {
         auto v = number(*d, c);
         if (!v) return;
@@ -2150,7 +2219,7 @@ class Lowerer {
     if (const auto* v = o.get("line width")) st = with(st, "line width=" + *v);
     if (const auto* v = o.get("style")) st = with(st, *v);
     st = with(st, o.tikz);
-    const char* style = c.name == "tkzSetUpArc" ? "arc style" : "circle style";
+    const char* style = c.name == "tkzSetUpCompass" ? "compass style" : c.name == "tkzSetUpArc" ? "arc style" : "circle style";
     if (!st.empty()) emit(std::string("\\tikzset{") + style + "/.append style={" + st + "}}", c);
   }
 
@@ -2169,12 +2238,9 @@ class Lowerer {
   void setup_line(const Command& c) {
     Options o = split_options(opts(c), {"add", "style"});
     if (const auto* a = o.get("add")) {
-      auto pos = a->find(" and ");
-      if (pos == std::string::npos) return unsupported("\\tkzSetUpLine[add=" + *a + "]", c.b, c.e);
-      auto lv = number(trim(a->substr(0, pos)), c), rv = number(trim(a->substr(pos + 5)), c);
-      if (!lv || !rv) return;
-      add_l_ = *lv;
-      add_r_ = *rv;
+      auto lr = add_key(*a, c);
+      if (!lr) return;
+      std::tie(add_l_, add_r_) = *lr;
     }
     std::string st = o.tikz;
     if (const auto* s = o.get("style")) st = with(st, *s);
