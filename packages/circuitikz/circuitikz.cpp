@@ -208,8 +208,7 @@ std::optional<CurrentKey> current_key(std::string_view k, char letter = 'i') {
 bool unmodelled_key(std::string_view k) {
   auto starts = [&](std::string_view p) { return k.substr(0, p.size()) == p; };
   return starts("l2") || starts("a2") || k == "voltage" ||
-         k == "current" || k == "flow" || k == "mirror" || k == "mirrored" || k == "invert" || k == "inverted" ||
-         k == "reversed" || k == "bipole nodes";
+         k == "current" || k == "flow" || k == "reversed" || k == "bipole nodes";
 }
 
 // `*-o`, `-*`, `o-`... : the poles at the start and the end ('*' circ, 'o' ocirc, 0 none);
@@ -492,6 +491,9 @@ class CircuitikzPicture final : public PackagePicture {
     };
     std::optional<Current> current, flow;
     Poles pl;
+    // pgfcircpath.tex: `mirror` draws the shape with yscale=-1 (flipped across its wire), `invert`
+    // with xscale=-1 (flipped along it)
+    bool mirrored = false, inverted = false;
     for (const auto& it : split_options(op.options)) {
       bool is_annotation = false;
       if (const Bipole* b = find_bipole(it.key)) {
@@ -521,8 +523,12 @@ class CircuitikzPicture final : public PackagePicture {
       } else if (auto p = poles(it.key)) {
         pl = *p;
         if (!p->modelled) unsupported(host, "poles", "circuitikz poles d and . are not modelled", op.b, op.e);
+      } else if (it.key == "mirror" || it.key == "mirrored") {
+        mirrored = it.key == "mirror" || !it.has_value || it.value == "true";
+      } else if (it.key == "invert" || it.key == "inverted") {
+        inverted = it.key == "invert" || !it.has_value || it.value == "true";
       } else if (unmodelled_key(it.key)) {
-        unsupported(host, "ornament", "circuitikz stacked labels and mirrored or inverted bipoles (" +
+        unsupported(host, "ornament", "circuitikz stacked labels and reversed bipoles (" +
                                           it.key + ") are not modelled", op.b, op.e);
       } else {
         if (!rest.empty()) rest += ", ";
@@ -537,6 +543,25 @@ class CircuitikzPicture final : public PackagePicture {
       own.replace(own.find('%'), 1, fb.inductor ? settings.inductor : settings.resistor);
       if (const Bipole* b = find_bipole(own)) bp = b;
       break;
+    }
+    // Mirrored, the drawing is flipped across the wire, and a label takes the opposite border
+    // anchor (pgfcirclabel.tex), which the flip brings back to the label's side: the shape's
+    // extents above and below the wire swap, and so do the labels' distances. Inverted, the shape
+    // is flipped along the wire (its extent along it is symmetric) and the label's opposite anchor
+    // is again on the label's side: lualatex draws it as the plain bipole. pgfcircvoltage.tex
+    // turns voltages (and the currents and flows drawn with them) by both: not modelled.
+    Bipole flipped{};
+    if (mirrored) {
+      flipped = *bp;
+      flipped.north = -bp->south, flipped.south = -bp->north;
+      flipped.label_up = -bp->label_down, flipped.label_down = -bp->label_up;
+      flipped.drawn_up = -bp->drawn_down, flipped.drawn_down = -bp->drawn_up;
+      bp = &flipped;
+    }
+    if ((mirrored || inverted) && (voltage || current || flow)) {
+      unsupported(host, "ornament", "voltages, currents and flows on mirrored or inverted circuitikz bipoles are not modelled",
+                  op.b, op.e);
+      voltage.reset(), current.reset(), flow.reset();
     }
     ToRewrite rw;
     rw.options = rest;
