@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -2491,7 +2492,8 @@ void Expander::p_tikzdatavisualizationset(const Token& t) {
 // that follows, which is what `every axis/.append style={key}` says (packages/pgfplots applies
 // `every axis` before an axis' own options). `compat` goes there too: it selects where pgfplots
 // puts the axis labels (labels absolute before 1.3; the axis line styles before and after 1.8).
-// So does the code an axis runs at its end (`after end axis/.code`...).
+// So do the code an axis runs at its end (`after end axis/.code`...) and the styles of what it
+// draws (`every axis title/.append style`...), which it reads in order with its keys.
 void Expander::p_pgfplotsset(const Token& t) {
   tikzset_rewritten(t, [&](TokenList it) {
     auto kv = split_top(it, '=');
@@ -2506,8 +2508,16 @@ void Expander::p_pgfplotsset(const Token& t) {
     }
     // the code an axis runs at its end, set here, is every later axis' (the axis reads it in
     // order with its keys, so its own `after end axis/.append code` adds to it)
-    const bool axis_code = key.rfind("after end axis/.", 0) == 0 || key.rfind("before end axis/.", 0) == 0 ||
-                           key.rfind("extra description/.", 0) == 0;
+    bool axis_code = key.rfind("after end axis/.", 0) == 0 || key.rfind("before end axis/.", 0) == 0 ||
+                     key.rfind("extra description/.", 0) == 0;
+    // so do the styles of what an axis draws (its title, labels, tick labels, legend, `every axis
+    // post`): the axis reads them in order with its keys, as pgfplots reads them when it draws
+    for (const char* element : {"every axis x label/", "every axis y label/", "every axis z label/", "every axis label/",
+                                "every axis title/", "every tick label/", "every x tick label/", "every y tick label/",
+                                "every z tick label/", "every axis legend/", "every axis post/"})
+      if (key.rfind(element, 0) == 0 && (key.substr(std::strlen(element)) == ".style" ||
+                                         key.substr(std::strlen(element)) == ".append style"))
+        axis_code = true;
     if (key.find("/.") != std::string::npos && !axis_code) return entry;
     TokenList wrapped = string_tokens("every axis/.append style=", t);
     wrapped.push_back(group_token(t, true));

@@ -388,14 +388,21 @@ StyleTable::KeyList StyleTable::expand_style_shared(const std::string& name,
   });
 }
 
+// The styles of what a pgfplots axis draws (pgfplots.code.tex), which the axis reads when it
+// draws it: a definition set among an axis' keys or in `every axis` matters in order with them.
+constexpr std::string_view kAxisElementStyles[] = {
+    "every axis x label", "every axis y label", "every axis z label", "every axis label",   "every axis title",
+    "every tick label",   "every x tick label", "every y tick label", "every z tick label", "every axis legend",
+    "every axis post"};
+
 // Definitions an expansion passes on as keys (see expand_into), with or without /pgfplots/:
-// `every axis x|y label/.style` and `/.append style`, and the code pgfplots runs around an axis
+// `/.style` and `/.append style` of kAxisElementStyles, and the code pgfplots runs around an axis
 // (`after end axis/.code`, `before end axis/.code`, `extra description/.code` and their
 // `/.append code`, `/.prefix code`), which the axis runs at its end.
 static bool passed_on_definition(const std::string& key) {
   std::string_view k = key;
   if (k.substr(0, 10) == "/pgfplots/") k.remove_prefix(10);
-  for (std::string_view name : {"every axis x label", "every axis y label"})
+  for (std::string_view name : kAxisElementStyles)
     if (k.substr(0, name.size()) == name) {
       const std::string_view h = k.substr(name.size());
       if (h == "/.style" || h == "/.append style") return true;

@@ -465,12 +465,15 @@ TEST_CASE("\\pgfplotsset defines styles and makes plain keys every axis keys") {
   // the code an axis runs at its end, set here, is every later axis' (read in order with its keys)
   auto h = testing::expand(
       "\\documentclass{standalone}\n\\usepackage{pgfplots}\n"
-      "\\pgfplotsset{after end axis/.code={\\draw (0,0) -- (1,1);}, my/.code={}}\n"
+      "\\pgfplotsset{after end axis/.code={\\draw (0,0) -- (1,1);}, my/.code={}, every axis title/.append style={red}}\n"
       "\\begin{document}\n\\begin{tikzpicture}\n\\draw (0,0) -- (1,1);\n\\end{tikzpicture}\n\\end{document}\n");
   REQUIRE(h.doc.preamble_styles.size() == 1);
   CHECK(h.doc.preamble_styles[0].text.find("every axis/.append style={after end axis/.code={\\draw(0,0) -- (1,1);}}") !=
         std::string::npos);
   CHECK(h.doc.preamble_styles[0].text.find("every axis/.append style={my/.code") == std::string::npos);
+  // so are the styles of what an axis draws
+  CHECK(h.doc.preamble_styles[0].text.find("every axis/.append style={every axis title/.append style={red}}") !=
+        std::string::npos);
 }
 
 TEST_CASE("circuitikz: its environment is a picture, and the document knows the package is loaded") {

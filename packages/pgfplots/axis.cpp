@@ -998,37 +998,27 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   for (tex::FlatKey& fk : keys) fk.begin = fk.end = 0;
   // a tick length set in `every tick` (defined through \pgfplotsset, so it is in the style table;
   // Tikz-IM.sty sets `tickwidth=.1in` there): pgfplots reads it as the axis' /pgfplots/tickwidth
-  // `every axis legend/.append style` from \pgfplotsset: the legend's place and font
-  {
-    std::string legend_keys;
-    for (const tex::FlatKey& fk : host.expand_keys("every axis legend"))
-      if (!(fk.key == "every axis legend" && !fk.has_value))
-        legend_keys += (legend_keys.empty() ? "" : ",") + fk.key + (fk.has_value ? "={" + fk.value + "}" : "");
-    if (!legend_keys.empty()) read_legend_style(legend_keys, 0);
-  }
   for (const tex::FlatKey& fk : host.expand_keys("every tick")) {
     if (fk.has_value && (strip_prefix(fk.key) == "tickwidth" || strip_prefix(fk.key) == "major tick length"))
       if (auto n = number(fk.value, host)) major_tick_length_ = *n;
-  }
-  // `every axis x label/.style={...}` and its kin replace where pgfplots puts the labels (the
-  // expansion defines the style and passes no key on): not modelled
-  for (const auto& it : tex::split_options(opts)) {
-    std::string k = strip_prefix(tex::normalise_key(it.key));
-    std::size_t h = k.find("/.style");
-    if (h == std::string::npos) h = k.find("/.code");
-    if (h == std::string::npos) continue;
-    const std::string base = k.substr(0, h);
-    static const std::set<std::string> placed = {
-        "every axis z label", "every axis label", "every axis title",
-        "every x tick label", "every y tick label", "every z tick label", "every tick label", "every axis legend"};
-    const std::size_t where = opts.find(base);
-    if (placed.count(base)) unknown_keys_.push_back({k, static_cast<std::uint32_t>(where == std::string::npos ? 0 : where)});
   }
   {
     std::vector<tex::FlatKey> own = host.expand_keys(opts);
     keys.insert(keys.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
   }
-  for (std::size_t key_index = 0; key_index < keys.size(); ++key_index) {
+  // `every axis post` (pgfplots.code.tex \pgfplots@init@options: after the axis' options): its
+  // keys are read after the others
+  std::string post;
+  bool post_read = false;
+  for (std::size_t key_index = 0;; ++key_index) {
+    if (key_index == keys.size()) {
+      if (post_read || post.empty()) break;
+      post_read = true;
+      std::vector<tex::FlatKey> more = host.expand_keys(post);
+      for (tex::FlatKey& e : more) e.begin = e.end = 0;
+      keys.insert(keys.end(), more.begin(), more.end());
+      if (key_index == keys.size()) break;
+    }
     const tex::FlatKey fk = keys[key_index];
     const std::string k = strip_prefix(fk.key);
     if (const char* style = size_style(k); style && !fk.has_value) {
@@ -1166,6 +1156,15 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       else if (h == "/.append code") *code += "\n" + v;
       else if (h == "/.prefix code") *code = v + "\n" + *code;
       else unknown_keys_.push_back({k, fk.begin});
+    } else if (k == "every axis post/.style" || k == "every axis post/.append style") {
+      post = (k == "every axis post/.style" || post.empty() ? "" : post + ",") + v;
+    } else if (k == "every axis legend/.style") {
+      read_legend_style(v, fk.begin);
+    } else if (k == "every axis title/.style" || k == "every axis label/.style" || k == "every axis z label/.style" ||
+               k == "every tick label/.style" || k == "every x tick label/.style" ||
+               k == "every y tick label/.style" || k == "every z tick label/.style") {
+      // replaces where pgfplots puts them (`at`, `anchor`...): not modelled
+      unknown_keys_.push_back({k + "=" + trimmed(v).substr(0, 40), fk.begin});
     } else if (k == "hide obscured x ticks" || k == "hide obscured y ticks") {
       dir(k[14]).hide_obscured = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "xlabel absolute" || k == "ylabel absolute") {

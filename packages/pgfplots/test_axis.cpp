@@ -704,7 +704,8 @@ TEST_CASE("pgfplots legend: every axis legend style from pgfplotsset places it, 
   {
     Pic p;
     p.axis = true;
-    p.pre("every axis legend/.append style={at={(1.02,1)},anchor=north west}");
+    // \pgfplotsset{every axis legend/.append style={...}} (tex/expander.cpp puts it in every axis)
+    p.pre("every axis/.append style={every axis legend/.append style={at={(1.02,1)},anchor=north west}}");
     p.other("\\begin{axis}");
     p.other("\\addplot coordinates {(0,0) (1,1)};");
     p.other("\\addplot coordinates {(0,1) (1,2)};");
@@ -961,5 +962,43 @@ TEST_CASE("pgfplots axis code: after end axis, before end axis and extra descrip
     REQUIRE(messages.size() == 2);
     CHECK(messages[0].find("after end axis code is not modelled") != std::string::npos);
     CHECK(messages[1] == "the place of anchor 'outer north' of 'current axis' is not modelled");
+  }
+}
+
+// lualatex (pgfplots 1.18, compat=1.18): the styles of what the axis draws, set by \pgfplotsset
+// (tex/expander.cpp puts them in every axis) or among the axis' keys, are read in order with its
+// keys; `every axis post` after them all. Before, they were dropped without a word.
+TEST_CASE("pgfplots element styles: every axis title, label and tick label styles, every axis post") {
+  auto lowered = [](const std::string& pre, const std::string& opts) {
+    Pic p;
+    p.axis = true;
+    if (!pre.empty()) p.pre(pre);
+    p.other("\\begin{axis}[title=Title, xlabel=X, ylabel=Y" + opts + "]");
+    p.other("\\addplot coordinates {(0,0) (1,1)};");
+    p.other("\\end{axis}");
+    return p.lower();
+  };
+  {
+    auto d = lowered("every axis/.append style={every axis title/.append style={yshift=20pt}}", "");
+    CHECK(count_unsupported(d) == 0);
+    CHECK(std::abs(d.picture_bbox.ymax - 201.91) < 0.05);
+  }
+  {
+    auto d = lowered("every axis/.append style={every tick label/.append style={font=\\Huge}}", "");
+    CHECK(count_unsupported(d) == 0);
+    CHECK(std::abs(d.picture_bbox.xmin - -50.15) < 0.05);
+    CHECK(std::abs(d.picture_bbox.ymin - -36.60) < 0.05);
+  }
+  {
+    // every axis post comes after the axis' own width
+    auto d = lowered("", ", every axis post/.append style={width=10cm}, width=5cm");
+    CHECK(count_unsupported(d) == 0);
+    CHECK(std::abs(d.picture_bbox.xmax - 239.73) < 0.05);
+    CHECK(std::abs(d.picture_bbox.ymax - 220.32) < 0.05);
+  }
+  {
+    // a style that replaces where the title goes is reported
+    auto d = lowered("every axis/.append style={every axis title/.style={at={(0,1)},above}}", "");
+    CHECK(count_unsupported(d) == 1);
   }
 }
