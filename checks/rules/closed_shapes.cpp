@@ -25,7 +25,10 @@ const RuleDoc closed_shapes_doc = {
     "  at that end (a corner of a shape drawn as separate segments that do not meet).\n"
     "A gap is visible when it is wider than the lines' width and the minimum gap; it is 'meant to\n"
     "close' when it is under the near-gap ratio of the shorter line (or of the outline's\n"
-    "perimeter). Lines with arrow tips (dimension lines, pointers) are not outlines.\n"
+    "perimeter). Lines with arrow tips (dimension lines, pointers) are not outlines, nor is a line\n"
+    "whose statement was not read in full (an unknown key or style may give it arrow tips or a\n"
+    "dash pattern: a package's `main stream` is an arrowed flow line): whether it is an outline,\n"
+    "and whether its gap is one, is not known.\n"
     "\n"
     "Only what a reader sees as a gap counts: a join covered by a node (pgf stops an edge at a\n"
     "node's border; a vertex dot covers the point) is closed; a gap in a dashed or dotted line no\n"
@@ -101,7 +104,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
 
   // 1. Paths that come back near their start without closing.
   for (const ir::Element& e : d.elements) {
-    if (!visible(e) || !e.style.draw || e.style.arrow_start || e.style.arrow_end) continue;
+    if (!visible(e) || !e.style.draw || e.style.arrow_start || e.style.arrow_end || e.incomplete) continue;
     const auto* p = std::get_if<ir::Polyline>(&e.geom);
     if (!p || p->closed || p->points.size() < 3) continue;
     double g = geo::dist(p->points.front(), p->points.back());
@@ -156,6 +159,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
     const Stroke& s = strokes[i];
     if (s.kind != StrokeKind::straight || !s.drawn || s.arrow) continue;
     const ir::Element& es = d.elements[s.element];
+    if (es.incomplete) continue;  // its arrow tips or dashes may be what was not read
     if (dash_gap(es.style.dash) > 0) continue;  // a dashed line: a construction line, its gaps are dashes
     for (const geo::Point& end : {s.pts.front(), s.pts.back()}) {
       double lw = es.style.line_width;
@@ -198,7 +202,9 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
           touched = true;
           break;
         }
-        if (t.kind != StrokeKind::straight || t.arrow || dash_gap(d.elements[t.element].style.dash) > 0) continue;
+        if (t.kind != StrokeKind::straight || t.arrow || dash_gap(d.elements[t.element].style.dash) > 0 ||
+            d.elements[t.element].incomplete)
+          continue;
         // Collinear pieces with a gap between them read as a broken line, not a corner.
         double dev = geo::angle_between_deg(s.pts.back() - s.pts.front(), t.pts.back() - t.pts.front());
         if (dev < 10 || dev > 170) continue;
