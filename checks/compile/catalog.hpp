@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,14 +19,19 @@ enum class Kind { command, math_command, key, shape, arrow, decoration, pattern,
 // Which units a document loads, with everything they load in turn.
 class UnitSet {
  public:
-  explicit UnitSet(std::size_t n = 0) : in_(n, false) {}
-  bool has(UnitId u) const { return u < in_.size() && in_[u]; }
-  void add(UnitId u) { in_.at(u) = true; }
-  std::size_t size() const { return in_.size(); }
+  explicit UnitSet(std::size_t n = 0) : n_(n), words_((n + 63) / 64, 0) {}
+  bool has(UnitId u) const { return u < n_ && (words_[u >> 6] >> (u & 63) & 1); }
+  void add(UnitId u) {
+    if (u >= n_) throw std::out_of_range("UnitSet::add");
+    words_[u >> 6] |= std::uint64_t{1} << (u & 63);
+  }
+  std::size_t size() const { return n_; }
+  // Word by word (the compile rule's KeyMemo compares a file's set with the one it holds).
   bool operator==(const UnitSet&) const = default;
 
  private:
-  std::vector<bool> in_;
+  std::size_t n_;
+  std::vector<std::uint64_t> words_;
 };
 
 class Catalog {
