@@ -2028,6 +2028,8 @@ void Expander::circuitikz_styles(const Token& t) {
 // (packages/tkzeuclide): points are filled circles of 2pt, labels below their point in
 // \normalsize, lines 0.2pt with round caps. line style's `add = .2 and .2` (how far a line runs
 // past its points) is tkz's own key, applied by packages/tkzeuclide itself, not a /tikz key here.
+// The axes of \tkzDrawX / \tkzDrawY (tkz-obj-eu-axesmin.tex) draw with xaxe style / yaxe style and
+// label with xlabel style / ylabel style.
 void Expander::tkzeuclide_styles(const Token& t) {
   if (tkzeuclide_styles_done_) return;
   tkzeuclide_styles_done_ = true;
@@ -2038,7 +2040,10 @@ void Expander::tkzeuclide_styles(const Token& t) {
       "line style/.style={line width=0.2pt, color=black, solid, line cap=round},"
       "circle style/.style={color=black!50, line width=0.2pt, solid},"
       "compass style/.style={color=black!50, line width=0.2pt, solid},"
-      "arc style/.style={color=black, line width=0.2pt}";
+      "arc style/.style={color=black, line width=0.2pt},"
+      "xaxe style/.style={>=latex, ->}, yaxe style/.style={>=latex, ->},"
+      "xlabel style/.style={below=3pt, inner sep=1pt, outer sep=0pt},"
+      "ylabel style/.style={left=3pt, inner sep=1pt, outer sep=0pt}";
   emit_package_styles(defs, t);
 }
 

@@ -426,3 +426,30 @@ TEST_CASE("tkzeuclide: \\tkzSetUpCompass, \\tkzSetUpArc and \\tkzSetUpCircle sha
     CHECK(std::abs(seg[1].b.y - 2 * cm) < 0.01);
   }
 }
+
+TEST_CASE("tkzeuclide: \\tkzDrawX and \\tkzDrawY over \\tkzInit's window, ticks are reported") {
+  Pic p;
+  p.pre(kStyles);
+  p.pre("xaxe style/.style={>=latex, ->}, yaxe style/.style={>=latex, ->},"
+        "xlabel style/.style={below=3pt, inner sep=1pt, outer sep=0pt},"
+        "ylabel style/.style={left=3pt, inner sep=1pt, outer sep=0pt}");
+  p.other("\\tkzInit[xmin=-1,xmax=4,ymin=-1,ymax=3]\\tkzDrawX\\tkzDrawY[label=$v$]");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  const double cm = 72.27 / 2.54;
+  // the x axis from -1 to 4.5 (right space .5), labelled $x$ below its end
+  const ir::Node* xl = node_with_text(d, "$x$");
+  const ir::Node* vl = node_with_text(d, "$v$");
+  REQUIRE(xl != nullptr);
+  REQUIRE(vl != nullptr);
+  CHECK(std::abs(xl->center.x - 4.5 * cm) < 0.01);
+  CHECK(xl->center.y < -3);
+  CHECK(std::abs(vl->center.y - 3.5 * cm) < 0.01);
+  CHECK(vl->center.x < -3);
+  REQUIRE(d.has_picture_bbox);
+  CHECK(std::abs(d.picture_bbox.xmin - -1 * cm) < 4);
+  Pic q;
+  q.pre(kStyles);
+  q.other("\\tkzDrawX[noticks=false]");
+  CHECK(count_unsupported(q.lower()) == 1);
+}

@@ -217,7 +217,7 @@ struct Signature {
 };
 constexpr Signature kSignatures[] = {
     {"tkzDefPoint", "opg"},        {"tkzDefPoints", "og"},         {"tkzDefMidPoint", "p"},
-    {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},  {"tkzDefCircleBy", "op"},      {"tkzGetPoint", "g"},
+    {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},  {"tkzDefCircleBy", "op"}, {"tkzDrawX", "o"}, {"tkzDrawY", "o"},      {"tkzGetPoint", "g"},
     {"tkzGetPoints", "gg"},        {"tkzGetFirstPoint", "g"},      {"tkzGetSecondPoint", "g"},
     {"tkzDrawPoint", "op"},        {"tkzDrawPoints", "op"},        {"tkzLabelPoint", "opg"},
     {"tkzLabelPoints", "op"},      {"tkzDrawSegment", "op"},       {"tkzDrawSegments", "op"},
@@ -542,6 +542,7 @@ class Lowerer {
     if (n == "tkzDefPointBy") return def_point_by(c);
     if (n == "tkzDefPointsBy") return def_points_by(c);
     if (n == "tkzDefCircleBy") return def_circle_by(c);
+    if (n == "tkzDrawX" || n == "tkzDrawY") return draw_axis(c);
     if (n == "tkzGetPoint" || n == "tkzGetFirstPoint" || n == "tkzGetSecondPoint") {
       std::string from = n == "tkzGetPoint" ? "tkzPointResult" : n == "tkzGetFirstPoint" ? "tkzFirstPointResult"
                                                                                          : "tkzSecondPointResult";
@@ -1369,6 +1370,34 @@ class Lowerer {
     in.ya = *ymin / *ystep;
     in.yb = *ymax / *ystep;
     state_.init = in;
+  }
+  // tkz-obj-eu-axesmin.tex \tkzDrawX[opts] / \tkzDrawY[opts]: the axis over \tkzInit's window,
+  // `left space` (0) before it and `right space` (.5) after it (`down space`, `up space` for y):
+  // `\path (a,0)--(b,0) node(tkz@xline){}` (an empty node at its end grows the picture), then
+  // `\draw[xaxe style,color,#1] (a,0)--(b,0) node[xlabel style,#1]{label}` (label $x$ / $y$).
+  // Ticks (`noticks=false`) are not modelled.
+  void draw_axis(const Command& c) {
+    const bool x = c.name == "tkzDrawX";
+    Options o = split_options(opts(c), {"color", "label", "right space", "left space", "up space", "down space",
+                                        "step", "noticks", "tickwd", "tickup", "tickdn", "ticklt", "tickrt"});
+    if (const auto* t = o.get("noticks"); t && !t->empty() && *t != "true")
+      return unsupported("\\" + c.name + "[noticks=" + *t + "] (ticks)", c.b, c.e);
+    auto space = [&](const char* key, double dflt) -> std::optional<double> {
+      const auto* v = o.get(key);
+      return v ? number(*v, c) : std::optional<double>(dflt);
+    };
+    auto before = space(x ? "left space" : "down space", 0), after = space(x ? "right space" : "up space", 0.5);
+    if (!before || !after) return;
+    const Init& in = state_.init;
+    const double a = (x ? in.xa : in.ya) - *before, b = (x ? in.xb : in.yb) + *after;
+    auto at = [&](double v) { return x ? "(" + num(v) + ",0)" : "(0," + num(v) + ")"; };
+    std::string label = o.get("label") ? *o.get("label") : (x ? "$x$" : "$y$");
+    std::string style = x ? "xaxe style" : "yaxe style";
+    if (const auto* col = o.get("color")) style = with(style, "color=" + *col);
+    emit("\\path " + at(a) + "--" + at(b) + " node{};", c);
+    emit("\\draw[" + with(style, o.tikz) + "] " + at(a) + "--" + at(b) + " node[" +
+             with(x ? "xlabel style" : "ylabel style", o.tikz) + "]{" + label + "};",
+         c);
   }
   // tkz-tools-eu-utilities.tex \tkzClip[space=s]: \clip the \tkzInit window (grown by s).
   void clip(const Command& c) {
