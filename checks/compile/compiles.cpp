@@ -1156,7 +1156,14 @@ void Checker::check_preamble_text() {
     const Tok& tk = t_[i];
     if (tk.type == T::open) ++depth;
     else if (tk.type == T::close) --depth;
-    else if (tk.type == T::cs) after_cs = true;
+    else if (tk.type == T::cs && tx(tk) == "csname") {
+      // \csname input@path\endcsname: the letters up to \endcsname make a control sequence's
+      // name, not text (a \def or \let of it before the class is no text either)
+      std::size_t e = i + 1;
+      while (e < docclass_ && !(t_[e].type == T::cs && tx(t_[e]) == "endcsname")) ++e;
+      if (e < docclass_) i = e;
+      after_cs = true;
+    } else if (tk.type == T::cs) after_cs = true;
     else if (tk.is('[') && after_cs) {
       std::size_t e = bracket_end(i);
       if (e < docclass_) i = e;

@@ -58,6 +58,10 @@ TEST_CASE("compiles: a plain document passes, each TeX stop fails") {
   std::string head = "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n";
   CHECK(check(head + kPicture + "\\end{document}\n").verdict == checks::Verdict::pass);
   CHECK(has_check(check("```latex\n" + head + kPicture + "\\end{document}\n```\n"), "text-before-documentclass"));
+  // a control sequence named with \csname before the class is a definition, not text
+  CHECK(check("\\expandafter\\def\\csname input@path\\endcsname{{./}}\n" + head + kPicture + "\\end{document}\n").verdict ==
+        checks::Verdict::pass);
+  CHECK(has_check(check("input path\n" + head + kPicture + "\\end{document}\n"), "text-before-documentclass"));
   CHECK(has_check(check("\\documentclass{article}\n\\usepackage{tikz}\n" + std::string(kPicture) + "\\end{document}\n"),
                   "missing-begin-document"));
   CHECK(has_check(check(head + kPicture), "missing-end-document"));
