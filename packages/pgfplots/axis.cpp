@@ -1902,8 +1902,51 @@ void AxisPicture::run_axis_code(const std::string& code, const char* hook, bool 
       depth = 0;
     }
   }
+  // after the axis, pgfplots still reads a coordinate of plain numbers in a frame of its own (its
+  // data scaling: lualatex puts (1,1) of an axis over [-3,5] x [-2,4] at (0.24pt, 0.27pt) from the
+  // box's corner), which is not modelled; a node's anchor and lengths with units mean what they
+  // mean anywhere
+  auto plain_numbers = [](const std::string& t) {
+    int brace = 0, bracket = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const char ch = t[i];
+      if (ch == '\\') ++i;
+      else if (ch == '{') ++brace;
+      else if (ch == '}') --brace;
+      else if (ch == '[' && brace == 0) ++bracket;
+      else if (ch == ']' && brace == 0) --bracket;
+      else if (ch == '(' && brace == 0 && bracket == 0) {
+        const std::size_t close = t.find_first_of("()", i + 1);
+        if (close == std::string::npos || t[close] == '(') continue;  // not innermost
+        for (const auto& part : tex::split_options(t.substr(i + 1, close - i - 1))) {
+          std::string item = part.has_value ? part.key + "=" + part.value : part.key;
+          for (std::string_view piece : {std::string_view(item)}) {
+            std::size_t b = 0;
+            for (std::size_t k = 0; k <= piece.size(); ++k)
+              if (k == piece.size() || piece[k] == ':') {
+                const std::string one = trimmed(piece.substr(b, k - b));
+                bool letters = false;
+                for (char c : one) letters = letters || std::isalpha(static_cast<unsigned char>(c));
+                // 0 is the same place in both frames (their origin is the box's lower left corner)
+                const bool zero = parse_number(one) && *parse_number(one) == 0;
+                if (!one.empty() && !letters && !zero) return true;
+                b = k + 1;
+              }
+          }
+        }
+      }
+    }
+    return false;
+  };
   for (const std::string& one : statements) {
     const bool path = one[0] == '\\' && kPath.count(command(one, 0)) != 0 && one.back() == ';';
+    if (path && !in_axis && !description_open_ && plain_numbers(one)) {
+      host.problem("unsupported-coordinate",
+                   std::string("a coordinate of plain numbers in the axis' ") + hook +
+                       " code (pgfplots' scaled data frame) is not modelled",
+                   0, code_span_);
+      continue;
+    }
     if (path && !(in_axis && (x_.log || y_.log))) {
       host.emit(one, 0, code_span_);
       continue;

@@ -952,7 +952,7 @@ TEST_CASE("pgfplots axis code: after end axis, before end axis and extra descrip
     // reported: nothing of it is dropped unsaid
     Pic q;
     q.axis = true;
-    q.other("\\begin{axis}[after end axis/.code={\\pgfmathsetmacro\\a{2} \\draw (current axis.outer north) -- (0,0);}]");
+    q.other("\\begin{axis}[after end axis/.code={\\pgfmathsetmacro\\a{2} \\draw (current axis.outer north) -- +(1cm,0);}]");
     q.other("\\addplot coordinates {(0,0) (1,1)};");
     q.other("\\end{axis}");
     auto e = q.lower();
@@ -962,6 +962,19 @@ TEST_CASE("pgfplots axis code: after end axis, before end axis and extra descrip
     REQUIRE(messages.size() == 2);
     CHECK(messages[0].find("after end axis code is not modelled") != std::string::npos);
     CHECK(messages[1] == "the place of anchor 'outer north' of 'current axis' is not modelled");
+  }
+  {
+    // after the axis, plain numbers are read in pgfplots' scaled data frame (lualatex: (1,1) at
+    // (0.24pt, 0.27pt) here): reported, not drawn at 1cm
+    Pic q;
+    q.axis = true;
+    q.other("\\begin{axis}[xmin=-3,xmax=5,ymin=-2,ymax=4, after end axis/.code={\\fill (1,10) circle (5pt); "
+            "\\draw (current axis.origin) -- +(1cm,0);}]");
+    q.other("\\addplot coordinates {(0,0) (1,1)};");
+    q.other("\\end{axis}");
+    auto e = q.lower();
+    CHECK(count_unsupported(e) == 1);
+    CHECK(has_rule(e, "unsupported-coordinate"));
   }
 }
 
