@@ -2807,7 +2807,7 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
     if (ps.unstroked_bbox.any) bbox_.add(ps.unstroked_bbox.box);
   }
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
-  if (ps.incomplete || s.placed_by_layout) {
+  if (ps.incomplete || s.placed_by_layout || s.unread_scope_keys) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
     for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;
   }
@@ -2977,6 +2977,7 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       // the option text is the statement text
       keys_.apply(s, *expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
       remember_package_options(st.text);
+      for (const auto& p : probs) s.unread_scope_keys = s.unread_scope_keys || p.makes_incomplete;
       report(probs, nullptr);
       return;
     }
@@ -3955,6 +3956,7 @@ Diagram PictureLowerer::run() {
     for (const auto& p : sp) problem(p.code, p.message, 0, 0, nullptr);
     keys_.apply(stack_.back(), keys, KeyTarget::picture, 0, probs);
   }
+  for (const auto& p : probs) stack_.back().unread_scope_keys = stack_.back().unread_scope_keys || p.makes_incomplete;
   for (const auto& p : probs) problem(p.code, p.message, 0, 0, nullptr, p.makes_incomplete);
   probs.clear();
   for (const auto& st : pic_.statements) lower_statement(st);

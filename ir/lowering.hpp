@@ -146,6 +146,10 @@ struct Settings {
   // A graph drawing layout key (`tree layout`, `spring layout`, ... of \usegdlibrary) is in force:
   // Lua places every node and edge under it, so nothing lowered here has a known position.
   bool placed_by_layout = false;
+  // A key of the picture's or an enclosing scope's options was not modelled (an unknown key, say
+  // a style of a package whose files are not read): it may move or restyle everything drawn under
+  // it, so nothing lowered here is complete.
+  bool unread_scope_keys = false;
 
   // nodes (pgfmanual 17)
   NodeShape shape = NodeShape::rectangle;

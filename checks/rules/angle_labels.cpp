@@ -21,7 +21,9 @@ const RuleDoc angle_labels_doc = {
     "n/a: no numeric angle label and no right-angle mark (arcs without numbers, and angle names\n"
     "such as \"$\\theta$\", state no value). A label whose angle cannot be found is left to\n"
     "label_association. The rule applies to geometric figures only (the scene's reading, shown by\n"
-    "`tikzlint ir`): in a graph, flowchart, plot or table it is n/a. Indeterminate: the geometry is incomplete and nothing that was measured\n"
+    "`tikzlint ir`): in a graph, flowchart, plot or table it is n/a. A label, arc or mark whose place\n"
+    "is not known (something in its statement, or a key of its scope, was not modelled) is not\n"
+    "judged. Indeterminate: the geometry is incomplete and nothing that was measured\n"
     "disagrees.",
     "\\draw (0,0) -- (4,0) -- (2,1) -- cycle;\n"
     "\\draw (0.6,0) arc (0:26.6:0.6);\n"
@@ -55,9 +57,17 @@ RuleResult check_angle_labels(const ir::Diagram& d, const Config& cfg) {
 
   for (const Label& l : scene.labels()) {
     if (l.text.kind != LabelKind::angle || !l.text.value || !scene.measures(l)) continue;
+    // a label or an arc whose place is not known (something in its statement or scope was not
+    // modelled) states nothing the reader is shown
+    const ir::Node& ln = d.nodes[l.node];
+    if (geometry_lost(d, ln.incomplete, ln.prov.range)) continue;
     double labelled = *l.text.value;
     auto reading = angle_named_by(scene, l, radius, marks);
     if (!reading) continue;
+    if (reading->source == AngleReading::Source::arc) {
+      const ir::Element& arc = d.elements[scene.strokes()[reading->index].element];
+      if (geometry_lost(d, arc.incomplete, arc.prov.range)) continue;
+    }
     ++checked;
     double diff = std::abs(reading->drawn_deg - labelled);
     if (diff > tol) {
@@ -72,6 +82,7 @@ RuleResult check_angle_labels(const ir::Diagram& d, const Config& cfg) {
     }
   }
   for (const RightAngleReading& m : marks) {
+    if (geometry_lost(d, d.elements[m.element].incomplete, d.elements[m.element].prov.range)) continue;
     ++checked;
     double diff = std::abs(m.drawn_deg - 90);
     if (diff > tol)
