@@ -82,10 +82,16 @@ bool geometry_lost(const ir::Diagram& d, bool incomplete, const SourceRange& r) 
   // An element or node flagged incomplete counts only when a geometry-losing problem lies in its
   // statement (or none of the diagnostics explains the flag): unsupported option keys alone (a
   // colour, a font) leave its geometry known.
+  // A key of the picture's options reports over the whole picture: it encloses the statement, and
+  // like a scope's key (reported at the scope's options, outside the statement) it may move
+  // everything drawn under it (ir Settings::unread_scope_keys), so the geometry is lost.
   bool any = false;
   for (const Diagnostic& diag : d.diagnostics) {
     if (!within(diag.range, r)) continue;
     if (diag.rule != "unsupported-key") return true;
+    const bool encloses = diag.range.begin <= r.begin && diag.range.end >= r.end &&
+                          (diag.range.begin < r.begin || diag.range.end > r.end);
+    if (encloses) return true;
     any = true;
   }
   return !any;
