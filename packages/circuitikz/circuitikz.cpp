@@ -364,6 +364,14 @@ void apply_item(CircuitSettings& s, std::string_view key, std::string_view value
   }
 }
 
+// Applies what setting_items read ("key=value" items) to `s`.
+void apply_items(CircuitSettings& s, const SettingItems& si) {
+  for (const auto& item : si.items) {
+    const auto eq = item.find('=');
+    apply_item(s, std::string_view(item).substr(0, eq), std::string_view(item).substr(eq + 1));
+  }
+}
+
 // The generic bipoles whose drawing is that of the family in force (pgfcircbipoles.tex: the
 // \ifpgf@circuit@europeanresistor and \ctikzvalof{inductor} switches), with the names of the
 // families' own styles: `%` stands for the family.
@@ -904,10 +912,7 @@ class Circuitikz final : public Package {
             "europeaninductor", "cuteinductor", "americaninductors", "europeaninductors", "cuteinductors",
             "straightlabels", "rotatelabels", "smartlabels"})
         if (given(o))
-          for (const auto& item : setting_items(o, "").items) {
-            const auto eq = item.find('=');
-            apply_item(defaults, std::string_view(item).substr(0, eq), std::string_view(item).substr(eq + 1));
-          }
+          apply_items(defaults, setting_items(o, ""));
       // \ctikzset outside any picture before this one: it holds from there on (the front end does not
       // follow TeX groups outside pictures; a \ctikzset in a group that closed before the picture
       // is taken as still in force)
@@ -922,10 +927,7 @@ class Circuitikz final : public Package {
           for (const auto& it : split_options(body)) {
             SettingItems si = setting_items(it.key, it.value);
             if (si.effect == SettingEffect::unknown) unmodelled.push_back(it.key);
-            for (const auto& item : si.items) {
-              const auto eq = item.find('=');
-              apply_item(defaults, std::string_view(item).substr(0, eq), std::string_view(item).substr(eq + 1));
-            }
+            apply_items(defaults, si);
           }
       }
       return std::make_unique<CircuitikzPicture>(std::move(defaults), std::move(unmodelled));

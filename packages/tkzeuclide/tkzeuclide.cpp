@@ -1939,7 +1939,9 @@ class Lowerer {
   // tkz-obj-eu-draw-circles.tex: \node[draw,circle through=(A),circle style,#1] at (O) {}; the
   // through library's `circle through` is a circle node of inner sep 0 and minimum size twice
   // the distance.
-  void circles(const Command& c) {
+  void circles(const Command& c) { circle_through_nodes(c, "draw", ",circle style"); }
+  // A `circle through` node for each (O,A) of the command: `mode` draw or fill, `style` after its size.
+  void circle_through_nodes(const Command& c, const char* mode, const char* style) {
     for (const auto& g : groups(nth(c, '(')->text)) {
       if (g.size() != 2) {
         unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
@@ -1948,7 +1950,7 @@ class Lowerer {
       auto O = point(g[0], c), A = point(g[1], c);
       if (!O || !A) continue;
       double r = std::hypot(A->x - O->x, A->y - O->y);
-      emit("\\node[" + with("draw,circle,inner sep=0pt,minimum size=" + num(2 * r) + "pt,circle style", opts(c)) +
+      emit("\\node[" + with(std::string(mode) + ",circle,inner sep=0pt,minimum size=" + num(2 * r) + "pt" + style, opts(c)) +
                "] at (" + g[0] + ") {};",
            c);
     }
@@ -2198,20 +2200,7 @@ class Lowerer {
     }
   }
   // \tkzFillCircle[#1](O,A): \node[fill,circle through=(A),#1] at (O) {}; \tkzFillCircles.
-  void fill_circles(const Command& c) {
-    for (const auto& g : groups(nth(c, '(')->text)) {
-      if (g.size() != 2) {
-        unsupported("\\" + c.name + " of '" + nth(c, '(')->text + "'", c.b, c.e);
-        continue;
-      }
-      auto O = point(g[0], c), A = point(g[1], c);
-      if (!O || !A) continue;
-      double r = std::hypot(A->x - O->x, A->y - O->y);
-      emit("\\node[" + with("fill,circle,inner sep=0pt,minimum size=" + num(2 * r) + "pt", opts(c)) + "] at (" + g[0] +
-               ") {};",
-           c);
-    }
-  }
+  void fill_circles(const Command& c) { circle_through_nodes(c, "fill", ""); }
 
   // tkz-obj-eu-compass.tex \tkzSetUpCompass, tkz-obj-eu-draw-angles.tex \tkzSetUpArc and
   // tkz-obj-eu-draw-circles.tex \tkzSetUpCircle [color, line width, style, delta, length]: compass
