@@ -3,6 +3,7 @@
 // Not retried: other 4xx (a bad key or request stays bad). The key is only ever placed in the
 // Authorization header; every text we keep is passed through redact() anyway.
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cctype>
@@ -48,11 +49,55 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return n;
 }
 
-void global_init_once() {
-  // curl_global_init is not thread-safe on every libcurl version; translate() is called from
-  // many threads, so guard it.
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+// libcurl is opened when the first request is made, not linked: linked, it and the thirty
+// libraries it needs (TLS, Kerberos, LDAP...) were relocated at every start of tikzlint,
+// 16 M instructions (about 5 ms) of a process's 17 M before its first diagram, for a fallback
+// most runs never use.
+struct CurlApi {
+  decltype(&curl_global_init) global_init = nullptr;
+  decltype(&curl_easy_init) easy_init = nullptr;
+  decltype(&curl_easy_cleanup) easy_cleanup = nullptr;
+  CURLcode (*easy_setopt)(CURL*, CURLoption, ...) = nullptr;
+  CURLcode (*easy_getinfo)(CURL*, CURLINFO, ...) = nullptr;
+  decltype(&curl_easy_perform) easy_perform = nullptr;
+  decltype(&curl_easy_strerror) easy_strerror = nullptr;
+  decltype(&curl_slist_append) slist_append = nullptr;
+  decltype(&curl_slist_free_all) slist_free_all = nullptr;
+  std::string error;  // why it could not be loaded (empty: loaded)
+};
+
+template <class F>
+bool bind(void* lib, const char* name, F& out) {
+  out = reinterpret_cast<F>(dlsym(lib, name));
+  return out != nullptr;
+}
+
+// Loaded and curl_global_init'ed once per process (curl_global_init is not thread-safe on
+// every libcurl version, and translate() is called from many threads); never unloaded.
+const CurlApi& curl_api() {
+  static const CurlApi api = [] {
+    CurlApi a;
+    void* lib = nullptr;
+    for (const char* name : {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+      const char* why = dlerror();
+      a.error = std::string("cannot load libcurl: ") + (why ? why : "not found");
+      return a;
+    }
+    bool ok = bind(lib, "curl_global_init", a.global_init) && bind(lib, "curl_easy_init", a.easy_init) &&
+              bind(lib, "curl_easy_cleanup", a.easy_cleanup) && bind(lib, "curl_easy_setopt", a.easy_setopt) &&
+              bind(lib, "curl_easy_getinfo", a.easy_getinfo) && bind(lib, "curl_easy_perform", a.easy_perform) &&
+              bind(lib, "curl_easy_strerror", a.easy_strerror) && bind(lib, "curl_slist_append", a.slist_append) &&
+              bind(lib, "curl_slist_free_all", a.slist_free_all);
+    if (!ok) {
+      a.error = "cannot load libcurl: a function is missing";
+      return a;
+    }
+    a.global_init(CURL_GLOBAL_DEFAULT);
+    return a;
+  }();
+  return api;
 }
 
 // Loopback endpoints (local servers, the tests' replay server) never go through a proxy.
@@ -92,43 +137,48 @@ struct Attempt {
 Attempt post_once(const std::string& url, const std::string& payload, const Settings& s,
                   const std::string& no_proxy) {
   Attempt at;
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> h(curl_easy_init(), &curl_easy_cleanup);
+  const CurlApi& api = curl_api();
+  if (!api.error.empty()) {
+    at.code = CURLE_FAILED_INIT;
+    at.error = api.error;
+    return at;
+  }
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> h(api.easy_init(), api.easy_cleanup);
   if (!h) {
     at.code = CURLE_FAILED_INIT;
     at.error = "cannot initialise the HTTP client";
     return at;
   }
   struct curl_slist* raw_headers = nullptr;
-  raw_headers = curl_slist_append(raw_headers, "Content-Type: application/json");
-  raw_headers = curl_slist_append(raw_headers, "Accept: application/json");
+  raw_headers = api.slist_append(raw_headers, "Content-Type: application/json");
+  raw_headers = api.slist_append(raw_headers, "Accept: application/json");
   if (!s.api_key.empty())
-    raw_headers = curl_slist_append(raw_headers, ("Authorization: Bearer " + s.api_key).c_str());
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(raw_headers,
-                                                                      &curl_slist_free_all);
+    raw_headers = api.slist_append(raw_headers, ("Authorization: Bearer " + s.api_key).c_str());
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(raw_headers, api.slist_free_all);
   char errbuf[CURL_ERROR_SIZE] = {0};
   CURL* c = h.get();
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_POST, 1L);
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, payload.c_str());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(payload.size()));
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max(1, s.timeout_ms)));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+  api.easy_setopt(c, CURLOPT_URL, url.c_str());
+  api.easy_setopt(c, CURLOPT_POST, 1L);
+  api.easy_setopt(c, CURLOPT_POSTFIELDS, payload.c_str());
+  api.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(payload.size()));
+  api.easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+  api.easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max(1, s.timeout_ms)));
+  api.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(std::clamp(s.timeout_ms, 1, 10'000)));
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // signals and threads do not mix
-  curl_easy_setopt(c, CURLOPT_NOPROXY, no_proxy.c_str());
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &at.exchange);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &at.exchange);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "tikzlint-backtranslate");
+  api.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // signals and threads do not mix
+  api.easy_setopt(c, CURLOPT_NOPROXY, no_proxy.c_str());
+  api.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  api.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  api.easy_setopt(c, CURLOPT_WRITEDATA, &at.exchange);
+  api.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  api.easy_setopt(c, CURLOPT_HEADERDATA, &at.exchange);
+  api.easy_setopt(c, CURLOPT_USERAGENT, "tikzlint-backtranslate");
 
-  at.code = curl_easy_perform(c);
+  at.code = api.easy_perform(c);
   if (at.code == CURLE_OK) {
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &at.status);
+    api.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &at.status);
   } else {
-    at.error = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(at.code));
+    at.error = errbuf[0] ? std::string(errbuf) : std::string(api.easy_strerror(at.code));
   }
   return at;
 }
@@ -160,7 +210,6 @@ std::string redact(std::string text, const std::string& api_key) {
 }
 
 HttpResult post_chat_completions(const nlohmann::json& body, const Settings& s) {
-  global_init_once();
   const std::string url = join_url(s.base_url, "/chat/completions");
   const std::string payload = body.dump();
   const std::string no_proxy = no_proxy_list();
