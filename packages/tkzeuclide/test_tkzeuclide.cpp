@@ -453,3 +453,42 @@ TEST_CASE("tkzeuclide: \\tkzDrawX and \\tkzDrawY over \\tkzInit's window, ticks 
   q.other("\\tkzDrawX[noticks=false]");
   CHECK(count_unsupported(q.lower()) == 1);
 }
+
+TEST_CASE("tkzeuclide: pgffor ranges in point lists, a stepped one and one with a context") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoints{0/0/A,1/0/B,2/0/C,3/0/D,4/0/E,5/0/F,6/0/G,0/2/P1,1/2/P2,2/2/P3}\n"
+      "\\tkzLabelPoints(A,C,...,G)\\tkzLabelPoints(P1,P...,P3)");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  // pgffor: the step is C - A, the range stops at G; "P..." strips the context P from P1 and P3
+  for (const char* t : {"$A$", "$C$", "$E$", "$G$", "$P1$", "$P2$", "$P3$"}) CHECK(node_with_text(d, t) != nullptr);
+  CHECK(node_with_text(d, "$B$") == nullptr);
+  CHECK(node_with_text(d, "$F$") == nullptr);
+  // a range pgffor reads as neither letters nor integers is reported, not guessed
+  Pic q;
+  q.pre(kStyles);
+  q.other("\\tkzDefPoints{0/0/A,1/0/B}\\tkzDrawPoints(A,...,Bx)");
+  CHECK(count_unsupported(q.lower()) == 1);
+}
+
+TEST_CASE("tkzeuclide: the radical axis of tangent circles, turned about the point of contact") {
+  Pic p;
+  p.pre(kStyles);
+  p.other(
+      "\\tkzDefPoints{0/0/A,4/0/B,6/0/C}\n"
+      "\\tkzDefRadicalAxis(A,B)(C,B)\\tkzGetPoints{E}{F}\n"
+      "\\tkzLabelPoint(E){$E$}\\tkzLabelPoint(F){$F$}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  // \tkzURotateAngle(B,+-90)(C): (4cm, 2cm) then (4cm, -2cm); the labels hang below them
+  const ir::Node* e = node_with_text(d, "$E$");
+  const ir::Node* f = node_with_text(d, "$F$");
+  REQUIRE(e != nullptr);
+  REQUIRE(f != nullptr);
+  CHECK(std::abs(e->center.x - 113.81) < 0.05);
+  CHECK(std::abs(f->center.x - 113.81) < 0.05);
+  CHECK(e->center.y > 40);
+  CHECK(f->center.y < -56.9);
+}

@@ -14,7 +14,9 @@
 // A command that is not modelled is reported once per picture (unsupported-construct: the picture
 // is then incomplete for the rules), and so is a command that names a point nothing defined
 // (because an unmodelled construction was to define it): nothing is guessed.
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <numbers>
@@ -171,6 +173,59 @@ std::vector<std::vector<std::string>> groups(std::string_view s) {
   return out;
 }
 
+// pgffor's `...` in a list that tkz-euclide hands to \foreach (\tkzDrawPoints, \tkzLabelPoints,
+// \tkzDrawPolygon, \tkzDrawPolySeg, \tkzClipPolygon, \tkzDefPointsBy, \tkzAutoLabelPoints):
+// pgffor.code.tex \pgffor@@handledots. The dots item may carry a context ("P_..." after "P_1":
+// the text around the dots is stripped from the previous item and the end, and put back around
+// each value); the values are single letters (an alphabetic sequence) or integers; the step is
+// the difference of the two items before the dots, else +-1. Nullopt: a range that is neither
+// (not read; the caller reports it).
+std::optional<std::vector<std::string>> foreach_items(const std::vector<std::string>& raw) {
+  std::vector<std::string> out;
+  std::size_t literal_from = 0;  // items before this index were produced by a range
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const std::string& item = raw[i];
+    std::size_t dots = item.find("...");
+    if (dots == std::string::npos) {
+      out.push_back(item);
+      continue;
+    }
+    if (out.empty() || i + 1 >= raw.size()) return std::nullopt;
+    const std::string pre = item.substr(0, dots), post = item.substr(dots + 3);
+    auto strip = [&](const std::string& v) -> std::optional<std::string> {
+      if (v.size() < pre.size() + post.size() || v.compare(0, pre.size(), pre) != 0 ||
+          v.compare(v.size() - post.size(), post.size(), post) != 0)
+        return std::nullopt;
+      return trim(v.substr(pre.size(), v.size() - pre.size() - post.size()));
+    };
+    auto last = strip(out.back()), end = strip(raw[i + 1]);
+    bool has_prev = out.size() >= 2 && out.size() - 2 >= literal_from;
+    auto prev = has_prev ? strip(out[out.size() - 2]) : std::nullopt;
+    if (!last || !end || (has_prev && !prev)) return std::nullopt;
+    auto letter = [](const std::string& v) { return v.size() == 1 && std::isalpha(static_cast<unsigned char>(v[0])); };
+    auto integer = [](const std::string& v) -> std::optional<long> {
+      if (v.empty() || v.size() > 9) return std::nullopt;
+      std::size_t k = v[0] == '-' ? 1 : 0;
+      if (k == v.size()) return std::nullopt;
+      for (std::size_t j = k; j < v.size(); ++j)
+        if (!std::isdigit(static_cast<unsigned char>(v[j]))) return std::nullopt;
+      return std::stol(v);
+    };
+    const bool alpha = letter(*last) && letter(*end);
+    std::optional<long> a = alpha ? std::optional<long>((*last)[0]) : integer(*last);
+    std::optional<long> e = alpha ? std::optional<long>((*end)[0]) : integer(*end);
+    std::optional<long> p = !has_prev ? std::nullopt : alpha && letter(*prev) ? std::optional<long>((*prev)[0]) : integer(*prev);
+    if (!a || !e || (has_prev && !p)) return std::nullopt;
+    long step = p ? *a - *p : (*e > *a ? 1 : -1);
+    if (step == 0 || std::abs(*e - *a) / std::abs(step) > 1000) return std::nullopt;
+    for (long v = *a + step; step > 0 ? v <= *e : v >= *e; v += step)
+      out.push_back(pre + (alpha ? std::string(1, static_cast<char>(v)) : std::to_string(v)) + post);
+    ++i;  // the end item is consumed by the range
+    literal_from = out.size();
+  }
+  return out;
+}
+
 // The options of a command with the keys tkz-euclide itself consumes taken out (`size=`, `add=`,
 // `dist=`...): what is left are /tikz keys, passed to the statement as written.
 struct Options {
@@ -220,7 +275,7 @@ constexpr Signature kSignatures[] = {
     {"tkzDefPointBy", "op"},       {"tkzDefPointsBy", "opg"},  {"tkzDefCircleBy", "op"}, {"tkzDrawX", "o"}, {"tkzDrawY", "o"},      {"tkzGetPoint", "g"},
     {"tkzGetPoints", "gg"},        {"tkzGetFirstPoint", "g"},      {"tkzGetSecondPoint", "g"},
     {"tkzDrawPoint", "op"},        {"tkzDrawPoints", "op"},        {"tkzLabelPoint", "opg"},
-    {"tkzLabelPoints", "op"},      {"tkzDrawSegment", "op"},       {"tkzDrawSegments", "op"},
+    {"tkzLabelPoints", "op"},      {"tkzAutoLabelPoints", "op"},      {"tkzDrawSegment", "op"},       {"tkzDrawSegments", "op"},
     {"tkzDrawLine", "op"},         {"tkzDrawLines", "op"},         {"tkzDrawPolygon", "op"},
     {"tkzDrawPolygons", "op"},     {"tkzFillPolygon", "op"},       {"tkzDrawCircle", "op"},
     {"tkzDrawCircles", "op"},      {"tkzLabelSegment", "opg"},     {"tkzLabelSegments", "opg"},
@@ -235,7 +290,7 @@ constexpr Signature kSignatures[] = {
     {"tkzFillSector", "opp"},      {"tkzInit", "o"},               {"tkzClip", "o"},
     {"tkzDefTriangle", "op"},      {"tkzDefSquare", "op"},         {"tkzDefParallelogram", "op"},
     {"tkzDefRectangle", "op"},     {"tkzDefTriangleCenter", "op"}, {"tkzDefSpcTriangle", "opg"},
-    {"tkzClipBB", ""},             {"tkzDefTangent", "op"},
+    {"tkzClipBB", ""},             {"tkzDefTangent", "op"}, {"tkzDefRadicalAxis", "pp"},
     {"tkzDuplicateSegment", "pp"}, {"tkzDuplicateLength", "pp"},   {"tkzDefGoldenRatio", "p"},
     {"tkzLabelCircle", "oppg"},    {"pgfinterruptboundingbox", ""}, {"endpgfinterruptboundingbox", ""},
     {"pgfkeys", "g"},
@@ -398,6 +453,13 @@ class Lowerer {
     unsupported("a point '" + name + "' that nothing modelled defined (used by \\" + c.name + ")", c.b, c.e);
     return std::nullopt;
   }
+  // A point list tkz-euclide hands to \foreach, with its `...` ranges expanded; a range pgffor
+  // would read otherwise (not letters or integers) is reported and the list dropped.
+  std::vector<std::string> foreach_points(const std::vector<std::string>& raw, const Command& c) {
+    if (auto items = foreach_items(raw)) return *items;
+    unsupported("the range in \\" + c.name + "'s list '" + nth(c, '(')->text + "'", c.b, c.e);
+    return {};
+  }
   bool known(const std::vector<std::string>& names, const Command& c) {
     for (const auto& n : names)
       if (!point(n, c)) return false;
@@ -526,6 +588,7 @@ class Lowerer {
     if (n == "tkzInterCC") return inter_cc(c);
     if (n == "tkzDefLine") return def_line(c);
     if (n == "tkzDefTangent") return def_tangent(c);
+    if (n == "tkzDefRadicalAxis") return def_radical_axis(c);
     if (n == "tkzDefPointWith") return def_point_with(c);
     if (n == "tkzDefShiftPoint") return def_shift_point(c);
     if (n == "tkzCalcLength") return calc_length(c);
@@ -556,6 +619,7 @@ class Lowerer {
     if (n == "tkzDrawPoint" || n == "tkzDrawPoints") return draw_points(c);
     if (n == "tkzLabelPoint") return label_point(c);
     if (n == "tkzLabelPoints") return label_points(c);
+    if (n == "tkzAutoLabelPoints") return auto_label_points(c);
     if (n == "tkzDrawSegment" || n == "tkzDrawSegments") return draw_lines(c, false);
     if (n == "tkzDrawLine" || n == "tkzDrawLines") return draw_lines(c, true);
     if (n == "tkzDrawPolygon" || n == "tkzDrawPolygons" || n == "tkzFillPolygon") return polygons(c);
@@ -964,6 +1028,50 @@ class Lowerer {
       swap = !(find_angle(O1, first, O2) < 180);
     }
     define_pair(first, second, swap, c);
+  }
+
+  // tkz-tools-eu-math.tex \tkzDefRadicalAxis(O1,A)(O2,B): two points of the radical axis of the
+  // circle about O1 through A and that about O2 through B, in the local frame where tkz's
+  // \pgfpointanchor answers. With d = |O1O2| and the radii in cm (\tkz@@CalcLengthcm):
+  //  - tangent circles (| d - |r1 - r2| | or | d - (r1 + r2) | below 0.1cm): O2 turned about A
+  //    by +90 and -90 degrees (\tkzURotateAngle);
+  //  - circles more than 1cm apart (d - (r1 + r2) > 1): the radical centre R of the two circles
+  //    and the circle about O1 turned by 60 degrees about O1 through O1 (aux), from the common
+  //    chords \tkzInterCC gives, and R's foot on O1O2; \tkzInterLL's \path grows the picture
+  //    by R;
+  //  - else \tkzInterCCR(O1,r1)(O2,r2) in its raw order (the common points when they meet).
+  void def_radical_axis(const Command& c) {
+    auto c1 = split_top(nth(c, '(', 0)->text, ','), c2 = split_top(nth(c, '(', 1)->text, ',');
+    if (c1.size() != 2 || c2.size() != 2) return unsupported_command(c);
+    auto O1 = lpoint(c1[0], c), A = lpoint(c1[1], c), O2 = lpoint(c2[0], c), B = lpoint(c2[1], c);
+    if (!O1 || !A || !O2 || !B) {
+      state_.results_known = false;
+      return;
+    }
+    auto cm = [](double pt) { return std::round(pt / kPtPerCmTkz * 1e6) / 1e6; };
+    const double d = cm(norm(*O2 - *O1)), ra = cm(norm(*A - *O1)), rb = cm(norm(*B - *O2));
+    if (std::abs(d - std::abs(ra - rb)) < 0.1 || std::abs(d - (ra + rb)) < 0.1)
+      return define_pair(*A + rotated(*O2 - *A, 90), *A + rotated(*O2 - *A, -90), false, c);
+    if (d - (ra + rb) > 1) {
+      const Point aux = *O1 + rotated(*O2 - *O1, 60);
+      const double raux = cm_rounded(norm(*O1 - aux));
+      auto k1 = inter_ccr(*O1, cm_rounded(norm(*A - *O1)), aux, raux);
+      auto k2 = inter_ccr(*O2, cm_rounded(norm(*B - *O2)), aux, raux);
+      std::optional<Point> R = k1 && k2 ? lines_cross(k1->first, k1->second, k2->first, k2->second) : std::nullopt;
+      std::optional<Point> H = R ? foot(*O1, *O2, *R) : std::nullopt;
+      if (!R || !H) {
+        state_.results_known = false;
+        return unsupported("\\tkzDefRadicalAxis whose chords do not cross", c.b, c.e);
+      }
+      emit("\\path (" + num(R->x) + "pt," + num(R->y) + "pt);", c);
+      return define_pair(*R, *H, false, c);
+    }
+    auto both = inter_ccr(*O1, ra * kPtPerCmTkz, *O2, rb * kPtPerCmTkz);
+    if (!both) {
+      state_.results_known = false;
+      return unsupported("\\tkzDefRadicalAxis of circles with one centre", c.b, c.e);
+    }
+    define_pair(both->first, both->second, false, c);
   }
 
   // tkz-obj-eu-lines.tex \tkzDefLine[variant, K=, normed](...). The `\ifx\tkz@koeff=1` of the
@@ -1827,7 +1935,7 @@ class Lowerer {
   // \tkzDefPointsBy[transformation](A,B,...){A',B',...}: each image named by the list, or by the
   // point's name and a prime when the list is empty or shorter (\tkz@LastList runs out).
   void def_points_by(const Command& c) {
-    auto pts = split_top(nth(c, '(')->text, ',');
+    auto pts = foreach_points(split_top(nth(c, '(')->text, ','), c);
     auto names = split_top(nth(c, '{')->text, ',');
     auto name_of = [&](std::size_t i) {
       return i < names.size() && !names[i].empty() ? names[i] : pts[i] + "'";
@@ -1857,7 +1965,7 @@ class Lowerer {
     std::string style = "point style";
     if (const auto* s = o.get("size")) style += ",minimum size=" + *s;
     for (const auto& g : groups(nth(c, '(')->text))
-      for (const auto& p : g) {
+      for (const auto& p : foreach_points(g, c)) {
         if (!point(p, c)) continue;
         emit("\\node[" + with(style, o.tikz) + "] at (" + p + ") {};", c);
       }
@@ -1871,9 +1979,34 @@ class Lowerer {
   // \tkzLabelPoints[#1](A,B): each named by itself in math, $A$.
   void label_points(const Command& c) {
     for (const auto& g : groups(nth(c, '(')->text))
-      for (const auto& p : g) {
+      for (const auto& p : foreach_points(g, c)) {
         if (!point(p, c)) continue;
         emit("\\node[" + with("label style", opts(c)) + "] at (" + p + ") {$" + p + "$};", c);
+      }
+  }
+
+  // tkz-obj-eu-draw-points.tex \tkzAutoLabelPoints[center=O,dist=d,#1](A,B,..): for each point
+  // \path (O) -- ($(P) + d*($(P)-(O)$)$) node[label style,#1] {$P$}; (dist .15): the label goes
+  // out from the centre along OP, and the path (not drawn) grows the picture by O and that point.
+  void auto_label_points(const Command& c) {
+    Options o = split_options(opts(c), {"center", "dist"});
+    const std::string* centre = o.get("center");
+    if (!centre) return unsupported("\\tkzAutoLabelPoints without center=", c.b, c.e);
+    double dist = 0.15;
+    if (const auto* d = o.get("dist")) {
+      auto v = number(*d, c);
+      if (!v) return;
+      dist = *v;
+    }
+    auto O = point(trim(*centre), c);
+    if (!O) return;
+    for (const auto& g : groups(nth(c, '(')->text))
+      for (const auto& p : foreach_points(g, c)) {
+        auto P = point(p, c);
+        if (!P) continue;
+        emit("\\path (" + trim(*centre) + ") -- " + local(*P + dist * (*P - *O)) + " node[" +
+                 with("label style", o.tikz) + "] {$" + p + "$};",
+             c);
       }
   }
 
@@ -1926,8 +2059,9 @@ class Lowerer {
   void polygons(const Command& c) {
     bool fill = c.name == "tkzFillPolygon";
     std::vector<std::vector<std::string>> gs;
-    if (c.name == "tkzDrawPolygons") gs = groups(nth(c, '(')->text);
-    else gs.push_back(split_top(nth(c, '(')->text, ','));
+    if (c.name == "tkzDrawPolygons")
+      for (const auto& g : groups(nth(c, '(')->text)) gs.push_back(foreach_points(g, c));
+    else gs.push_back(foreach_points(split_top(nth(c, '(')->text, ','), c));
     for (const auto& g : gs) {
       if (g.size() < 2 || !known(g, c)) continue;
       const std::string path = through(g) + "--cycle;";
@@ -2158,13 +2292,13 @@ class Lowerer {
   // [out] clips to the outside (a reversed clip), not modelled.
   void clip_polygon(const Command& c) {
     if (!trim(opts(c)).empty()) return unsupported("\\tkzClipPolygon[" + opts(c) + "]", c.b, c.e);
-    auto g = split_top(nth(c, '(')->text, ',');
+    auto g = foreach_points(split_top(nth(c, '(')->text, ','), c);
     if (g.size() < 2 || !known(g, c)) return;
     emit("\\clip " + through(g) + "--cycle;", c);
   }
   // tkz-obj-eu-draw-lines.tex \tkzDrawPolySeg[#1](A,B,...): \draw[line style,#1] (A)--(A)--(B)...
   void poly_seg(const Command& c) {
-    auto g = split_top(nth(c, '(')->text, ',');
+    auto g = foreach_points(split_top(nth(c, '(')->text, ','), c);
     if (g.size() < 2 || !known(g, c)) return;
     emit("\\draw[" + with("line style", opts(c)) + "] " + through(g) + ";", c);
   }
