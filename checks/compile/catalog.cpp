@@ -89,9 +89,24 @@ bool glob(std::string_view pat, std::string_view s) {
   return p == pat.size();
 }
 
-std::size_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+// Eight bytes per step: FNV-1a's byte loop was half of building the index (80,000 names of ~30
+// bytes, once per process: 6.5 M of a one-diagram check's 34 M instructions). The multiply and
+// the shifts spread every byte over the low bits (the slot) and the high bits (the tag).
+std::size_t name_hash(std::string_view s) {
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  std::uint64_t h = s.size() * kMul;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 29;
+  }
+  std::uint64_t w = 0;
+  for (; i < s.size(); ++i) w = w << 8 | static_cast<unsigned char>(s[i]);  // the last 0-7 bytes
+  h = (h ^ w) * kMul;
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
@@ -115,7 +130,7 @@ class HashIndex {
     for (std::size_t i = 0; i < t.size();) {
       std::size_t last = i + 1;
       while (last < t.size() && name_of(t[last]) == name_of(t[i])) ++last;
-      const std::size_t h = fnv1a(name_of(t[i]));
+      const std::size_t h = name_hash(name_of(t[i]));
       std::size_t s = h & mask_;
       while (slots_[s]) s = (s + 1) & mask_;
       slots_[s] = pack(i, last - i, h);
@@ -123,7 +138,7 @@ class HashIndex {
     }
   }
   std::span<const Entry> find(std::string_view name) const {
-    const std::size_t h = fnv1a(name);
+    const std::size_t h = name_hash(name);
     const std::uint64_t tag = tag_of(h);
     for (std::size_t s = h & mask_; slots_[s]; s = (s + 1) & mask_) {
       const std::uint64_t slot = slots_[s];
@@ -227,7 +242,7 @@ thread_local NamedMemo named_memo;  // zero-initialised: no constructor runs per
 std::span<const CatalogEntry> named(Kind kind, std::string_view name) {
   const auto& idx = index().by_name[static_cast<std::size_t>(kind)];
   if (name.empty() || name.size() > NamedMemo::kMaxName) return idx.find(name);
-  const std::size_t h = fnv1a(name) + static_cast<std::size_t>(kind) * 0x9E3779B97F4A7C15ull;
+  const std::size_t h = name_hash(name) + static_cast<std::size_t>(kind) * 0x9E3779B97F4A7C15ull;
   NamedMemo::Slot& s = named_memo.slots[(h ^ (h >> 32)) & (NamedMemo::kSlots - 1)];
   if (s.len == name.size() && s.kind == static_cast<std::uint8_t>(kind) && std::memcmp(s.name, name.data(), name.size()) == 0)
     return {s.first, s.count};
