@@ -122,6 +122,67 @@ struct Command {
   std::uint32_t b = 0, e = 0;
 };
 
+// The plot marks tkz-euclide draws on segments and angle arcs (tkz-lib-eu-marks.tex, and pgf's
+// `|`, `+`, `x`), in the marking's frame: x along the path, y to its left. A coordinate is
+// lw * \pgflinewidth + s * \pgfplotmarksize; a piece is a polyline, or one Bezier curve
+// (moveto, two controls, end).
+struct MarkCoord {
+  double xl, xs, yl, ys;
+};
+struct MarkPiece {
+  bool curve;
+  std::vector<MarkCoord> pts;
+};
+struct PlotMark {
+  std::string_view name;
+  std::vector<MarkPiece> pieces;
+  bool uses_line_width;  // its strokes are spaced by the line width (||, |||)
+};
+const std::vector<PlotMark>& plot_marks() {
+  constexpr double r = 0.70710678;
+  static const std::vector<PlotMark> marks = {
+      {"|", {{false, {{0, 0, 0, 1}, {0, 0, 0, -1}}}}, false},
+      // pgflibraryplothandlers.code.tex's + and x
+      {"+", {{false, {{0, -1, 0, 0}, {0, 1, 0, 0}}}, {false, {{0, 0, 0, 1}, {0, 0, 0, -1}}}}, false},
+      {"x", {{false, {{0, -r, 0, -r}, {0, r, 0, r}}}, {false, {{0, -r, 0, r}, {0, r, 0, -r}}}}, false},
+      {"||", {{false, {{2, 0, 0, 1}, {2, 0, 0, -1}}}, {false, {{-2, 0, 0, 1}, {-2, 0, 0, -1}}}}, true},
+      {"|||",
+       {{false, {{0, 0, 0, 1}, {0, 0, 0, -1}}},
+        {false, {{-3, 0, 0, 1}, {-3, 0, 0, -1}}},
+        {false, {{3, 0, 0, 1}, {3, 0, 0, -1}}}},
+       true},
+      {"s|", {{false, {{0, -r, 0, -r}, {0, r, 0, r}}}}, false},
+      {"s||", {{false, {{0, -0.75, 0, -1}, {0, 0.25, 0, 1}}}, {false, {{0, 0, 0, -1}, {0, 1, 0, 1}}}}, false},
+      {"s|||",
+       {{false, {{0, -0.75, 0, -1}, {0, 0.25, 0, 1}}},
+        {false, {{0, 0, 0, -1}, {0, 1, 0, 1}}},
+        {false, {{0, 0.75, 0, -1}, {0, 1.75, 0, 1}}}},
+       false},
+      {"z", {{false, {{0, 0.75, 0, -1}, {0, -0.75, 0, -1}, {0, 0.75, 0, 1}, {0, -0.75, 0, 1}}}}, false},
+      {"s",
+       {{true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, -1, 0, 1}, {0, 1, 0, 1}}},
+        {true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, -1}, {0, -1, 0, -1}}}},
+       false},
+      {"oo",
+       {{true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0.5, 0, 1}, {0, 1, 0, 0}}},
+        {true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, -0.5, 0, 1}, {0, -1, 0, 0}}},
+        {true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0.5, 0, -1}, {0, 1, 0, 0}}},
+        {true, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, -0.5, 0, -1}, {0, -1, 0, 0}}}},
+       false},
+  };
+  return marks;
+}
+const PlotMark* plot_mark(std::string_view name) {
+  for (const auto& m : plot_marks())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+// A key that changes \pgflinewidth (the spacing of || and |||).
+bool sets_line_width(const std::string& tikz) {
+  return tikz.find("line width") != std::string::npos || tikz.find("thin") != std::string::npos ||
+         tikz.find("thick") != std::string::npos;
+}
+
 std::string trim(std::string_view s) { return std::string(text_trim(s)); }
 
 // Split at top-level `sep` (braces, brackets and parentheses nest).
@@ -2134,30 +2195,126 @@ class Lowerer {
     return {split_top(nth(c, '(')->text, ',')};
   }
 
+  // A plot mark as decorations.markings places it: at canvas point `at`, its x axis along the
+  // canvas unit vector `dir`; size s and line width lw in pt (canvas lengths: the marking's frame
+  // is not scaled by the picture).
+  void draw_mark(const PlotMark& m, Point at, Point dir, double s, double lw, const std::string& style,
+                 const Command& c) {
+    const Point nrm = rot90(dir);
+    auto place = [&](const MarkCoord& k) {
+      return local(at + (k.xl * lw + k.xs * s) * dir + (k.yl * lw + k.ys * s) * nrm);
+    };
+    std::string path;
+    for (const auto& piece : m.pieces) {
+      if (piece.curve) {
+        path += " " + place(piece.pts[0]) + " .. controls " + place(piece.pts[1]) + " and " + place(piece.pts[2]) +
+                " .. " + place(piece.pts[3]);
+        continue;
+      }
+      for (std::size_t i = 0; i < piece.pts.size(); ++i) path += (i ? " -- " : " ") + place(piece.pts[i]);
+    }
+    // \pgfusepathqstroke: the quick stroke adds no half line width to the picture, only the
+    // path's points do (lualatex: a `|` of 4pt makes a picture 8pt high)
+    host_.begin_interrupt_bbox();
+    emit("\\draw[" + style + "]" + path + ";", c);
+    host_.end_interrupt_bbox();
+    emit("\\path" + path + ";", c);
+  }
+  // The length a mark option holds (mksize=, size=): a unitless one is pt (\pgfsetplotmarksize).
+  std::optional<double> mark_length(const std::string& expr, const Command& c) {
+    std::string err;
+    auto v = host_.eval(expr, &err);
+    if (!v) {
+      unsupported("the value '" + expr + "' of \\" + c.name, c.b, c.e);
+      return std::nullopt;
+    }
+    return v->value;
+  }
+  // Whether the picture's transformation keeps circles round (no xscale against yscale, no
+  // slant) and its x and y vectors are TikZ's 1cm: a unitless radius is then size cm everywhere
+  // and a position along an arc is a fraction of its angle.
+  bool round_frame() const {
+    const Settings& st = host_.settings();
+    const Point u = st.ctm.apply_linear({1, 0}), v = st.ctm.apply_linear({0, 1});
+    return std::abs(norm(u) - norm(v)) < 1e-9 * norm(u) && std::abs(u.x * v.x + u.y * v.y) < 1e-9 * norm(u) * norm(v) &&
+           st.xvec.x == kPtPerCm && st.xvec.y == 0 && st.yvec.x == 0 && st.yvec.y == kPtPerCm;
+  }
+
   // \tkzMarkAngle[#1](A,O,B): \draw[shift={(O)},/tkzdrawarc/.cd,#1,fill=none] (a1:size) arc
-  // (a1:a2:size) (arc=l; arc=ll / lll add arcs 2.5\pgflinewidth inside and out, not modelled).
-  // \tkzFillAngle[#1]: \path[shift={(O)},fill=...!10,#1] (O) -- (a1:size) arc (...) -- cycle.
+  // (a1:a2:size); arc=ll draws the arcs at size cm -+ 2.5\pgflinewidth instead (the one at size is
+  // a \path), arc=lll all three. mark= is a plot mark (mksize, 4pt) at mkpos (.5) of the arc at
+  // size, along it, in mkcolor (black), with the picture's line width (the marking path takes no
+  // #1). \tkzFillAngle[#1]: \path[shift={(O)},fill=...!10,#1] (O) -- (a1:size) arc (...) -- cycle.
   void mark_angles(const Command& c) {
     bool fill = c.name.rfind("tkzFill", 0) == 0;
     Options o = split_options(opts(c), {"size", "arc", "mark", "mkpos", "mksize", "mkcolor"});
-    if (const auto* arc = o.get("arc"); arc && *arc != "l")
-      return unsupported("\\" + c.name + "[arc=" + *arc + "]", c.b, c.e);
-    if (const auto* mark = o.get("mark"); mark && *mark != "none")
-      return unsupported("\\" + c.name + "[mark=" + *mark + "]", c.b, c.e);
+    const std::string arc = o.get("arc") ? trim(*o.get("arc")) : "l";
+    if (arc != "l" && (fill || (arc != "ll" && arc != "lll")))
+      return unsupported("\\" + c.name + "[arc=" + arc + "]", c.b, c.e);
+    const PlotMark* mark = nullptr;
+    if (const auto* mk = o.get("mark"); mk && trim(*mk) != "none") {
+      mark = fill ? nullptr : plot_mark(trim(*mk));
+      if (!mark) return unsupported("\\" + c.name + "[mark=" + *mk + "]", c.b, c.e);
+    }
     std::string size = o.get("size") ? *o.get("size") : num(kMarkAngleSize);
+    // the numbers the second arcs and the mark need: the radius in local pt
+    double radius = 0, mkpos = 0.5, mksize = 4;
+    const double lw = host_.settings().style.line_width;
+    if (arc != "l" || mark) {
+      std::string err;
+      auto r = host_.eval(size, &err);
+      if (!r) return unsupported("the value '" + size + "' of \\" + c.name, c.b, c.e);
+      if (!round_frame() || (arc != "l" && (r->is_length || sets_line_width(o.tikz))))
+        return unsupported("\\" + c.name + "[arc=" + arc + (mark ? ", mark" : "") + "] in this frame or with these keys", c.b, c.e);
+      radius = r->is_length ? r->value : r->value * kPtPerCm;
+      if (const auto* p = o.get("mkpos")) {
+        auto v = number(*p, c);
+        if (!v) return;
+        mkpos = *v;
+      }
+      if (const auto* m = o.get("mksize")) {
+        auto v = mark_length(*m, c);
+        if (!v) return;
+        mksize = *v;
+      }
+    }
+    const std::string mkcolor = o.get("mkcolor") ? *o.get("mkcolor") : "black";
     for (const auto& g : angle_groups(c)) {
       auto a = angle(g, c);
       if (!a) continue;
       std::string shift = "shift={" + local(a->vertex) + "}";
       std::string f = num(a->first), s = num(a->second);
-      if (fill)
+      auto arc_at = [&](const std::string& mode, const std::string& r) {
+        emit("\\" + mode + "[" + with(shift, with(o.tikz, "fill=none")) + "] (" + f + ":" + r + ") arc (" + f + ":" + s +
+                 ":" + r + ");",
+             c);
+      };
+      if (fill) {
         emit("\\path[" + with(shift + ",fill=black!10", o.tikz) + "] (" + g[1] + ") -- (" + f + ":" + size + ") arc (" +
                  f + ":" + s + ":" + size + ") -- cycle;",
              c);
-      else
-        emit("\\draw[" + with(shift, with(o.tikz, "fill=none")) + "] (" + f + ":" + size + ") arc (" + f + ":" + s +
-                 ":" + size + ");",
-             c);
+        continue;
+      }
+      if (arc == "ll") {
+        arc_at("draw", num(radius - 2.5 * lw) + "pt");
+        arc_at("path", size);
+        arc_at("draw", num(radius + 2.5 * lw) + "pt");
+      } else {
+        arc_at("draw", size);
+        if (arc == "lll") {
+          arc_at("draw", num(radius - 2.5 * lw) + "pt");
+          arc_at("draw", num(radius + 2.5 * lw) + "pt");
+        }
+      }
+      if (mark) {
+        // round frame: the point at mkpos of the arc's length is at that fraction of its angle
+        const double t = (a->first + mkpos * (a->second - a->first)) * kDeg;
+        const Transform& ctm = host_.settings().ctm;
+        const Point at = a->vertex + ctm.apply_linear({radius * std::cos(t), radius * std::sin(t)});
+        Point dir = ctm.apply_linear({-std::sin(t), std::cos(t)});
+        dir = (1 / norm(dir)) * dir;
+        draw_mark(*mark, at, dir, mksize, lw, mkcolor, c);
+      }
     }
   }
 
@@ -2165,7 +2322,7 @@ class Lowerer {
   // the unit vectors towards A and B, s = size (cm, written as 28.45274 size pt).
   void right_angles(const Command& c) {
     Options o = split_options(opts(c), {"size", "dotsize", "german", "norm tkz code"});
-    if (o.get("german")) return unsupported("\\" + c.name + "[german]", c.b, c.e);
+    if (o.get("german")) return german_right_angles(c, o);
     double size = kRightAngleSize;
     if (const auto* s = o.get("size")) {
       auto v = number(*s, c);
@@ -2189,6 +2346,27 @@ class Lowerer {
       auto off = [&](Point w) { return "(" + num(k * w.x) + "pt," + num(k * w.y) + "pt)"; };
       emit("\\draw[" + o.tikz + "] (" + g[1] + ") --++" + off(u) + " --++" + off(v) + " --++" +
                off({-u.x, -u.y}) + " -- (" + g[1] + ");",
+           c);
+    }
+  }
+
+  // tkz-obj-eu-draw-angles.tex \tkzMarkRightAngle[german](A,O,B): \tkzDrawArcRAN of radius size
+  // (.25) from OA to OB, then `\path (O) --+ (bisector:size/2) node[fill,circle,minimum
+  // size=dotsize (3pt),inner sep=0pt,#1] {}`: an arc with a dot inside.
+  void german_right_angles(const Command& c, const Options& o) {
+    std::string size = o.get("size") ? *o.get("size") : num(kRightAngleSize);
+    auto sz = number(size, c);
+    if (!sz) return;
+    std::string dot = o.get("dotsize") ? *o.get("dotsize") : "3pt";
+    for (const auto& g : angle_groups(c)) {
+      auto a = angle(g, c);
+      if (!a) continue;
+      std::string f = num(a->first), s = num(a->second), r = num(*sz);
+      emit("\\draw[" + with("shift={" + local(a->vertex) + "}", o.tikz) + "] (" + f + ":" + r + ") arc (" + f + ":" + s +
+               ":" + r + ");",
+           c);
+      emit("\\path (" + g[1] + ") --+ (" + num((a->first + a->second) / 2) + ":" + num(*sz / 2) +
+               ") node[" + with("fill,circle,minimum size=" + dot + ",inner sep=0pt", o.tikz) + "] {};",
            c);
     }
   }
@@ -2232,8 +2410,12 @@ class Lowerer {
       if (!v) return unsupported("the value '" + *s + "' of \\" + c.name, c.b, c.e);
       size = v->value;  // a unitless size is pt (\pgfsetplotmarksize)
     }
-    // s|, s||, ... are the tkz marks of several strokes; only the single stroke is modelled
-    if (mark != "|" && mark != "s|") return unsupported("\\" + c.name + "[mark=" + mark + "]", c.b, c.e);
+    const PlotMark* pm = plot_mark(trim(mark));
+    if (!pm) return unsupported("\\" + c.name + "[mark=" + mark + "]", c.b, c.e);
+    // the marking runs on the \path that takes #1: its line width spaces || and |||
+    if (pm->uses_line_width && sets_line_width(o.tikz))
+      return unsupported("\\" + c.name + "[mark=" + mark + "] with a line width of its own", c.b, c.e);
+    const double lw = host_.settings().style.line_width;
     for (const auto& g : groups(nth(c, '(')->text)) {
       if (g.size() != 2) continue;
       auto A = point(g[0], c), B = point(g[1], c);
@@ -2241,11 +2423,8 @@ class Lowerer {
       Point M{A->x + pos * (B->x - A->x), A->y + pos * (B->y - A->y)};
       double d = std::hypot(B->x - A->x, B->y - A->y);
       if (d <= 0) continue;
-      Point nrm{-(B->y - A->y) / d * size, (B->x - A->x) / d * size};
       std::string color = o.get("color") ? *o.get("color") : "";
-      emit("\\draw[" + with(color, o.tikz) + "] " + local({M.x + nrm.x, M.y + nrm.y}) + " -- " +
-               local({M.x - nrm.x, M.y - nrm.y}) + ";",
-           c);
+      draw_mark(*pm, M, (1 / d) * (*B - *A), size, lw, with(color, o.tikz), c);
     }
   }
 
