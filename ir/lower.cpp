@@ -3072,7 +3072,18 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
     d_.diagnostics.push_back(dg);
     d_.unsupported.push_back({"syntax error: " + err.message, dg.range});
   }
-  for (const auto& gs : parsed.statements) lower_path(gs);
+  for (const auto& gs : parsed.statements) {
+    // a path is a TeX group (\tikz@command@path): what its or its nodes' options define
+    // (`\draw[s/.style=..]`, circuitikz's `node[european ports, or port]`) holds for it alone
+    struct Group {
+      tex::StyleTable& t;
+      explicit Group(tex::StyleTable& x) : t(x) { t.push(); }
+      ~Group() { t.pop(); }
+      Group(const Group&) = delete;
+      Group& operator=(const Group&) = delete;
+    } group(styles_);
+    lower_path(gs);
+  }
 }
 
 void PictureLowerer::lower_rest_of_run(const tex::Statement& st, std::size_t from) {

@@ -625,3 +625,18 @@ TEST_CASE("to[bend left] between nodes: the controls set off from the border poi
   auto d = p.lower();
   CHECK(std::abs(d.picture_bbox.ymax - 12.27) < 0.1);
 }
+
+TEST_CASE("a style that a path's or a node's options define holds for that path alone") {
+  // TikZ runs each path in a TeX group: `\path[wide]` and `node[wide]` redefine `w` inside it only
+  // (lualatex: the later node is 1cm wide, not 4cm)
+  lowertest::Pic p;
+  p.style("w/.style={minimum width=1cm}, wide/.style={w/.style={minimum width=4cm}}");
+  p.path("\\path[wide] (0,2) node[w, draw] {};");
+  p.path("\\node[wide, w, draw] at (0,4) {};");
+  p.path("\\node[w, draw] {};");
+  auto d = p.lower();
+  REQUIRE(d.nodes.size() == 3);
+  CHECK(d.nodes[0].box.width() == doctest::Approx(4 * kCm).epsilon(0.01));
+  CHECK(d.nodes[1].box.width() == doctest::Approx(4 * kCm).epsilon(0.01));
+  CHECK(d.nodes[2].box.width() == doctest::Approx(1 * kCm).epsilon(0.01));
+}

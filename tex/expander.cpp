@@ -1997,7 +1997,7 @@ void Expander::p_usepackage(const Token& t) {
     if (!n.empty() && !doc_.loads(n)) doc_.packages.push_back({n, trim(to_string(opts))});
     if (n == "tikz-cd") tikzcd_styles(t);
     if (n == "tkz-euclide") tkzeuclide_styles(t);
-    if (n == "circuitikz") circuitikz_styles(t);
+    if (n == "circuitikz") circuitikz_styles(t, trim(to_string(opts)));
   }
 }
 
@@ -2011,17 +2011,48 @@ void Expander::p_usepackage(const Token& t) {
 // sources; the inductors and the voltages differ, and packages/circuitikz reads those keys from
 // the picture's and scopes' options as written (Package::remember_options). For TikZ's own keys
 // they are nothing.
-void Expander::circuitikz_styles(const Token& t) {
+void Expander::circuitikz_styles(const Token& t, std::string_view options) {
   if (circuitikz_styles_done_) return;
   circuitikz_styles_done_ = true;
   std::string defs = "ground/.style={shape=ground}";
   for (const char* family : {"american", "european", "cute"}) {
-    defs += std::string(",") + family + "/.style={}";
-    for (const char* part : {"resistors", "inductors", "voltages", "currents", "ports"})
+    // pgfcirc.defines.tex: `american` and `european` take their own ports, `cute` the american ones
+    defs += std::string(",") + family + "/.style={" + (family[0] == 'e' ? "european" : "american") + " ports}";
+    for (const char* part : {"resistors", "inductors", "voltages", "currents"})
       defs += std::string(",") + family + " " + part + "/.style={}";
   }
+  // the logic ports' generic names (`and port`...) are styles that the logic ports family in force
+  // points at its shapes (pgfcirctripoles.tex `logic ports/<family>/.code`); `american ports`,
+  // `european ports` and `ieee ports` set that family where they are used
+  for (const char* family : {"american", "european", "ieee"})
+    defs += std::string(",") + family + " ports/.style={" + circuitikz_port_styles(family) + "}";
+  defs += "," + circuitikz_port_styles(circuitikz_ports_family(options));
   defs += ",straight voltages/.style={},raised voltages/.style={},voltage dir/.style={}";
   emit_package_styles(defs, t);
+}
+
+// The logic ports family circuitikz's options choose: \ExecuteOptions's `americanports`, then
+// the given options in the order circuitikz.sty declares them (\ProcessOptions).
+std::string circuitikz_ports_family(std::string_view package_options) {
+  const std::vector<RawItem> given = split_options(package_options);
+  std::string family = "american";
+  for (const auto& [option, f] : std::initializer_list<std::pair<std::string_view, const char*>>{
+           {"european", "european"}, {"american", "american"}, {"americanport", "american"},
+           {"europeanport", "european"}, {"americanports", "american"}, {"europeanports", "european"}})
+    if (std::any_of(given.begin(), given.end(), [&](const RawItem& it) { return it.key == option; })) family = f;
+  return family;
+}
+
+// The styles \ctikzset{logic ports=<family>} defines (pgfcirctripoles.tex): each generic port name
+// points at the family's shape; american and european share the plain Schmitt shapes.
+std::string circuitikz_port_styles(std::string_view family) {
+  const std::string prefix = family == "ieee" ? "ieeestd" : std::string(family);
+  std::string out;
+  for (const char* port : {"and", "or", "xor", "buffer", "not", "nand", "nor", "xnor"})
+    out += (out.empty() ? "" : ",") + std::string(port) + " port/.style={shape=" + prefix + " " + port + " port}";
+  if (family == "ieee") out += ",schmitt port/.style={shape=ieeestd schmitt port},invschmitt port/.style={shape=ieeestd invschmitt port}";
+  else out += ",schmitt port/.style={shape=schmitt},invschmitt port/.style={shape=invschmitt}";
+  return out;
 }
 
 // The styles tkz-euclide defines (tkz-euclide.cfg, version 4.25c), which its commands draw with

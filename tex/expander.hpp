@@ -333,7 +333,7 @@ class Expander {
   void p_tikzcdset(const Token&);
   void tikzcd_styles(const Token& at);
   void tkzeuclide_styles(const Token& at);
-  void circuitikz_styles(const Token& at);
+  void circuitikz_styles(const Token& at, std::string_view package_options);
   void emit_package_styles(const std::string& defs, const Token& at);
   void p_pgfplotsset(const Token&);
   void tikzset_rewritten(const Token& t, const std::function<TokenList(TokenList item)>& rewrite);
@@ -400,5 +400,11 @@ class Expander {
 
 // TeX's \the of a dimension (print_scaled, TeXbook §103): "117.43874pt".
 std::string format_dimen(double pt);
+
+// circuitikz's logic ports (pgfcirctripoles.tex): the family (american, european, ieee) its
+// package options choose, and the styles that point the generic port names (`and port`...) at the
+// shapes of a family, as \ctikzset{logic ports=<family>} defines them.
+std::string circuitikz_ports_family(std::string_view package_options);
+std::string circuitikz_port_styles(std::string_view family);
 
 }  // namespace tikzlint::tex

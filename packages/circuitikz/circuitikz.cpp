@@ -46,6 +46,7 @@
 
 #include "ir/library.hpp"
 #include "ir/package.hpp"
+#include "tex/expander.hpp"
 #include "tex/styles.hpp"
 #include "tex/tex.hpp"
 
@@ -432,8 +433,9 @@ class CircuitikzPicture final : public PackagePicture {
  public:
   // `defaults`: the package options' and the \ctikzset before the picture; `unmodelled`: the keys
   // of those \ctikzset that the model does not follow (reported at the picture's end).
-  CircuitikzPicture(CircuitSettings defaults, std::vector<std::string> unmodelled)
-      : defaults_(std::move(defaults)), unmodelled_before_(std::move(unmodelled)) {}
+  // `ports`: the logic ports family the last \ctikzset before the picture chose, or empty.
+  CircuitikzPicture(CircuitSettings defaults, std::vector<std::string> unmodelled, std::string ports)
+      : defaults_(std::move(defaults)), unmodelled_before_(std::move(unmodelled)), ports_before_(std::move(ports)) {}
 
   bool claims_to(std::string_view options) const override {
     for (const auto& it : split_options(options))
@@ -442,12 +444,20 @@ class CircuitikzPicture final : public PackagePicture {
   }
 
   Offer lower_statement(const PackageStatement& s, LibraryHost& host) override {
+    if (!ports_before_.empty()) {
+      // \ctikzset{logic ports=..} before the picture: its port styles hold from the picture's start
+      host.emit("\\tikzset{" + tex::circuitikz_port_styles(ports_before_) + "}", 0, 0);
+      ports_before_.clear();
+    }
     if (s.command == "\\ctikzset" || s.command == "\\circuitikzset") {
       // settings that last to the end of the enclosing scope (\pgfqkeys is local to the group)
       std::vector<std::string> items, unknown;
       for (std::string_view body : ctikzset_bodies(s.st.text))
         for (const auto& it : split_options(body)) {
           SettingItems si = setting_items(it.key, it.value);
+          if (it.key == "logic ports" && (it.value == "american" || it.value == "european" || it.value == "ieee"))
+            host.emit("\\tikzset{" + tex::circuitikz_port_styles(it.value) + "}", 0,
+                      static_cast<std::uint32_t>(s.st.text.size()));
           if (si.effect == SettingEffect::applied) items.insert(items.end(), si.items.begin(), si.items.end());
           else if (si.effect == SettingEffect::unknown) unknown.push_back(it.key);
         }
@@ -841,6 +851,7 @@ class CircuitikzPicture final : public PackagePicture {
 
   CircuitSettings defaults_;
   std::vector<std::string> unmodelled_before_;
+  std::string ports_before_;
   std::set<std::string> reported_;
 };
 
@@ -917,6 +928,7 @@ class Circuitikz final : public Package {
       // follow TeX groups outside pictures; a \ctikzset in a group that closed before the picture
       // is taken as still in force)
       std::vector<std::string> unmodelled;
+      std::string ports;
       const std::size_t index = static_cast<std::size_t>(&pic - doc.pictures.data());
       const bool in_doc = !doc.pictures.empty() && &pic >= doc.pictures.data() && index < doc.pictures.size();
       for (const auto& sc : doc.setup_commands) {
@@ -927,10 +939,12 @@ class Circuitikz final : public Package {
           for (const auto& it : split_options(body)) {
             SettingItems si = setting_items(it.key, it.value);
             if (si.effect == SettingEffect::unknown) unmodelled.push_back(it.key);
+            if (it.key == "logic ports" && (it.value == "american" || it.value == "european" || it.value == "ieee"))
+              ports = it.value;
             apply_items(defaults, si);
           }
       }
-      return std::make_unique<CircuitikzPicture>(std::move(defaults), std::move(unmodelled));
+      return std::make_unique<CircuitikzPicture>(std::move(defaults), std::move(unmodelled), std::move(ports));
     }
     return nullptr;
   }
