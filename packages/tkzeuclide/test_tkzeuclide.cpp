@@ -492,3 +492,38 @@ TEST_CASE("tkzeuclide: the radical axis of tangent circles, turned about the poi
   CHECK(e->center.y > 40);
   CHECK(f->center.y < -56.9);
 }
+
+TEST_CASE("tkzeuclide: \\tkzShowLine draws the compass arcs of its kind, and keeps the last global kind") {
+  auto arcs = [](const ir::Diagram& d) {
+    std::vector<ir::Arc> out;
+    for (const auto& e : d.elements)
+      if (const auto* a = std::get_if<ir::Arc>(&e.geom)) out.push_back(*a);
+    return out;
+  };
+  const std::string pts = "\\tkzDefPoints{0/0/A,4/0/B,1/2/C}";
+  auto lower = [&](const std::string& body) {
+    Pic p;
+    p.pre(kStyles);
+    p.pre("compass style/.style={color=black}");
+    p.other(pts + body);
+    return p.lower();
+  };
+  {
+    // mediator of A--B: M=(2,0), arcs about A and B through (2cm, -+2cm); A's arcs ratio*length
+    auto d = lower("\\tkzShowLine[mediator](A,B)");
+    CHECK(count_unsupported(d) == 0);
+    auto a = arcs(d);
+    REQUIRE(a.size() == 4);
+    CHECK(std::abs(std::abs(a[0].end_deg - a[0].start_deg) - std::abs(a[1].end_deg - a[1].start_deg) / 2) < 0.2);
+  }
+  CHECK(arcs(lower("\\tkzShowLine[parallel=through C](A,B)")).size() == 2);
+  CHECK(arcs(lower("\\tkzShowLine[perpendicular=through C](A,B)")).size() == 4);
+  {
+    // no kind: the last kind set globally (bisector), mediator sets it only locally
+    auto d = lower("\\tkzShowLine[bisector](B,A,C)\\tkzShowLine[mediator](A,B)\\tkzShowLine(B,A,C)");
+    CHECK(count_unsupported(d) == 0);
+    CHECK(arcs(d).size() == 12);
+  }
+  // a style may carry the kind: not guessed
+  CHECK(count_unsupported(lower("\\tkzShowLine[mystyle](A,B)")) == 1);
+}

@@ -358,7 +358,7 @@ constexpr Signature kSignatures[] = {
     {"tkzSetUpArc", "o"},          {"tkzSetUpCircle", "o"},        {"tkzSetUpLabel", "o"},
     {"tkzSetUpColors", "o"},       {"tkzGetLength", "g"},         {"tkzGetAngle", "g"},           {"tkzGetResult", "g"},
     {"tkzFindAngle", "p"},         {"tkzFindSlopeAngle", "p"},
-    {"tkzCompass", "op"},          {"tkzCompasss", "op"},          {"tkzSetUpCompass", "o"},
+    {"tkzCompass", "op"}, {"tkzShowLine", "op"},          {"tkzCompasss", "op"},          {"tkzSetUpCompass", "o"},
     {"tkzClipPolygon", "op"},      {"tkzDrawPolySeg", "op"},       {"tkzDrawSemiCircle", "op"},
     {"tkzDrawSemiCircles", "op"},  {"tkzFillCircle", "op"},        {"tkzFillCircles", "op"},             {"tkzShowBB", "o"},             {"tkzClipCircle", "op"},
 };
@@ -388,6 +388,7 @@ class Lowerer {
     // to a command): /tkzcompass's delta (0: a compass arc is `length` cm long) is also the
     // default delta of \tkzDrawArc (/tkzdrawarc stores its delta in the same macro).
     double compass_delta = 0, compass_length = 1;
+    int show_kind = 0;  // \tkz@numsh: the kind of \tkzShowLine without one
     // tkz's result macros as its last command left them (tkzLengthResult, tkzAngleResult; nullopt:
     // written by a command whose value is not computed), and the names \tkzGetLength{name} /
     // \tkzGetAngle{name} bound to them then, by the result macro the expander wrote for the name
@@ -693,6 +694,7 @@ class Lowerer {
     if (n == "tkzMarkSegment" || n == "tkzMarkSegments") return mark_segments(c);
     if (n == "tkzSetUpPoint") return setup_point(c);
     if (n == "tkzCompass" || n == "tkzCompasss") return compasses(c);
+    if (n == "tkzShowLine") return show_line(c);
     if (n == "tkzSetUpCompass" || n == "tkzSetUpArc" || n == "tkzSetUpCircle" || n == "tkzSetUpLabel" ||
         n == "tkzSetUpColors")
       return setup_other(c);
@@ -2456,15 +2458,103 @@ class Lowerer {
       auto p = lpoints(g, c);
       if (!p) continue;
       Point A = (*p)[0], B = (*p)[1];
-      double r = std::round(norm(B - A) * 1e6) / 1e6;
-      if (r == 0) continue;  // pgfmath divides by 0: TeX stops with an error
-      // \ifnum\tkz@delta=0: an integer test, as TeX reads delta's leading integer
-      double d = std::trunc(delta) == 0 ? std::min(len * kPtPerCmTkz / r / kDeg, 180.0) / 2 : delta;
-      double a = slope(A, B);
-      std::string f = num(a - d), t = num(a + d), rad = num(r) + "pt";
-      emit("\\draw[" + with("shift={(" + g[0] + ")},compass style", o.tikz) + "] (" + f + ":" + rad + ") arc (" + f +
-               ":" + t + ":" + rad + ");",
-           c);
+      compass_arc(A, B, "(" + g[0] + ")", delta, len, o.tikz, c);
+    }
+  }
+  // The arc of \tkzCompass[delta, length, tikz](A,B), A written as `at` in shift={..}.
+  void compass_arc(Point A, Point B, const std::string& at, double delta, double len, const std::string& tikz,
+                   const Command& c) {
+    double r = std::round(norm(B - A) * 1e6) / 1e6;
+    if (r == 0) return;  // pgfmath divides by 0: TeX stops with an error
+    // \ifnum\tkz@delta=0: an integer test, as TeX reads delta's leading integer
+    double d = std::trunc(delta) == 0 ? std::min(len * kPtPerCmTkz / r / kDeg, 180.0) / 2 : delta;
+    double a = slope(A, B);
+    std::string f = num(a - d), t = num(a + d), rad = num(r) + "pt";
+    emit("\\draw[" + with("shift={" + at + "},compass style", tikz) + "] (" + f + ":" + rad + ") arc (" + f + ":" + t +
+             ":" + rad + ");",
+         c);
+  }
+  // tkz-obj-eu-show.tex \tkzShowLine[mediator | perpendicular=through C | orthogonal=through C |
+  // parallel=through C | bisector, gap, ratio, length, size, tikz](A,B[,C]): the compass arcs
+  // (\tkzCompass[compass style,#1,..]) a ruler-and-compass construction of the line would leave.
+  // Each variant's points are computed as its macro computes them (\tkz@VecKNorm and friends,
+  // inside \pgfinterruptboundingbox: only the arcs and the mediator's \path (A)--(B) grow the
+  // picture). No kind key: tkz keeps the kind of the last \tkzShowLine that set it globally
+  // (\tkz@numsh; mediator sets it locally).
+  void show_line(const Command& c) {
+    Options o = split_options(opts(c), {"mediator", "perpendicular", "orthogonal", "parallel", "bisector", "K",
+                                        "length", "ratio", "gap", "size", "delta"});
+    int kind = -1;
+    std::string through;
+    double gap = 2, ratio = .5, length = 1, size = 1, delta = state_.compass_delta,
+           clen = state_.compass_length;  // \tkz@length of the compasses without their own length=
+    bool gap_set = false, ratio_set = false;
+    for (const auto& [k, v] : o.own) {
+      if (k == "mediator") kind = 0;
+      else if (k == "bisector") kind = 3;
+      else if (k == "perpendicular" || k == "orthogonal" || k == "parallel") {
+        auto t = after_word(v, "through");
+        if (!t) return unsupported_command(c);
+        through = *t;
+        kind = k == "parallel" ? 2 : 1;
+      } else if (k == "K") {
+        continue;  // \tkz@koeff: no variant reads it
+      } else {
+        auto x = number(v, c);
+        if (!x) return;
+        if (k == "length") length = clen = *x;
+        else if (k == "ratio") ratio = *x, ratio_set = true;
+        else if (k == "gap") gap = *x, gap_set = true;
+        else if (k == "size") size = *x;
+        else if (k == "delta") delta = *x;
+      }
+    }
+    if (kind < 0) {
+      // a style among the options may set the kind: not modelled
+      if (!trim(o.tikz).empty()) return unsupported("\\tkzShowLine[" + opts(c) + "] without its kind", c.b, c.e);
+      kind = state_.show_kind;
+    } else if (kind != 0) {
+      state_.show_kind = kind;
+    }
+    // each variant's own defaults, under #1
+    if (kind == 2 && !ratio_set) ratio = .75;
+    if (kind == 1 && !ratio_set) ratio = .75;
+    if (kind == 1 && !gap_set) gap = -1;
+    auto args = split_top(nth(c, '(')->text, ',');
+    if (args.size() != (kind == 3 ? 3u : 2u)) return unsupported_command(c);
+    if (!through.empty()) args.push_back(through);
+    auto p = lpoints(args, c);
+    if (!p) return;
+    const auto& P = *p;
+    auto unit = [](Point v) { double n = norm(v); return n > 0 ? (1 / n) * v : Point{0, 0}; };
+    const double cm = kPtPerCmTkz, rl = ratio * length;
+    auto arc = [&](Point A, Point B, double len) {
+      compass_arc(A, B, "(" + num(A.x) + "pt," + num(A.y) + "pt)", delta, len, o.tikz, c);
+    };
+    if (kind == 0) {  // \tkzShowMediatorLine(A,B)
+      Point A = P[0], B = P[1], M = 0.5 * (A + B);
+      emit("\\path (" + args[0] + ") -- (" + args[1] + ");", c);
+      Point m1 = M + (gap * cm) * rot90(unit(A - M)), m2 = M + (gap * cm) * rot90(unit(B - M));
+      arc(A, m1, rl), arc(B, m1, clen), arc(A, m2, rl), arc(B, m2, clen);
+    } else if (kind == 2) {  // \tkzShowLLLine(A,B)(C)
+      Point A = P[0], B = P[1], C = P[2], T = C + (B - A);
+      arc(C, T, clen), arc(B, T, rl);
+    } else if (kind == 3) {  // \tkzShowBisectorLine(B,A,C)
+      Point B = P[0], A = P[1], C = P[2];
+      Point p1 = A + cm * unit(B - A), p2 = A + cm * unit(C - A), p3 = 0.5 * (p1 + p2);
+      Point p4 = p2 + rotated(p1 - p2, 60), pm = 0.5 * (p3 + p4);
+      Point bis = A + gap * (cm * unit(pm - A));
+      Point b1 = A + (size * cm) * unit(B - A), b2 = A + (size * cm) * unit(C - A);
+      arc(A, b1, rl), arc(A, b2, rl), arc(b1, bis, clen), arc(b2, bis, rl);
+    } else {  // \tkzShowOrthLine(A,B)(C): \tkzDefPointWith(A,B) is orthogonal (K=1)
+      Point A = P[0], B = P[1], C = P[2];
+      auto po = lines_cross(A, B, C, C + rot90(B - A));
+      if (!po) return unsupported_command(c);
+      Point PO = *po, u = cm * unit(B - A);
+      Point po1 = PO + size * (-1 * u), po2 = PO + size * u;
+      Point t1 = norm(C - PO) > 10 ? C + cm * unit(PO - C) : PO + cm * rot90(unit(po2 - PO));
+      Point po3 = PO + gap * (t1 - PO);
+      arc(C, po1, rl), arc(C, po2, rl), arc(po1, po3, rl), arc(po2, po3, clen);
     }
   }
   // tkz-obj-eu-draw-polygons.tex \tkzClipPolygon(A,B,...): \clip (A)--(A)--(B)--...--cycle;
