@@ -84,7 +84,8 @@ struct RightAngleMark {  // a small square at a corner, or pgf's right-angle sym
   double size = 0;       // pt
 };
 struct Face3D {  // a filled polygon drawn in a 3D frame
-  std::vector<Point3> points3;  // coordinates in the frame's units
+  // in the picture's 3D frame when the scope's is known there (Settings::frame3), else the scope's
+  std::vector<Point3> points3;
   std::vector<Point> points;    // projected, pt
 };
 struct Plot {  // sampled curve (plot, parabola, sin/cos, to with bends)

@@ -499,7 +499,7 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     problems.push_back({"unsupported-key", why, b, e, true});
     return true;
   };
-  auto transform = [&](const Transform& t) { s.ctm = s.ctm.then_local(t); };
+  auto transform = [&](const Transform& t) { apply_transform(s, t); };
 
   // --- animations (pgfmanual 26 "Animations", 26.1.1 and 26.1.2): an animation is an annotation
   // for the viewer and needs the svg driver; the pdf driver's \pgfsys@animate only warns

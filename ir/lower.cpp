@@ -151,6 +151,12 @@ class PictureLowerer {
     keys_.local_point = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e) {
       return key_point(text, s, b, e);
     };
+    keys_.local_point_3d = [this](const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e)
+        -> std::optional<std::pair<Point, std::optional<Point3>>> {
+      auto r = key_resolved(text, s, b, e);
+      if (!r) return std::nullopt;
+      return std::pair{r->local, r->p3};
+    };
     keys_.expand_options = [this](const std::string& options) { return styles_.expand(options, nullptr); };
   }
 
@@ -224,6 +230,7 @@ class PictureLowerer {
   std::optional<Point> resolve_calc(PathState* ps, const std::string& text, const Settings& s, std::uint32_t b,
                                     std::uint32_t e, int depth);
   std::optional<Point> key_point(const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e);
+  std::optional<Resolved> key_resolved(const std::string& text, const Settings& s, std::uint32_t b, std::uint32_t e);
   std::optional<MathValue> math(PathState* ps, const std::string& expr, const Settings& s, std::uint32_t b,
                                 std::uint32_t e);
   std::string substitute_let(const PathState* ps, const std::string& text) const;
@@ -462,13 +469,18 @@ std::optional<MathValue> PictureLowerer::math(PathState* ps, const std::string& 
 
 std::optional<Point> PictureLowerer::key_point(const std::string& text, const Settings& s, std::uint32_t b,
                                                std::uint32_t e) {
+  auto r = key_resolved(text, s, b, e);
+  if (!r) return std::nullopt;
+  return r->local;
+}
+
+std::optional<Resolved> PictureLowerer::key_resolved(const std::string& text, const Settings& s, std::uint32_t b,
+                                                     std::uint32_t e) {
   std::string t(trim(text));
   if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
   Coordinate c = grammar::parse_coordinate(t);
   c.span = {b, e};
-  auto r = resolve_abs(nullptr, c, s, 0);
-  if (!r) return std::nullopt;
-  return r->local;
+  return resolve_abs(nullptr, c, s, 0);
 }
 
 std::optional<Resolved> PictureLowerer::resolve(PathState* ps, const Coordinate& c, const Settings& s,
@@ -977,6 +989,12 @@ void PictureLowerer::flush_run(PathState& ps, bool closed, bool explicit_cycle) 
       if (is_closed && ps.s.style.fill && ps.run_is_3d && ps.run3.size() == ps.run.size()) {
         Face3D f;
         f.points3 = ps.run3;
+        // in the picture's 3D frame when the scope's is known in it (Settings::frame3), so that
+        // faces of solids shifted in 3D compare in depth
+        if (const auto& fr = ps.s.frame3) {
+          for (Point3& p : f.points3)
+            p = Point3{fr->scale * p.x + fr->shift.x, fr->scale * p.y + fr->shift.y, fr->scale * p.z + fr->shift.z};
+        }
         f.points = ps.run;
         add_element(ps, f, ps.s.style);
       }

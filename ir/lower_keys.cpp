@@ -390,6 +390,25 @@ std::optional<double> eval_dimension(const std::string& expr, FontUnits units, s
   return v->value;  // a unitless value in a dimension key is pt (\pgfmathsetlength)
 }
 
+void apply_transform(Settings& s, const Transform& t) {
+  s.ctm = s.ctm.then_local(t);
+  if (!s.frame3) return;
+  // A page translation moves a whole solid alike; a uniform scale scales its 3D frame. Anything
+  // else (rotate, slant, xscale, cm) is not a map of the 3D frame.
+  if (t.is_identity_linear()) return;
+  if (t.b == 0 && t.c == 0 && t.a == t.d && t.a > 0) {
+    s.frame3->scale *= t.a;
+    return;
+  }
+  s.frame3.reset();
+}
+
+void shift_frame3(Settings& s, const Point3& p3) {
+  if (!s.frame3) return;
+  Frame3D& f = *s.frame3;
+  f.shift = Point3{f.shift.x + f.scale * p3.x, f.shift.y + f.scale * p3.y, f.shift.z + f.scale * p3.z};
+}
+
 void KeyApplier::apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTarget target, std::uint32_t base,
                        std::vector<LowerProblem>& problems) const {
   for (const auto& k : keys) apply_one(s, k, target, base + k.begin, base + k.end, problems);
@@ -417,7 +436,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
     }
     return d->value;
   };
-  auto transform = [&](const Transform& t) { s.ctm = s.ctm.then_local(t); };
+  auto transform = [&](const Transform& t) { apply_transform(s, t); };
 
   // --- quotes library on a to/edge: "text"options is `edge node={node[every edge quotes,options]{text}}`
   // (tikzlibraryquotes.code.tex; every edge quotes is `auto` unless restyled)
@@ -616,7 +635,14 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
 
   // --- transformations (pgfmanual 25.3); for nodes they form the node's own transformation
   if (key == "shift") {
-    if (local_point) {
+    if (local_point_3d) {
+      if (auto p = local_point_3d(v, s, b, e)) {
+        // a 3D coordinate moves the scope's solid in 3D (its depth too), then on the page
+        // (a page shift moves whole solids alike: the 3D frame stays, Settings::frame3)
+        if (p->second) shift_frame3(s, *p->second);
+        transform(Transform::shift(p->first.x, p->first.y));
+      }
+    } else if (local_point) {
       if (auto p = local_point(v, s, b, e)) transform(Transform::shift(p->x, p->y));
     }
     return true;
@@ -655,6 +681,7 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
   }
   if (key == "reset cm") {
     s.ctm = Transform{};
+    s.frame3.reset();
     return true;
   }
   if (key == "row sep" || key == "column sep") {
@@ -710,6 +737,8 @@ bool KeyApplier::apply_one(Settings& s, const tex::FlatKey& k, KeyTarget target,
       vec = key == "x" ? Point{*d, 0} : key == "y" ? Point{0, *d} : Point{*d, *d};
     }
     (key == "x" ? s.xvec : key == "y" ? s.yvec : s.zvec) = vec;
+    // a 3D shift made with the old axes is not one along the new axes
+    if (s.frame3 && (s.frame3->shift.x != 0 || s.frame3->shift.y != 0 || s.frame3->shift.z != 0)) s.frame3.reset();
     return true;
   }
   if (key == "transform shape") {

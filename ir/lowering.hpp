@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grammar/grammar.hpp"
@@ -128,10 +129,22 @@ struct PathOpSettings {
   std::vector<std::string> decorating_actions;
 };
 
+// Where a scope's 3D coordinates lie in the picture's 3D frame: picture = scale * local + shift.
+// A scope shifted by a 3D coordinate (`shift={(1,0,2)}`, the way stacks of unit cubes are drawn)
+// moves its solid in 3D, not only on the page; its depth is known only from this shift.
+struct Frame3D {
+  double scale = 1;
+  Point3 shift;
+};
+
 // Everything TikZ options can set that lowering models. Copied on scope entry (TeX groups).
 struct Settings {
   Transform ctm;
   Point xvec{kPtPerCm, 0}, yvec{0, kPtPerCm}, zvec{kDefaultZ, kDefaultZ};
+  // The local 3D frame in the picture's, while every transformation since the picture began was a
+  // shift or a uniform scale (a translation on the page keeps it: it moves whole solids alike);
+  // unset after a rotation, slant, cm or reset, or when the axes change after a 3D shift.
+  std::optional<Frame3D> frame3 = Frame3D{};
 
   Style style;  // draw/fill are path modes: reset at every path (pgfmanual 15.3)
   bool clip = false, use_as_bbox = false, overlay = false;
@@ -221,6 +234,12 @@ struct Settings {
 enum class KeyTarget { picture, scope, path, node, op };
 
 // A problem found while lowering, with its span in the statement text.
+// Compose `t` into the settings' transformation (pgf: applied to points before the current one)
+// and follow the local 3D frame through it (Settings::frame3).
+void apply_transform(Settings& s, const Transform& t);
+// A shift by a 3D coordinate `p3` (in the current local frame); the page shift is applied apart.
+void shift_frame3(Settings& s, const Point3& p3);
+
 struct LowerProblem {
   std::string code;  // "unsupported-key", "math-error", ...
   std::string message;
@@ -252,6 +271,10 @@ struct KeyApplier {
   std::function<std::optional<Point>(const std::string& text, const Settings& s, std::uint32_t begin,
                                      std::uint32_t end)>
       local_point;
+  // The same, with the coordinate's 3D components when it has three (shift={(1,0,2)}).
+  std::function<std::optional<std::pair<Point, std::optional<Point3>>>(const std::string& text, const Settings& s,
+                                                                        std::uint32_t begin, std::uint32_t end)>
+      local_point_3d;
   // Expand an option text through the style table (keys whose value is itself an option list).
   std::function<std::vector<tex::FlatKey>(const std::string& options)> expand_options;
   void apply(Settings& s, const std::vector<tex::FlatKey>& keys, KeyTarget target, std::uint32_t base,

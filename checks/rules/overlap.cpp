@@ -33,7 +33,10 @@ const RuleDoc overlap_doc = {
     "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
     "  overlap on the page (painter's order). Depth comes from the faces' 3D coordinates; the\n"
     "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
-    "  drawn most vertically points up).\n"
+    "  drawn most vertically points up). A face's 3D coordinates count in the picture's frame where\n"
+  "  its scope was moved by a 3D shift (shift={(1,0,2)}), so cubes stacked that way compare; a\n"
+  "  solid moved by a page shift (xshift) has no known depth and is not compared with others. A\n"
+  "  face painted later over the place, at least as far in front, is what remains visible there.\n"
     "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
     "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
@@ -615,6 +618,19 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
           if (!di || !dj || kn <= 0) continue;
           double behind = (*di - *dj) / kn;  // > 0: the later face j lies behind face i
           if (behind <= 1e-6 * std::max(1.0, std::abs(*di) / kn)) continue;
+          // A face painted later over that place, at least as far in front as face i (a cube drawn
+          // twice, the second time after its neighbour), is what TeX leaves visible there.
+          bool repainted = false;
+          for (std::size_t m : face_index.query(geo::bounds_of(faces[j]->points))) {
+            if (m <= j || !shape(m).covers(geo::Shape::point(ov->second))) continue;
+            auto dm = depth_at(*faces[m], ov->second, k);
+            if (dm && geo::dist(offset(*faces[m]), offset(*faces[j])) <= 1.0 &&
+                (*di - *dm) / kn <= 1e-6 * std::max(1.0, std::abs(*di) / kn)) {
+              repainted = true;
+              break;
+            }
+          }
+          if (repainted) continue;
           const ir::Element& ej = d.elements[face_ids[j]];
           Diagnostic f = finding(doc, ej.prov.range,
                                  "3D face is painted over a face in front of it (" + num(behind) +
