@@ -102,7 +102,9 @@ struct Element {
   std::uint32_t path_id = 0;  // elements of one path statement share it
   bool incomplete = false;    // something in its statement was unsupported
   // "data" for a mark a plot handler draws from its data points (a bar, a comb's tooth): its size
-  // is a value of the data, not a shape the author constructed; "" otherwise.
+  // is a value of the data, not a shape the author constructed; "data fill" for a region pgfplots
+  // fills from its data on its `pre main` layer (fill between): a "data" shape painted under the
+  // axis' main-layer content (its nodes, plots) whatever the source order; "" otherwise.
   std::string role;
   // The clips in force where it was drawn (indices into Diagram::clips: the \clip paths of its
   // scope and the scopes around it, a pgfplots axis' clip of its plots). TeX paints only the part

@@ -53,6 +53,10 @@ class LibraryHost {
   // (canvas pt); nullopt for an unknown node or anchor.
   virtual std::optional<Point> named_anchor(const std::string&, const std::string&) const { return std::nullopt; }
 
+  // The geometry of a path named with `name path` (intersections library) so far: its pieces as
+  // polylines (curves sampled), canvas pt; nullopt when no path has that name.
+  virtual std::optional<std::vector<std::vector<Point>>> named_path(const std::string&) const { return std::nullopt; }
+
   // Make `alias` another name of the node or coordinate `existing` (chains' <chain>-<n>), as
   // `alias=` does; nothing when `existing` is unknown.
   virtual void alias_node(const std::string& alias, const std::string& existing) {}

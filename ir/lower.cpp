@@ -3429,6 +3429,12 @@ class PictureLowerer::Host final : public LibraryHost {
     return it->second.center;
   }
 
+  std::optional<std::vector<std::vector<Point>>> named_path(const std::string& name) const override {
+    auto it = L_.named_paths_.find(collapse_spaces(name));
+    if (it == L_.named_paths_.end()) return std::nullopt;
+    return it->second;
+  }
+
   std::optional<Box> named_box(const std::string& name) const override {
     for (auto it = L_.d_.nodes.rbegin(); it != L_.d_.nodes.rend(); ++it)
       if (it->name == name) return it->box;

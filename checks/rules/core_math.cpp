@@ -62,7 +62,7 @@ RuleResult check_core_math(const ir::Diagram& d, const Config& cfg) {
   // shape is a face seen edge-on, not a degenerate one: legitimate and skipped.
   for (const ir::Element& e : d.elements) {
     if (!visible(e) || std::holds_alternative<ir::Face3D>(e.geom) || d.is_3d) continue;
-    if (e.role == "data") continue;  // a bar of value 0 is flat by its data
+    if (e.role == "data" || e.role == "data fill") continue;  // a bar of value 0 is flat by its data
     const auto& region = scene.region(static_cast<std::size_t>(&e - d.elements.data()));
     if (!region) continue;
     ir::Box b = geo::bounds_of(*region);

@@ -29,7 +29,8 @@ const RuleDoc overlap_doc = {
     "  legend, filled white, over the plots). Grid lines are background\n"
     "  and do not count;\n"
     "- an opaque fill painted after a label, covering the label's centre where TeX paints it\n"
-    "  (inside every clip in force where the fill was drawn; under a clip not lowered, not judged);\n"
+    "  (inside every clip in force where the fill was drawn; under a clip not lowered, not judged;\n"
+    "  a pgfplots fill between, painted on its own layer under the axis' nodes, not judged);\n"
     "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
     "  overlap on the page (painter's order). Depth comes from the faces' 3D coordinates; the\n"
     "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
@@ -515,6 +516,9 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       const ir::Element& e = d.elements[ei];
       if (!e.style.fill || e.style.invisible || e.style.opacity < 1.0) continue;
       if (!painted_after(e.prov.range, n.prov.range)) continue;
+      // a fill on pgfplots' `pre main` layer lies under a node of the axis written before it; over
+      // the axis' own furniture its order is that of layers, not read here: not judged
+      if (e.role == "data fill") continue;
       const auto& region = fill_regions[ei];
       if (!region || !geo::boxes_overlap(geo::bounds_of(*region), l.glyphs)) continue;
       geo::Shape area = geo::Shape::polygon(*region);

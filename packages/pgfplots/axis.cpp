@@ -37,6 +37,7 @@
 #include "ir/coords.hpp"
 #include "ir/library.hpp"
 #include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/fillbetween.hpp"
 #include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
 #include "packages/pgfplots/view3d.hpp"
@@ -524,7 +525,10 @@ class AxisPicture final : public ir::PackagePicture {
                      static_cast<std::uint32_t>(s.st.text.size()));
         return ir::Offer::lowered;
       }
-      return ir::Offer::pass;
+      const std::string with_limits = limit_values(s.st.text);
+      if (with_limits == s.st.text) return ir::Offer::pass;
+      host.emit(with_limits, 0, static_cast<std::uint32_t>(s.st.text.size()));
+      return ir::Offer::lowered;
     }
     if (starts_with(t, "\\addplot")) {
       lower_addplot(s.st, host, t);
@@ -536,6 +540,23 @@ class AxisPicture final : public ir::PackagePicture {
                    static_cast<std::uint32_t>(s.st.text.size()));
     }
     return ir::Offer::lowered;
+  }
+
+  // `\pgfkeysvalueof{/pgfplots/xmin}` and kin in a path of the axis: once the limits are known,
+  // pgfplots sets the keys to them (pgfplots.code.tex, \pgfplots@set@options@after@survey), so a
+  // path can span the axis (the fillbetween manual's `(\pgfkeysvalueof{/pgfplots/xmin},0) -- ...`)
+  std::string limit_values(std::string text) const {
+    const std::pair<const char*, const Direction*> keys[] = {{"x", &x_}, {"y", &y_}, {"z", &z_}};
+    for (const auto& [name, d] : keys) {
+      if (d == &z_ && !three_d_) continue;
+      for (const char* end : {"min", "max"}) {
+        const std::string macro = std::string("\\pgfkeysvalueof{/pgfplots/") + name + end + "}";
+        const std::string value = ir::text_number(std::string_view(end) == "min" ? d->lo : d->hi);
+        for (std::size_t at = text.find(macro); at != std::string::npos; at = text.find(macro, at + value.size()))
+          text.replace(at, macro.size(), value);
+      }
+    }
+    return text;
   }
 
   // `axis cs:` (and `rel axis cs:`): data coordinates in the axis frame, logarithmic where the
@@ -612,6 +633,8 @@ class AxisPicture final : public ir::PackagePicture {
   // `text`: the \addplot's own text (a \nextgroupplot statement carries one after its options)
   void lower_addplot(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
   void lower_addplot3(const tex::Statement& st, ir::LibraryHost& host, const std::string& text);
+  void lower_fill_between(const AddPlot& ap, const std::string& draw_opts, const tex::Statement& st,
+                          ir::LibraryHost& host);
   void layout_3d(const tex::Statement& st, ir::LibraryHost& host);
   void draw_title(double W, double H, ir::LibraryHost& host, std::uint32_t whole);
   void open_data_frame(const tex::Statement& st, ir::LibraryHost& host, ir::Settings s, const std::vector<Point>& outline,
@@ -737,6 +760,7 @@ class AxisPicture final : public ir::PackagePicture {
   std::vector<std::pair<std::string, std::uint32_t>> unknown_keys_;
   // the legend (pgfplots manual 4.9.5): its entries, the styles of the plots they show, where it stands
   std::vector<std::string> legend_entries_, legend_plot_styles_;
+  std::vector<bool> legend_area_;  // the plot's legend image is `area legend`'s rectangle (fill between)
   double legend_at_x_ = kLegendAt, legend_at_y_ = kLegendAt;
   std::string legend_anchor_ = "north east", legend_font_, legend_cells_anchor_ = "center";
   const tex::Statement* begin_statement_ = nullptr;
@@ -859,6 +883,15 @@ void AxisPicture::draw_legend(ir::LibraryHost& host) {
       if (legend_cells_anchor_ == "east") cx = col_x + col_w[c] - cw / 2;
       host.emit("\\node[" + text_opts + "] at (" + pt(cx) + "," + pt(cy) + ") {" + legend_entries_[k] + "};", 0, whole);
       const std::string style = k < legend_plot_styles_.size() ? legend_plot_styles_[k] : std::string();
+      if (k < legend_area_.size() && legend_area_[k]) {
+        // `area legend` (pgfplots.code.tex): \draw[style] (0cm,-0.1cm) rectangle (0.6cm,0.1cm)
+        const double x0 = image_x + kLegendLineInsetPt, half = 0.1 * ir::kPtPerCm;
+        host.emit("\\draw[" + style + "] (" + pt(x0) + "," + pt(cy - half) + ") rectangle (" +
+                      pt(x0 + 0.6 * ir::kPtPerCm) + "," + pt(cy + half) + ");",
+                  0, whole);
+        image_x = col_x + col_w[c];
+        continue;
+      }
       // the image: pgfplots' `legend image code`, a line through (0cm,0) (0.3cm,0) (0.6cm,0)
       host.emit("\\draw[" + style + "] (" + pt(image_x + kLegendLineInsetPt) + "," + pt(cy) + ") -- (" +
                     pt(image_x + kLegendImageWidthPt - kLegendLineInsetPt) + "," + pt(cy) + ");",
@@ -979,7 +1012,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   plot_index_ = 0;
   unknown_keys_.clear();
   place_unknown_ = moved_unknown_ = false;
-  legend_entries_.clear(), legend_plot_styles_.clear();
+  legend_entries_.clear(), legend_plot_styles_.clear(), legend_area_.clear();
   legend_at_x_ = legend_at_y_ = kLegendAt;
   legend_anchor_ = "north east", legend_font_.clear(), legend_cells_anchor_ = "center";
   begin_statement_ = &st;
@@ -1420,6 +1453,9 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   for (const auto& [j, t] : own) {
     auto ap = split_addplot(t);
     if (!ap) continue;
+    // fill between surveys no data: it fills between paths the other plots made
+    // (tikzlibrarypgfplots.fillbetween.code.tex enqueues a TikZ instruction, not coordinates)
+    if (ap->fill_between && !three_d_) continue;
     if (three_d_) {
       if (!ap->three_d) {
         not_lowered(st, "a two-dimensional \\addplot in a three-dimensional axis is not modelled");
@@ -2284,6 +2320,15 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
     host.problem("unsupported-construct", "\\addplot: " + errors.unsupported, 0, whole);
     return;
   }
+  if (ap->fill_between) {
+    if (ap->options.empty() || ap->plus)
+      draw_opts = kCycleList[cycle % std::size(kCycleList)] + (draw_opts.empty() ? "" : "," + draw_opts);
+    bool forget = false;
+    for (const auto& it : option_items)
+      if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
+    if (!forget) legend_plot_styles_.push_back(draw_opts), legend_area_.push_back(true);
+    return lower_fill_between(*ap, draw_opts, st, host);
+  }
   // the plot as the limits saw it; a plot they did not see (inside a scope) is read alone
   Resolved r;
   if (auto found = resolved_.find(&st); found != resolved_.end()) {
@@ -2317,7 +2362,7 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
   bool forget = false;
   for (const auto& it : tex::split_options(ap->options))
     if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
-  if (!forget) legend_plot_styles_.push_back(draw_opts);
+  if (!forget) legend_plot_styles_.push_back(draw_opts), legend_area_.push_back(false);
   if (r.kind.bars()) {
     if (ap->closed_cycle) {
       host.problem("unsupported-construct", "\\closedcycle after a bar plot is not modelled", 0, whole);
@@ -2387,6 +2432,92 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
   }
   if (r.errors.any()) draw_error_bars(r, draw_opts, st, host);
   if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
+}
+
+// `\addplot fill between[of=A and B]` (tikzlibrarypgfplots.fillbetween.code.tex): a fill of the
+// region between two paths named with `name path` (plots or TikZ paths of the axis), built as
+// \pgfpathfillbetween builds it: each path's pieces joined (inner moveto=connect), soft clipped,
+// then the first path followed by the second, reversed when both run the same way (reverse=auto).
+// It is filled (every fill between plot: /tikz/fill, drawn only with `draw`) inside the axis clip.
+void AxisPicture::lower_fill_between(const AddPlot& ap, const std::string& draw_opts, const tex::Statement& st,
+                                     ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  FillBetween fb = read_fill_between(ap.fill_options);
+  if (fb.unsupported.empty() && !ap.fill_after.empty())
+    fb.unsupported = "fill between: a path after the last segment ('" + ap.fill_after.substr(0, 20) + "') is not modelled";
+  // soft clip: an x range (pgfplots' `soft clip assign/domain`: the y range covers everything) or
+  // a rectangle in axis cs, in the axis' local pt
+  std::optional<std::pair<Point, Point>> clip_box;
+  if (fb.unsupported.empty() && fb.soft_clip) {
+    const std::string c = *fb.soft_clip;
+    auto x_at = [&](const std::string& v) -> std::optional<double> {
+      auto n = number(v, host);
+      if (!n) return std::nullopt;
+      auto t = x_.transform(*n);
+      return t ? std::optional<double>(x_.map(*t)) : std::nullopt;
+    };
+    auto y_at = [&](const std::string& v) -> std::optional<double> {
+      auto n = number(v, host);
+      if (!n) return std::nullopt;
+      auto t = y_.transform(*n);
+      return t ? std::optional<double>(y_.map(*t)) : std::nullopt;
+    };
+    if (starts_with(c, "domain=") && c.find(':') != std::string::npos) {
+      const std::string range = c.substr(7);
+      const std::size_t colon = range.find(':');
+      auto a = x_at(range.substr(0, colon)), b = x_at(range.substr(colon + 1));
+      if (a && b) clip_box = {{std::min(*a, *b), -4 * kFarPt}, {std::max(*a, *b), 4 * kFarPt}};
+    } else if (const std::size_t r = c.find("rectangle"); r != std::string::npos && !c.empty() && c.front() == '(') {
+      auto corner = [&](std::string t) -> std::optional<Point> {
+        t = trimmed(t);
+        if (t.size() < 2 || t.front() != '(' || t.back() != ')') return std::nullopt;
+        t = trimmed(t.substr(1, t.size() - 2));
+        if (starts_with(t, "axis cs:")) t = trimmed(t.substr(8));
+        const auto parts = tex::split_options(t);
+        if (parts.size() != 2 || parts[0].has_value || parts[1].has_value) return std::nullopt;
+        auto x = x_at(parts[0].key), y = y_at(parts[1].key);
+        if (!x || !y) return std::nullopt;
+        return Point{*x, *y};
+      };
+      auto p = corner(c.substr(0, r)), q = corner(c.substr(r + 9));
+      if (p && q) clip_box = {{std::min(p->x, q->x), std::min(p->y, q->y)}, {std::max(p->x, q->x), std::max(p->y, q->y)}};
+    }
+    if (!clip_box) fb.unsupported = "fill between: 'soft clip={" + c.substr(0, 30) + "}' is not modelled";
+  }
+  std::vector<Point> line[2];
+  char direction[2] = {'+', '+'};
+  for (int k = 0; k < 2 && fb.unsupported.empty(); ++k) {
+    const std::string& name = k == 0 ? fb.first : fb.second;
+    auto pieces = host.named_path(name);
+    if (!pieces) {
+      fb.unsupported = "fill between: no path named '" + name + "' before it";
+      break;
+    }
+    std::vector<Point> canvas;
+    for (const auto& piece : *pieces) canvas.insert(canvas.end(), piece.begin(), piece.end());
+    direction[k] = path_direction(canvas);
+    const ir::Transform to_local = frame_.ctm.inverse();
+    for (const Point& p : canvas) line[k].push_back(to_local.apply(p));
+    if (clip_box) line[k] = clip_to_box(line[k], clip_box->first, clip_box->second);
+  }
+  if (!fb.unsupported.empty()) {
+    host.problem("unsupported-construct", fb.unsupported, 0, whole);
+    return;
+  }
+  // a path soft clipped away: pgf warns and fills nothing
+  if (line[0].empty() || line[1].empty()) return;
+  const bool reverse = fb.reverse == 1 || (fb.reverse == 2 && direction[0] == direction[1]);
+  const std::vector<Point> outline = fill_between_outline(line[0], line[1], reverse);
+  if (outline.size() < 3) return;
+  std::string path;
+  for (const Point& p : outline) path += (path.empty() ? "" : " -- ") + std::string("(") + pt(p.x) + "," + pt(p.y) + ")";
+  ir::Settings plot_frame = host.settings();
+  plot_frame.ctm = frame_.ctm;
+  host.begin_scope(plot_frame);
+  const std::size_t first = host.element_count();
+  host.emit("\\fill[" + draw_opts + "] " + path + " -- cycle;", 0, whole);
+  host.set_element_role(first, "data fill");
+  host.emit("\\end{scope}", 0, 0);
 }
 
 // Error bars (pgfplots.errorbars.code.tex): a line from value - minus to value + plus at each
@@ -2800,7 +2931,7 @@ void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host
   bool forget = false;
   for (const auto& it : tex::split_options(ap->options))
     if (strip_prefix(tex::normalise_key(it.key)) == "forget plot") forget = true;
-  if (!forget) legend_plot_styles_.push_back(draw_opts);
+  if (!forget) legend_plot_styles_.push_back(draw_opts), legend_area_.push_back(false);
   // `mesh/rows`: the scanline is the number of points over the rows
   if (pd.scanline > pd.points.size() && pd.scanline != 0) {
     const std::size_t rows = std::numeric_limits<std::size_t>::max() - pd.scanline;

@@ -320,6 +320,19 @@ std::optional<AddPlot> split_addplot(const std::string& text) {
   out.source = trimmed(std::string_view(t).substr(std::min(i, t.size())));
   if (!out.source.empty() && out.source.back() == ';') out.source.pop_back();
   out.source = trimmed(out.source);
+  constexpr std::string_view kFill = "fill between";
+  if (starts_with(out.source, kFill)) {
+    out.fill_between = true;
+    std::size_t k = ir::text_skip_space(out.source, kFill.size());
+    if (k < out.source.size() && out.source[k] == '[') {
+      std::size_t j = ir::text_skip_group(out.source, k);
+      if (j == std::string::npos) j = out.source.size();
+      out.fill_options = out.source.substr(k + 1, j > k + 1 ? j - k - 2 : 0);
+      k = j;
+    }
+    out.fill_after = trimmed(std::string_view(out.source).substr(std::min(k, out.source.size())));
+    return out;
+  }
   constexpr std::string_view kClosed = "\\closedcycle";
   if (out.source.size() > kClosed.size() && out.source.compare(out.source.size() - kClosed.size(), kClosed.size(), kClosed) == 0) {
     out.closed_cycle = true;

@@ -17,6 +17,9 @@ struct AddPlot {
   std::string options;     // between the brackets, as written
   std::string source;      // after the options, without the final ';' (and \closedcycle)
   bool closed_cycle = false;  // ends in \closedcycle (pgfplots manual 4.5.10, area plots)
+  // `\addplot[..] fill between[opts] <path after>;` (fillbetween library): no data of its own
+  bool fill_between = false;
+  std::string fill_options, fill_after;
 };
 
 // Splits "\addplot+[opts] coordinates {...};"; nullopt when the text is not an \addplot.

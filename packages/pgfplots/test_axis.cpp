@@ -5,6 +5,7 @@
 
 #include "ir/test_lower_support.hpp"
 #include "packages/pgfplots/data.hpp"
+#include "packages/pgfplots/fillbetween.hpp"
 #include "packages/pgfplots/plots.hpp"
 #include "packages/pgfplots/ticks.hpp"
 #include "packages/pgfplots/view3d.hpp"
@@ -1014,4 +1015,66 @@ TEST_CASE("pgfplots element styles: every axis title, label and tick label style
     auto d = lowered("every axis/.append style={every axis title/.style={at={(0,1)},above}}", "");
     CHECK(count_unsupported(d) == 1);
   }
+}
+
+TEST_CASE("pgfplots fill between: options, soft clip to a box, pgf's direction heuristics") {
+  auto fb = pp::read_fill_between("of=A and B, soft clip={domain=3:5}, split, every odd segment/.style={yellow}");
+  CHECK(fb.unsupported.empty());
+  CHECK(fb.first == "A");
+  CHECK(fb.second == "B");
+  CHECK(fb.reverse == 2);
+  CHECK(*fb.soft_clip == "domain=3:5");
+  CHECK(pp::read_fill_between("of=A and B,reverse").reverse == 1);
+  CHECK(pp::read_fill_between("of=A and B,reverse=false").reverse == 0);
+  // a segment style that adds more than paint, an unknown key, no `of`: reported
+  CHECK(!pp::read_fill_between("of=A and B,split,every even segment/.style={postaction={decorate}}").unsupported.empty());
+  CHECK(!pp::read_fill_between("of=A and B,intersection segments={of=A and B}").unsupported.empty());
+  CHECK(!pp::read_fill_between("split").unsupported.empty());
+  // the part of a polyline inside [1, 3] x [-inf, inf], joined
+  CHECK(xy(pp::clip_to_box({{0, 0}, {2, 2}, {4, 0}}, {1, -100}, {3, 100})) == XY{{1, 1}, {2, 2}, {3, 1}});
+  CHECK(pp::clip_to_box({{0, 0}, {1, 0}}, {2, -1}, {3, 1}).empty());
+  CHECK(pp::path_direction({{0, 0}, {1, -5}}) == '+');
+  CHECK(pp::path_direction({{0, 5}, {0, -5}}) == '-');
+  CHECK(pp::path_direction({{0, -5}, {0, 5}}) == '+');
+}
+
+TEST_CASE("pgfplots fill between: the region between a plot and a path spanning the axis, soft clipped") {
+  // the pgfplots manual's fillbetween example with soft clip={domain=3:5} (lualatex: the picture
+  // bbox within 1pt; orange from x=3 to x=5 between y=0 and x^2)
+  Pic p;
+  p.axis = true;
+  p.other("\\begin{axis}");
+  p.other("\\addplot+ [name path=A,domain=0:5] {x^2};");
+  p.path("\\path [name path=B] (\\pgfkeysvalueof{/pgfplots/xmin},0) -- (\\pgfkeysvalueof{/pgfplots/xmax},0);");
+  p.other("\\addplot [orange] fill between [of=A and B, soft clip={domain=3:5}];");
+  p.other("\\end{axis}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  for (const auto& dg : d.diagnostics) CHECK(dg.severity != Severity::error);
+  const ir::Element* fill = nullptr;
+  for (const auto& e : d.elements)
+    if (e.role == "data fill") fill = &e;
+  REQUIRE(fill != nullptr);
+  CHECK(fill->style.fill);
+  CHECK(!fill->style.draw);
+  CHECK(fill->clips.size() == 1);  // the axis' clip of its plots
+  const auto& pts = std::get<ir::Polyline>(fill->geom).points;
+  REQUIRE(pts.size() == 13);
+  // x in [-0.25, 5.25] over 195pt (32.5pt per unit), y in [-1.25, 26.25] over 162pt (5.4 per unit)
+  CHECK_PT(pts.front(), 113.75, 62.1563);  // (3, 9)
+  CHECK_PT(pts[10], 178.75, 148.5);        // (5, 25)
+  CHECK_PT(pts[11], 178.75, 13.5);         // (5, 0): the path B, reversed (both run left to right)
+  CHECK_PT(pts[12], 113.75, 13.5);         // (3, 0)
+}
+
+TEST_CASE("pgfplots fill between: a path not named before it is reported, the region not guessed") {
+  Pic p;
+  p.axis = true;
+  p.other("\\begin{axis}");
+  p.other("\\addplot+ [name path=A,domain=0:5] {x^2};");
+  p.other("\\addplot [orange] fill between [of=A and C];");
+  p.other("\\end{axis}");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 1);
+  for (const auto& e : d.elements) CHECK(e.role != "data fill");
 }
