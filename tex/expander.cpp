@@ -2036,10 +2036,11 @@ void Expander::circuitikz_styles(const Token& t, std::string_view options) {
 std::string circuitikz_ports_family(std::string_view package_options) {
   const std::vector<RawItem> given = split_options(package_options);
   std::string family = "american";
-  for (const auto& [option, f] : std::initializer_list<std::pair<std::string_view, const char*>>{
+  for (const auto& choice : std::initializer_list<std::pair<std::string_view, const char*>>{
            {"european", "european"}, {"american", "american"}, {"americanport", "american"},
            {"europeanport", "european"}, {"americanports", "american"}, {"europeanports", "european"}})
-    if (std::any_of(given.begin(), given.end(), [&](const RawItem& it) { return it.key == option; })) family = f;
+    if (std::any_of(given.begin(), given.end(), [&](const RawItem& it) { return it.key == choice.first; }))
+      family = choice.second;
   return family;
 }
 
