@@ -69,11 +69,15 @@ std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_c
     if (loses_geometry(diag.rule)) return "unsupported input: " + diag.message;
   }
   for (const ir::Element& e : d.elements)
-    if (geometry_lost(d, e.incomplete, e.prov.range))
-      return "an element's geometry is incomplete (something in its statement was unsupported)";
+    if (geometry_lost(d, e))
+      return e.unplaced_reference
+                 ? "an element is placed from a node whose place is not known (a key of it was not read)"
+                 : "an element's geometry is incomplete (something in its statement was unsupported)";
   for (const ir::Node& n : d.nodes)
-    if (geometry_lost(d, n.incomplete, n.prov.range))
-      return "a node's geometry is incomplete (something in its statement was unsupported)";
+    if (geometry_lost(d, n))
+      return n.unplaced_reference
+                 ? "a node is placed from a node whose place is not known (a key of it was not read)"
+                 : "a node's geometry is incomplete (something in its statement was unsupported)";
   return std::nullopt;
 }
 
@@ -95,6 +99,14 @@ bool geometry_lost(const ir::Diagram& d, bool incomplete, const SourceRange& r) 
     any = true;
   }
   return !any;
+}
+
+bool geometry_lost(const ir::Diagram& d, const ir::Element& e) {
+  return e.unplaced_reference || geometry_lost(d, e.incomplete, e.prov.range);
+}
+
+bool geometry_lost(const ir::Diagram& d, const ir::Node& n) {
+  return n.unplaced_reference || geometry_lost(d, n.incomplete, n.prov.range);
 }
 
 RuleResult make_result(Verdict v, std::string reason) {

@@ -26,6 +26,10 @@ std::optional<std::string> incomplete_geometry(const ir::Diagram& d, bool axis_c
 // An element or node flagged `incomplete` whose geometry is not known: some problem in its
 // statement (`r`) other than an unsupported option key, or none explains the flag.
 bool geometry_lost(const ir::Diagram& d, bool incomplete, const SourceRange& r);
+// The same for an element or node, which is also lost when its statement names a node whose
+// place is not known (ir::Element::unplaced_reference), whatever its own diagnostics.
+bool geometry_lost(const ir::Diagram& d, const ir::Element& e);
+bool geometry_lost(const ir::Diagram& d, const ir::Node& n);
 
 RuleResult make_result(Verdict v, std::string reason = {});
 

@@ -376,6 +376,13 @@ void Scene::read() const {
       r = {LabelRole::index, "a number inside a drawn node"};
       continue;
     }
+    // A node with options that were not read (a style of a package tikzlint does not read, such
+    // as pfdicons' `sid`): whether it is drawn as a symbol around the number (which makes it an
+    // index, as above), and where, is not known; only a sign says it states a size.
+    if (n.incomplete && !sign) {
+      r = {LabelRole::number, "its node has options that were not read: how it is drawn is not known"};
+      continue;
+    }
     // Set at a point of a symbol a shape paints (`(mix.1) node[left] {1}`, a port or pin of a
     // circuitikz mixer or coupler): the number names that pin, it states no size.
     if (auto at = anchor_point(n); at && !sign && !symbols.empty()) {
@@ -412,6 +419,24 @@ void Scene::read() const {
         if (vertices()[vi].dot && geo::dist(vertices()[vi].p, *at) <= kDotReachPt) dot = true;
       if (dot) {
         r = {LabelRole::number, "placed " + n.placement + " a point marked by a dot"};
+        continue;
+      }
+    }
+    // Placed above/below/left/right of a point of an axis (a straight line with one arrow tip)
+    // away from its middle: the number is the coordinate of that point (a hand-drawn axis' unit
+    // mark, `\node[below] at (1,0) {1}`), not the length of the axis.
+    if (auto at = anchor_point(n)) {
+      bool on_axis = false;
+      for (std::size_t si : strokes_near({at->x, at->y, at->x, at->y}, kOnSidePt)) {
+        const Stroke& s = strokes[si];
+        const ir::Element& e = d.elements[s.element];
+        if (s.kind != StrokeKind::straight || s.length <= 0 || e.style.arrow_start == e.style.arrow_end) continue;
+        if (geo::point_segment_distance(*at, s.pts.front(), s.pts.back()) > kOnSidePt) continue;
+        const double t = projection(*at, s);
+        if (t < kAnchorFrom || t > kAnchorTo) on_axis = true;
+      }
+      if (on_axis) {
+        r = {LabelRole::tick, "placed " + n.placement + " a point of an axis (a line with one arrow tip): a coordinate"};
         continue;
       }
     }

@@ -101,6 +101,9 @@ struct Element {
   Provenance prov;
   std::uint32_t path_id = 0;  // elements of one path statement share it
   bool incomplete = false;    // something in its statement was unsupported
+  // Its statement names a node whose place or size is not known (a key of that node was not
+  // read: a package's shape or style): where it is drawn is a guess (implies incomplete).
+  bool unplaced_reference = false;
   // "data" for a mark a plot handler draws from its data points (a bar, a comb's tooth): its size
   // is a value of the data, not a shape the author constructed; "data fill" for a region pgfplots
   // fills from its data on its `pre main` layer (fill between): a "data" shape painted under the
@@ -159,6 +162,7 @@ struct Node {
   std::string placement;    // "above", "below left", "anchor=west", "" ...
   Provenance prov;
   bool incomplete = false;
+  bool unplaced_reference = false;  // as Element::unplaced_reference
 };
 
 struct NamedCoordinate {
@@ -183,6 +187,13 @@ struct Unsupported {
   SourceRange range;
 };
 
+// The page's text block, where the document sets it (the geometry package's options on its
+// paper): the width and height a picture in the document is shown within.
+struct TextBlock {
+  double width = 0, height = 0;  // pt; height 0 when not known
+  std::string source;            // "geometry on letter paper"
+};
+
 struct Diagram {
   std::vector<Element> elements;
   std::vector<Node> nodes;
@@ -205,6 +216,8 @@ struct Diagram {
   // bare snippet) and class options; decides the display width (checks: readable_size).
   std::string document_class;
   std::vector<std::string> class_options;
+  // Set by the document (the geometry package); nullopt: the class's default text block.
+  std::optional<TextBlock> text_block;
   // Text shares the picture's paragraph (tex::Picture::text_beside): set inline, the picture's
   // page (a standalone one) extends past its bounding box left and right by that text.
   bool text_beside = false;

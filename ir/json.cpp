@@ -150,6 +150,7 @@ json node_json(const Node& n, const Ctx& sm) {
                                         : json(nullptr)},
             {"placement", n.placement},
             {"incomplete", n.incomplete},
+            {"unplaced_reference", n.unplaced_reference},
             {"source", provenance(n.prov, sm)}};
   return j;
 }
@@ -175,6 +176,10 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
   j["uses_axis"] = d.uses_axis;
   j["drawn_as"] = d.drawn_as;
   j["text_beside"] = d.text_beside;
+  j["text_block"] = d.text_block ? json{{"width_pt", num(d.text_block->width)},
+                                        {"height_pt", num(d.text_block->height)},
+                                        {"source", d.text_block->source}}
+                                 : json(nullptr);
 
   json nodes = json::array();
   for (const auto& n : d.nodes) nodes.push_back(node_json(n, sm));
@@ -186,6 +191,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
     ej["style"] = style_json(e.style);
     ej["path_id"] = e.path_id;
     ej["incomplete"] = e.incomplete;
+    ej["unplaced_reference"] = e.unplaced_reference;
     ej["role"] = e.role;
     ej["clips"] = e.clips;
     ej["clip_unknown"] = e.clip_unknown;

@@ -21,6 +21,7 @@
 #include "ir/lowering.hpp"
 #include "ir/nodes.hpp"
 #include "ir/package.hpp"
+#include "ir/page.hpp"
 #include "ir/textmetrics.hpp"
 #include "support/ascii.hpp"
 #include "support/read_policy.hpp"
@@ -62,6 +63,9 @@ struct NodeRecord {
   Point center;      // canvas
   Transform shape;   // linear: shape coordinates -> canvas offsets
   bool is_point = false;
+  // Its place or size is not known (a key that was not read, a layout, an unsupported part of
+  // its path): what is placed from it is placed by a guess too.
+  bool unplaced = false;
   Point anchor_canvas(const Point& off) const { return center + shape.apply_linear(off); }
   Point border_toward_canvas(Point target) const {
     if (is_point) return center;
@@ -185,6 +189,9 @@ class PictureLowerer {
     const PathOp* op = nullptr;
     std::vector<std::size_t> elements, nodes;
     bool incomplete = false;
+    // A coordinate of the path names a node whose place is not known (NodeRecord::unplaced).
+    bool refers_unplaced = false;
+    std::vector<std::string> named;  // the names its nodes and coordinates were given
     bool has_cur = false;
     Point cur_local;
     Point ref_local;  // what relative coordinates add to: `+(..)` does not move it
@@ -601,6 +608,7 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       }
       if (f != named_.end()) {
         rec = f->second;
+        if (rec.unplaced && ps) ps->refers_unplaced = true;
       } else if (name == "current bounding box" && bbox_.any) {
         rec.g.shape = NodeShape::rectangle;
         rec.g.half_width = bbox_.box.width() / 2;
@@ -1314,7 +1322,11 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
   rec.center = n.center;
   rec.shape = lin;
   rec.is_point = g.shape == NodeShape::coordinate;
-  if (!name.empty()) named_[collapse_spaces(name)] = rec;
+  rec.unplaced = n.incomplete || ps.incomplete || ps.refers_unplaced || ns.placed_by_layout || ns.unread_scope_keys;
+  if (!name.empty()) {
+    named_[collapse_spaces(name)] = rec;
+    ps.named.push_back(collapse_spaces(name));
+  }
   if (ps.capture_fig) {
     ps.capture_fig = false;
     ps.last_fig = collapse_spaces(name);
@@ -1369,6 +1381,7 @@ std::optional<Point> PictureLowerer::relative_placement(PathState& ps, Settings&
   }
   std::optional<Point> ref;
   if (f != named_.end()) {
+    if (f->second.unplaced) ps.refers_unplaced = true;
     const std::string from = !tanchor.empty() ? tanchor : (old_style || ns.on_grid) ? "center" : dir->border;
     auto off = anchor_offset(f->second.g, from);
     if (!off) {
@@ -2825,10 +2838,19 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
     if (ps.unstroked_bbox.any) bbox_.add(ps.unstroked_bbox.box);
   }
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
-  if (ps.incomplete || s.placed_by_layout || s.unread_scope_keys) {
+  if (ps.incomplete || ps.refers_unplaced || s.placed_by_layout || s.unread_scope_keys) {
     for (std::size_t i : ps.elements) d_.elements[i].incomplete = true;
     for (std::size_t i : ps.nodes) d_.nodes[i].incomplete = true;
   }
+  if (ps.refers_unplaced) {
+    for (std::size_t i : ps.elements) d_.elements[i].unplaced_reference = true;
+    for (std::size_t i : ps.nodes) d_.nodes[i].unplaced_reference = true;
+  }
+  // What the rest of the path left unknown (a later key or operation) holds for the nodes named
+  // before it too: what is placed from them later is a guess.
+  if (ps.incomplete || ps.refers_unplaced)
+    for (const std::string& name : ps.named)
+      if (auto f = named_.find(name); f != named_.end()) f->second.unplaced = true;
 }
 
 // pgfmanual 24.2: `decorate` replaces the path by its decoration; a pre/postaction that
@@ -3973,6 +3995,8 @@ Diagram PictureLowerer::run() {
   d_.base_font_size_pt = doc_.base_font_size_pt;
   d_.document_class = doc_.document_class;
   d_.class_options = doc_.class_options;
+  for (const auto& p : doc_.packages)
+    if (p.name == "geometry") d_.text_block = geometry_text_block(doc_.class_options, p.options);
   d_.text_beside = pic_.text_beside;
   d_.uses_axis = pic_.is_axis;
   Settings top;

@@ -60,13 +60,13 @@ RuleResult check_angle_labels(const ir::Diagram& d, const Config& cfg) {
     // a label or an arc whose place is not known (something in its statement or scope was not
     // modelled) states nothing the reader is shown
     const ir::Node& ln = d.nodes[l.node];
-    if (geometry_lost(d, ln.incomplete, ln.prov.range)) continue;
+    if (geometry_lost(d, ln)) continue;
     double labelled = *l.text.value;
     auto reading = angle_named_by(scene, l, radius, marks);
     if (!reading) continue;
     if (reading->source == AngleReading::Source::arc) {
       const ir::Element& arc = d.elements[scene.strokes()[reading->index].element];
-      if (geometry_lost(d, arc.incomplete, arc.prov.range)) continue;
+      if (geometry_lost(d, arc)) continue;
     }
     ++checked;
     double diff = std::abs(reading->drawn_deg - labelled);
@@ -82,7 +82,7 @@ RuleResult check_angle_labels(const ir::Diagram& d, const Config& cfg) {
     }
   }
   for (const RightAngleReading& m : marks) {
-    if (geometry_lost(d, d.elements[m.element].incomplete, d.elements[m.element].prov.range)) continue;
+    if (geometry_lost(d, d.elements[m.element])) continue;
     ++checked;
     double diff = std::abs(m.drawn_deg - 90);
     if (diff > tol)

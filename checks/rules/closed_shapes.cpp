@@ -31,7 +31,9 @@ const RuleDoc closed_shapes_doc = {
     "and whether its gap is one, is not known.\n"
     "\n"
     "Only what a reader sees as a gap counts: a join covered by a node (pgf stops an edge at a\n"
-    "node's border; a vertex dot covers the point) is closed; a gap in a dashed or dotted line no\n"
+    "node's border; a vertex dot covers the point) is closed, and in a graph or tree (nodes joined\n"
+    "by edges) an end at any node's border, an empty node's too, is an edge's end, not a corner;\n"
+    "a gap in a dashed or dotted line no\n"
     "wider than twice its dashes' gaps is one of them; two collinear pieces with a gap read as a\n"
     "broken line, not as a corner; two lines that cross each other meet (their ends past the\n"
     "crossing overshoot the corner); dashed lines (construction lines) are no outlines. In a plot (the\n"
@@ -89,6 +91,16 @@ bool covered_by_node(const ir::Diagram& d, geo::Point p, double slack) {
   return false;
 }
 
+// Point p lies at the border box of a node (any but a coordinate, empty ones too), within `slack`.
+bool at_node_border(const ir::Diagram& d, geo::Point p, double slack) {
+  for (const ir::Node& n : d.nodes) {
+    if (n.shape == ir::NodeShape::coordinate || !(n.box.width() > 0 && n.box.height() > 0)) continue;
+    const double s = slack + n.outer_sep;
+    if (p.x >= n.box.xmin - s && p.x <= n.box.xmax + s && p.y >= n.box.ymin - s && p.y <= n.box.ymax + s) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
@@ -101,6 +113,9 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
   // end, and none is an outline (the scene's reading).
   if (scene.picture().kind == PictureKind::plot)
     return make_result(Verdict::pass, "a plot: its axes and data curves are not outlines");
+
+  const bool networked =
+      scene.picture().kind == PictureKind::graph || scene.picture().kind == PictureKind::flowchart;
 
   // 1. Paths that come back near their start without closing.
   for (const ir::Element& e : d.elements) {
@@ -223,6 +238,10 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
         continue;
       // So does a node at it: an edge stopped at a node's border, or a node placed on the join.
       if (covered_by_node(d, end, std::max(min_gap, lw))) continue;
+      // In a graph or tree (the scene's reading: nodes joined by edges) an end at any node's border,
+      // an empty one's too (a tree's root `\node {}`), is where pgf stopped an edge: the space
+      // between two edges leaving one node is that node, not a corner left open.
+      if (networked && at_node_border(d, end, std::max(min_gap, lw))) continue;
       if (best_j < i) continue;  // the pair is reported once, from its first stroke
       Diagnostic f = finding(doc, es.prov.range,
                              "line ends " + num(best) + "pt short of another line's end; a gap wider than " +

@@ -74,7 +74,9 @@ const RuleDoc label_association_doc = {
     "scene does not read as a measurement names a point or an element and is checked as a name;\n"
     "a number set at a point of a painted symbol (a mixer's port) numbers that pin. A label whose\n"
     "own place is not known (a shape that sets its text where the model does not follow) is not\n"
-    "checked.\n"
+    "checked. A short stroke is read as a tick mark (which must cross what it marks) only when its\n"
+    "statement sets no text: one that does leads to that text (a leader to a caption) or is an\n"
+    "axis tick with its value.\n"
     "\n"
     "n/a: the diagram has no text labels. A pgfplots axis with no text labels of the author's\n"
     "passes: its tick and axis labels are placed by pgfplots at the tick or axis they name.\n"
@@ -324,7 +326,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     if (!drawn_elements) continue;
     // A label whose own place is a guess (its shape sets its text where the model does not know)
     // is neither far from nor between anything the reader sees.
-    if (geometry_lost(d, n.incomplete, n.prov.range)) continue;
+    if (geometry_lost(d, n)) continue;
     ++checked;
     // A number the scene does not read as a measurement (no unit, no dimension line, not by the
     // middle of a side) names a point or an element: it is associated as a name.
@@ -493,6 +495,11 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
         });
       };
       if (at_node(t.pts.front()) || at_node(t.pts.back())) continue;
+      // A short stroke that sets text of its own (`-- (p) node[below] {caption}`) leads to that
+      // text, or is an axis tick with its value: an equal-length mark carries none.
+      if (std::any_of(d.nodes.begin(), d.nodes.end(),
+                      [&](const ir::Node& n) { return has_text(n) && same_range(n.prov.range, e.prov.range); }))
+        continue;
       geo::Shape mark = geo::Shape::line(t.pts);
       double nearest = INFINITY;
       bool dash = false;  // one of the dashes of a line drawn piece by piece

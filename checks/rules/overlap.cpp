@@ -446,7 +446,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       if (!s.drawn || s.kind == StrokeKind::grid) continue;
       const ir::Element& e = d.elements[s.element];
       // a guessed line (a to path drawn straight) is not where TeX draws it
-      if (geometry_lost(d, e.incomplete, e.prov.range)) continue;
+      if (geometry_lost(d, e)) continue;
       // under a clip that was not lowered, what TeX paints of the line is not known
       if (e.clip_unknown) continue;
       bool same_path = n.on_path && *n.on_path == e.path_id;

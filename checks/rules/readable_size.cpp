@@ -15,7 +15,9 @@ const RuleDoc readable_size_doc = {
     "A diagram is read at the size it is shown. The display comes from the document: a standalone\n"
     "page or a bare snippet is shown at its natural size; in a document class the picture is\n"
     "fitted to the text width (IM: 4.875in; article, report, book: 345pt, 360pt, 390pt at 10, 11,\n"
-    "12pt; beamer: 307pt) and the page's text height, and its text shrinks with it. A setting\n"
+    "12pt; beamer: 307pt) and the page's text height, and its text shrinks with it. A document\n"
+    "that loads the geometry package sets its own text block: its margins, text width and paper\n"
+    "(geometry's options and the class's paper option) decide the width and height. A setting\n"
     "(display_width_pt > 0) overrides the width; the evidence names the display used. The rule\n"
     "computes the fit factor from the picture's extent (strokes and text boxes) and checks:\n"
     "- every text label's size after fitting (its final font size times the fit factor) against\n"
@@ -69,6 +71,10 @@ Display display_of(const ir::Diagram& d, double width_setting, double page_heigh
   if (width_setting > 0) return {width_setting, page_height, "display_width_pt setting"};
   const std::string& c = d.document_class;
   if (c.empty() || c == "standalone") return {0, 0, c.empty() ? "a bare picture, at natural size" : "standalone, at natural size"};
+  // The text block the document sets (the geometry package's margins on its paper).
+  if (d.text_block)
+    return {d.text_block->width, d.text_block->height > 0 ? d.text_block->height : page_height,
+            "the text width " + num(d.text_block->width) + "pt (" + d.text_block->source + ")"};
   if (c == "IM") return {352.3, page_height, "the IM class's text width (4.875in)"};
   if (c == "beamer") return {307.3, 0, "beamer's text width (108mm)"};
   // The standard classes (and those built on them): \textwidth by the base font size
