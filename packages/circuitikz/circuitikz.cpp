@@ -429,6 +429,12 @@ std::vector<std::string_view> ctikzset_bodies(std::string_view text) {
   return out;
 }
 
+// `logic ports=<family>` with a family pgfcirctripoles.tex defines (its port styles:
+// tex::circuitikz_port_styles).
+bool is_logic_ports_choice(const tex::RawItem& it) {
+  return it.key == "logic ports" && (it.value == "american" || it.value == "european" || it.value == "ieee");
+}
+
 class CircuitikzPicture final : public PackagePicture {
  public:
   // `defaults`: the package options' and the \ctikzset before the picture; `unmodelled`: the keys
@@ -455,7 +461,7 @@ class CircuitikzPicture final : public PackagePicture {
       for (std::string_view body : ctikzset_bodies(s.st.text))
         for (const auto& it : split_options(body)) {
           SettingItems si = setting_items(it.key, it.value);
-          if (it.key == "logic ports" && (it.value == "american" || it.value == "european" || it.value == "ieee"))
+          if (is_logic_ports_choice(it))
             host.emit("\\tikzset{" + tex::circuitikz_port_styles(it.value) + "}", 0,
                       static_cast<std::uint32_t>(s.st.text.size()));
           if (si.effect == SettingEffect::applied) items.insert(items.end(), si.items.begin(), si.items.end());
@@ -939,7 +945,7 @@ class Circuitikz final : public Package {
           for (const auto& it : split_options(body)) {
             SettingItems si = setting_items(it.key, it.value);
             if (si.effect == SettingEffect::unknown) unmodelled.push_back(it.key);
-            if (it.key == "logic ports" && (it.value == "american" || it.value == "european" || it.value == "ieee"))
+            if (is_logic_ports_choice(it))
               ports = it.value;
             apply_items(defaults, si);
           }
