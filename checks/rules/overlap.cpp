@@ -580,15 +580,22 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
         // A convex face is a valid polygon: its GEOS area without building it.
         areas.push_back(convex.back() ? geo::geos_ring_area(faces[i]->points) : shape(i).area());
       }
+      // A later face is reported only where it lies more than this far (frame units; the bound
+      // grows with the depth, see below) behind an earlier one: closer is rounding, or faces that
+      // meet along an edge (the cubes of a stack share theirs).
+      constexpr double behind_tolerance = 1e-6;
       // For two convex faces the exact overlap decides most pairs without GEOS's overlay: it is
-      // far below the area limit, or the later face lies in front over all of it. Only what is
-      // certain beyond rounding is skipped; the rest (and every report) goes through GEOS.
+      // far below the area limit, or the later face is nowhere behind the earlier one by more
+      // than the tolerance. Only what is certain beyond rounding is skipped; the rest (and every
+      // report) goes through GEOS.
       auto certainly_fine = [&](std::size_t i, std::size_t j, double limit) {
         if (!convex[i] || !convex[j] || kn <= 0) return false;
         std::vector<geo::Point> ov = clip_convex(*convex[j], *convex[i]);
         if (ov.size() < 3 || geo::polygon_area(ov) < limit - 1e-6 * (1 + limit)) return true;
-        // depth_at is affine in the page point: the later face is in front over the whole overlap
-        // when it is at every corner, with a margin for where GEOS's point may fall.
+        // depth_at is affine in the page point, so over the convex overlap the later face is
+        // never further behind than at its worst corner. GEOS judges one point of its own overlap,
+        // whose corners lie within 1e-12 of the coordinates' magnitude of the exact ones (its
+        // robust overlay snaps at that tolerance, or rounds to 14 digits); the margin allows 1e-9.
         double scale = 1;
         for (const geo::Point& q : ov) scale = std::max({scale, std::abs(q.x), std::abs(q.y)});
         const geo::Point q0 = ov.front();
@@ -603,8 +610,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
         for (const geo::Point& q : ov) {
           auto di = depth_at(*faces[i], q, k), dj = depth_at(*faces[j], q, k);
           if (!di || !dj) return false;
-          double margin = slope * 1e-6 * scale + 1e-9 * (1 + std::abs(*di) + std::abs(*dj));
-          if (!(*di - *dj < -margin)) return false;
+          double margin = slope * 1e-9 * scale + 1e-9 * (1 + std::abs(*di) + std::abs(*dj));
+          if (!(*di - *dj < behind_tolerance * kn - margin)) return false;
         }
         return true;
       };
@@ -621,7 +628,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
           auto di = depth_at(*faces[i], ov->second, k), dj = depth_at(*faces[j], ov->second, k);
           if (!di || !dj || kn <= 0) continue;
           double behind = (*di - *dj) / kn;  // > 0: the later face j lies behind face i
-          if (behind <= 1e-6 * std::max(1.0, std::abs(*di) / kn)) continue;
+          if (behind <= behind_tolerance * std::max(1.0, std::abs(*di) / kn)) continue;
           // A face painted later over that place, at least as far in front as face i (a cube drawn
           // twice, the second time after its neighbour), is what TeX leaves visible there.
           bool repainted = false;
@@ -629,7 +636,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
             if (m <= j || !shape(m).covers(geo::Shape::point(ov->second))) continue;
             auto dm = depth_at(*faces[m], ov->second, k);
             if (dm && geo::dist(offset(*faces[m]), offset(*faces[j])) <= 1.0 &&
-                (*di - *dm) / kn <= 1e-6 * std::max(1.0, std::abs(*di) / kn)) {
+                (*di - *dm) / kn <= behind_tolerance * std::max(1.0, std::abs(*di) / kn)) {
               repainted = true;
               break;
             }
