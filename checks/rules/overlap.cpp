@@ -247,6 +247,38 @@ std::optional<double> depth_at(const ir::Face3D& f, geo::Point q, const std::arr
   return std::nullopt;
 }
 
+// A face's depth as an affine function of the page point, from the triangle depth_at uses:
+// depth(q) = d0 + g . (q - p0). It agrees with depth_at up to rounding of terms no larger than
+// `mag` (the face's corners' depths and the depth steps along its sides).
+struct DepthPlane {
+  geo::Point p0, g;
+  double d0 = 0, mag = 0;
+  bool ok = false;
+  double at(geo::Point q) const { return d0 + g.x * (q.x - p0.x) + g.y * (q.y - p0.y); }
+};
+
+DepthPlane depth_plane(const ir::Face3D& f, const std::array<double, 3>& k) {
+  const auto& p = f.points;
+  const auto& P = f.points3;
+  DepthPlane out;
+  auto dot = [&](const ir::Point3& X) { return X.x * k[0] + X.y * k[1] + X.z * k[2]; };
+  for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+    geo::Point u = p[i] - p[0], v = p[i + 1] - p[0];
+    double det = geo::cross(u, v);
+    if (std::abs(det) < 1e-6 * std::max(1.0, geo::norm(u) * geo::norm(v))) continue;
+    double d0 = dot(P[0]), e1 = dot(P[i]) - d0, e2 = dot(P[i + 1]) - d0;
+    // a = cross(w, v) / det, b = cross(u, w) / det for w = q - p0; depth = d0 + a e1 + b e2
+    out.p0 = p[0];
+    out.d0 = d0;
+    out.g = {(v.y * e1 - u.y * e2) / det, (u.x * e2 - v.x * e1) / det};
+    double kn1 = std::abs(k[0]) + std::abs(k[1]) + std::abs(k[2]);
+    for (const ir::Point3& X : P) out.mag = std::max(out.mag, kn1 * std::max({std::abs(X.x), std::abs(X.y), std::abs(X.z)}));
+    out.ok = std::isfinite(out.d0) && std::isfinite(out.g.x) && std::isfinite(out.g.y) && std::isfinite(out.mag);
+    return out;
+  }
+  return out;
+}
+
 // The face as a counter-clockwise strictly convex ring (every turn the same way by more than
 // rounding, winding once), or nullopt; such a ring is a valid polygon as GEOS reads it.
 std::optional<std::vector<geo::Point>> convex_ring(const std::vector<geo::Point>& p) {
@@ -584,36 +616,36 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // grows with the depth, see below) behind an earlier one: closer is rounding, or faces that
       // meet along an edge (the cubes of a stack share theirs).
       constexpr double behind_tolerance = 1e-6;
-      // For two convex faces the exact overlap decides most pairs without GEOS's overlay: it is
-      // far below the area limit, or the later face is nowhere behind the earlier one by more
-      // than the tolerance. Only what is certain beyond rounding is skipped; the rest (and every
-      // report) goes through GEOS.
+      // Pairs whose outcome is certain beyond rounding skip GEOS's overlay; the rest (and every
+      // report) go through GEOS.
+      std::vector<DepthPlane> planes;
+      for (const ir::Face3D* f : faces) planes.push_back(depth_plane(*f, k));
       auto certainly_fine = [&](std::size_t i, std::size_t j, double limit) {
-        if (!convex[i] || !convex[j] || kn <= 0) return false;
+        if (!convex[i] || !convex[j] || kn <= 0 || !planes[i].ok || !planes[j].ok) return false;
+        // The difference of the two depths is affine in the page point, so over any convex part of
+        // the page it is largest at a corner: the later face is nowhere behind the earlier one over
+        // their overlap when it is not at the corners of either face, or of the overlap itself.
+        // GEOS judges one point of its own overlap, whose corners lie within 1e-12 of the
+        // coordinates' magnitude of the exact ones (its robust overlay snaps at that tolerance, or
+        // rounds to 14 digits); the margin allows 1e-9 for it, and 1e-9 of the terms of the depths
+        // for their rounding (here and in depth_at).
+        const DepthPlane &pi = planes[i], &pj = planes[j];
+        const double slope = geo::norm(pi.g - pj.g);
+        const double rounding = 1e-9 * (1 + pi.mag + pj.mag);
+        auto nowhere_behind = [&](const std::vector<geo::Point>& corners) {
+          double scale = 1;
+          for (const geo::Point& q : corners) scale = std::max({scale, std::abs(q.x), std::abs(q.y)});
+          const double bound = behind_tolerance * kn - slope * 1e-9 * scale - rounding;
+          for (const geo::Point& q : corners)
+            if (!(pi.at(q) - pj.at(q) < bound)) return false;
+          return true;
+        };
+        if (nowhere_behind(*convex[j]) || nowhere_behind(*convex[i])) return true;
+        // For two convex faces the exact overlap decides most other pairs without GEOS's overlay:
+        // it is far below the area limit, or the later face is nowhere behind over it.
         std::vector<geo::Point> ov = clip_convex(*convex[j], *convex[i]);
         if (ov.size() < 3 || geo::polygon_area(ov) < limit - 1e-6 * (1 + limit)) return true;
-        // depth_at is affine in the page point, so over the convex overlap the later face is
-        // never further behind than at its worst corner. GEOS judges one point of its own overlap,
-        // whose corners lie within 1e-12 of the coordinates' magnitude of the exact ones (its
-        // robust overlay snaps at that tolerance, or rounds to 14 digits); the margin allows 1e-9.
-        double scale = 1;
-        for (const geo::Point& q : ov) scale = std::max({scale, std::abs(q.x), std::abs(q.y)});
-        const geo::Point q0 = ov.front();
-        auto diff = [&](geo::Point q) -> std::optional<double> {
-          auto di = depth_at(*faces[i], q, k), dj = depth_at(*faces[j], q, k);
-          if (!di || !dj) return std::nullopt;
-          return *di - *dj;
-        };
-        auto d0 = diff(q0), dx = diff(q0 + geo::Point{1, 0}), dy = diff(q0 + geo::Point{0, 1});
-        if (!d0 || !dx || !dy) return false;
-        double slope = std::hypot(*dx - *d0, *dy - *d0);
-        for (const geo::Point& q : ov) {
-          auto di = depth_at(*faces[i], q, k), dj = depth_at(*faces[j], q, k);
-          if (!di || !dj) return false;
-          double margin = slope * 1e-9 * scale + 1e-9 * (1 + std::abs(*di) + std::abs(*dj));
-          if (!(*di - *dj < behind_tolerance * kn - margin)) return false;
-        }
-        return true;
+        return nowhere_behind(ov);
       };
       int reported = 0;
       for (std::size_t j = 0; j < faces.size() && reported < 20; ++j) {
