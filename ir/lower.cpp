@@ -4127,7 +4127,11 @@ std::vector<Diagram> lower(const tex::ExpandedDocument& doc, const SourceManager
   std::shared_ptr<const ReadGate> gate =
       doc.read_gate ? doc.read_gate : std::make_shared<const ReadGate>(base_dir, std::vector<std::string>{});
   PictureLowerer::DrawingBudget budget;  // Limits::max_drawing_work, for the whole file
+  auto later = doc.later_styles.begin();  // styles written between pictures, applied in place
   for (const auto& pic : doc.pictures) {
+    const auto before = static_cast<std::size_t>(&pic - doc.pictures.data());
+    for (; later != doc.later_styles.end() && later->pictures_before <= before; ++later)
+      styles.run_tikzset(later->st.text, nullptr);
     PictureLowerer pl(doc, pic, styles, colors, packages);
     pl.set_base_dir(base_dir);
     pl.set_read_gate(gate);

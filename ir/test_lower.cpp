@@ -640,3 +640,35 @@ TEST_CASE("a style that a path's or a node's options define holds for that path 
   CHECK(d.nodes[1].box.width() == doctest::Approx(4 * kCm).epsilon(0.01));
   CHECK(d.nodes[2].box.width() == doctest::Approx(1 * kCm).epsilon(0.01));
 }
+
+TEST_CASE("a style written between pictures holds for the pictures after it, not before") {
+  // \tikzset{w/.style=..} after the first picture: in TeX the first picture is already typeset
+  // with the preamble's `w` (1cm); the second and third see the redefinition (3cm)
+  tex::ExpandedDocument doc;
+  tex::Statement pre;
+  pre.kind = tex::StatementKind::StyleDef;
+  pre.text = "w/.style={minimum width=1cm}";
+  doc.preamble_styles.push_back(pre);
+  tex::Statement later = pre;
+  later.text = "w/.style={minimum width=3cm}";
+  doc.later_styles.push_back({1, later});
+  for (int k = 0; k < 3; ++k) {
+    tex::Picture pic;
+    tex::Statement s;
+    s.kind = tex::StatementKind::Path;
+    s.text = "\\node[w, draw] {};";
+    for (std::uint32_t i = 0; i < s.text.size(); ++i) s.origin.push_back(1000 + i);
+    s.prov.range = {0, 1000, static_cast<std::uint32_t>(1000 + s.text.size()), true};
+    pic.statements.push_back(s);
+    pic.range = {0, 0, 10, true};
+    doc.pictures.push_back(pic);
+  }
+  SourceManager sm;
+  auto out = ir::lower(doc, sm, lowertest::packages());
+  REQUIRE(out.size() == 3);
+  const double widths[] = {1 * kCm, 3 * kCm, 3 * kCm};
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(out[k].nodes.size() == 1);
+    CHECK(out[k].nodes[0].box.width() == doctest::Approx(widths[k]).epsilon(0.01));
+  }
+}

@@ -773,7 +773,8 @@ ExpandedDocument expand_file(SourceManager& sm, FileId file, const FrontendOptio
   PictureReader reader(ex, doc, sm);
   ex.on_style = [&](Statement st) {
     if (Picture* p = reader.current()) p->statements.push_back(std::move(st));
-    else doc.preamble_styles.push_back(std::move(st));
+    else if (doc.pictures.empty()) doc.preamble_styles.push_back(std::move(st));
+    else doc.later_styles.push_back({doc.pictures.size(), std::move(st)});
   };
   ex.push_file(file, false);
   reader.run();

@@ -69,6 +69,7 @@ TEST_CASE("a full document: picture range, options, preamble styles, several pic
   CHECK(doc.preamble_styles[0].text == "dot/.style={circle}");
   CHECK(doc.preamble_styles[0].kind == StatementKind::StyleDef);
   REQUIRE(doc.pictures.size() == 2);  // nothing after \end{document}
+  CHECK(doc.later_styles.empty());  // the second picture's \tikzset is its own statement
   CHECK(doc.pictures[0].options == "scale=2, x=1cm");
   auto b = src.find("\\begin{tikzpicture}");
   auto e = src.find("\\end{tikzpicture}") + std::string("\\end{tikzpicture}").size();
@@ -335,4 +336,19 @@ TEST_CASE("\\tikzcdset sets keys under commutative diagrams/, arrows= appends to
   const std::string& t = doc.preamble_styles.back().text;
   CHECK(t.find("commutative diagrams/every arrow/.append style={red}") != std::string::npos);
   CHECK(t.find("commutative diagrams/row sep/normal=3em") != std::string::npos);
+}
+
+TEST_CASE("a \\tikzset between pictures is kept with its place: the number of pictures before it") {
+  SourceManager sm;
+  std::string src =
+      "\\documentclass{article}\n\\usepackage{tikz}\n\\tikzset{w/.style={red}}\n\\begin{document}\n"
+      "\\begin{tikzpicture}\\draw[w] (0,0);\\end{tikzpicture}\n\\tikzset{w/.style={blue}}\n"
+      "\\begin{tikzpicture}\\draw[w] (0,0);\\end{tikzpicture}\n\\end{document}\n";
+  auto doc = run(src, sm);
+  REQUIRE(doc.pictures.size() == 2);
+  REQUIRE(doc.preamble_styles.size() == 1);
+  CHECK(doc.preamble_styles[0].text == "w/.style={red}");
+  REQUIRE(doc.later_styles.size() == 1);
+  CHECK(doc.later_styles[0].pictures_before == 1);
+  CHECK(doc.later_styles[0].st.text == "w/.style={blue}");
 }

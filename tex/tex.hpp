@@ -122,7 +122,8 @@ struct ExpandedDocument {
       if (p.name == name) return true;
     return false;
   }
-  // StyleDef statements from classes, packages, preamble: those after preamble_table's.
+  // StyleDef statements from classes, packages, preamble (before the first picture): those after
+  // preamble_table's.
   std::vector<Statement> preamble_styles;
   // The style table of the class's StyleDef statements, when the class came from the expansion
   // cache: shared by every document of a batch that loads the same class, so its \tikzset bodies
@@ -139,6 +140,11 @@ struct ExpandedDocument {
     Statement st;
   };
   std::vector<SetupCommand> setup_commands;
+  // StyleDef statements written between pictures (a \tikzset or \tikzstyle after the first
+  // picture ended), with the number of pictures before each: as in TeX, they hold from their place
+  // on, for the pictures after them, not for those before (TeX groups outside pictures are not
+  // followed). preamble_styles holds those before the first picture.
+  std::vector<SetupCommand> later_styles;
   std::vector<Directive> directives;
   std::vector<Diagnostic> diagnostics;  // parse/expansion problems, notes on missing packages
   // The read policy of this document (its folder, include dirs, --allow-read): later stages

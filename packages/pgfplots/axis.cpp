@@ -700,6 +700,8 @@ class AxisPicture final : public ir::PackagePicture {
   PlotKind plot_kind(const AddPlot& ap) const;
   void draw_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
   void draw_interval_bars(const Resolved& r, const std::string& opts, const tex::Statement& st, ir::LibraryHost& host);
+  void emit_in_plot_frame(const std::vector<std::string>& statements, const std::string& role, std::uint32_t whole,
+                          ir::LibraryHost& host);
   void draw_rectangles(const std::vector<std::pair<Point, Point>>& bars, const std::string& opts, std::uint32_t whole,
                        ir::LibraryHost& host);
   std::optional<double> bar_shift_pt(const Resolved& r, ir::LibraryHost& host) const;
@@ -2424,11 +2426,9 @@ void AxisPicture::lower_addplot(const tex::Statement& st, ir::LibraryHost& host,
   }
   // `only marks`: the marks alone, which this model does not draw (nor on any plot)
   if (!paths.empty()) {
-    ir::Settings plot_frame = host.settings();
-    plot_frame.ctm = frame_.ctm;
-    host.begin_scope(plot_frame);
-    for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
-    host.emit("\\end{scope}", 0, 0);
+    std::vector<std::string> draws;
+    for (const std::string& path : paths) draws.push_back("\\draw[" + draw_opts + "] " + path + ";");
+    emit_in_plot_frame(draws, "", whole, host);
   }
   if (r.errors.any()) draw_error_bars(r, draw_opts, st, host);
   if (r.kind.nodes_near_coords || !r.kind.near_unsupported.empty()) draw_nodes_near_coords(r, st, host);
@@ -2511,12 +2511,20 @@ void AxisPicture::lower_fill_between(const AddPlot& ap, const std::string& draw_
   if (outline.size() < 3) return;
   std::string path;
   for (const Point& p : outline) path += (path.empty() ? "" : " -- ") + std::string("(") + pt(p.x) + "," + pt(p.y) + ")";
+  emit_in_plot_frame({"\\fill[" + draw_opts + "] " + path + " -- cycle;"}, "data fill", whole, host);
+}
+
+// What the plot handlers draw is in the axis' plot frame: `statements` are emitted in a scope of
+// their own whose CTM is the frame's, and the elements they make get `role` (ir::Element::role;
+// empty: they keep none).
+void AxisPicture::emit_in_plot_frame(const std::vector<std::string>& statements, const std::string& role,
+                                     std::uint32_t whole, ir::LibraryHost& host) {
   ir::Settings plot_frame = host.settings();
   plot_frame.ctm = frame_.ctm;
   host.begin_scope(plot_frame);
   const std::size_t first = host.element_count();
-  host.emit("\\fill[" + draw_opts + "] " + path + " -- cycle;", 0, whole);
-  host.set_element_role(first, "data fill");
+  for (const std::string& statement : statements) host.emit(statement, 0, whole);
+  if (!role.empty()) host.set_element_role(first, role);
   host.emit("\\end{scope}", 0, 0);
 }
 
@@ -2542,13 +2550,7 @@ void AxisPicture::draw_error_bars(const Resolved& r, const std::string& opts, co
     }
   }
   if (path.empty()) return;
-  ir::Settings plot_frame = host.settings();
-  plot_frame.ctm = frame_.ctm;
-  host.begin_scope(plot_frame);
-  const std::size_t first = host.element_count();
-  host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
-  host.set_element_role(first, "data");
-  host.emit("\\end{scope}", 0, 0);
+  emit_in_plot_frame({"\\draw[" + opts + "]" + path + ";"}, "data", whole, host);
 }
 
 // ybar/xbar (pgflibraryplothandlers.code.tex, \pgfplothandlerybar): a rectangle per point from
@@ -2603,13 +2605,7 @@ void AxisPicture::draw_rectangles(const std::vector<std::pair<Point, Point>>& ba
     path += " (" + pt(lo.x) + "," + pt(lo.y) + ") rectangle (" + pt(hi.x) + "," + pt(hi.y) + ")";
   }
   if (path.empty()) return;
-  ir::Settings plot_frame = host.settings();
-  plot_frame.ctm = frame_.ctm;
-  host.begin_scope(plot_frame);
-  const std::size_t first = host.element_count();
-  host.emit("\\draw[" + opts + "]" + path + ";", 0, whole);
-  host.set_element_role(first, "data");
-  host.emit("\\end{scope}", 0, 0);
+  emit_in_plot_frame({"\\draw[" + opts + "]" + path + ";"}, "data", whole, host);
 }
 
 // ybar interval/xbar interval (pgflibraryplothandlers.code.tex, \pgfplothandlerybarinterval): of
@@ -2978,13 +2974,9 @@ void AxisPicture::lower_addplot3(const tex::Statement& st, ir::LibraryHost& host
     if (count >= 1) paths.push_back("plot coordinates {" + coords + "}");
   }
   if (paths.empty()) return;
-  ir::Settings plot_frame = host.settings();
-  plot_frame.ctm = frame_.ctm;
-  host.begin_scope(plot_frame);
-  const std::size_t first = host.element_count();
-  for (const std::string& path : paths) host.emit("\\draw[" + draw_opts + "] " + path + ";", 0, whole);
-  host.set_element_role(first, "data");
-  host.emit("\\end{scope}", 0, 0);
+  std::vector<std::string> draws;
+  for (const std::string& path : paths) draws.push_back("\\draw[" + draw_opts + "] " + path + ";");
+  emit_in_plot_frame(draws, "data", whole, host);
 }
 
 class Pgfplots final : public ir::Package {
