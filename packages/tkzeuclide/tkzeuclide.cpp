@@ -326,7 +326,8 @@ std::string with(const std::string& a, const std::string& b) {
   return a + "," + b;
 }
 
-// The argument pattern of each modelled command: 'o' an optional [..], 'p' a (..), 'g' a {..}.
+// The argument pattern of each modelled command: 'o' an optional [..], 'p' a (..), 'q' an optional
+// (..), 'g' a {..}.
 struct Signature {
   std::string_view name;
   std::string_view args;
@@ -346,7 +347,7 @@ constexpr Signature kSignatures[] = {
     {"tkzMarkSegment", "op"},      {"tkzMarkSegments", "op"},      {"tkzSetUpPoint", "o"},
     {"tkzSetUpLine", "o"},         {"tkzSetUpStyle", "og"},        {"tkzInterLL", "pp"},
     {"tkzDefCircle", "op"},        {"tkzInterLC", "opp"},          {"tkzInterCC", "opp"},
-    {"tkzDefLine", "op"},          {"tkzDefPointWith", "op"},      {"tkzDefShiftPoint", "opg"},
+    {"tkzDefLine", "op"},          {"tkzDefPointWith", "op"},      {"tkzDefShiftPoint", "opg"},    {"tkzDefPointOnCircle", "o"},  {"tkzGrid", "oqq"},
     {"tkzCalcLength", "op"},       {"tkzDrawArc", "opp"},          {"tkzDrawSector", "opp"},
     {"tkzFillSector", "opp"},      {"tkzInit", "o"},               {"tkzClip", "o"},
     {"tkzDefTriangle", "op"},      {"tkzDefSquare", "op"},         {"tkzDefParallelogram", "op"},
@@ -378,9 +379,19 @@ class Lowerer {
   struct Init {
     double xstep = 1, ystep = 1, xorigin = 0, yorigin = 0;
     double xa = 0, xb = 10, ya = 0, yb = 10;  // tkz-euclide.sty: \tkz@xa..\tkz@yb
+    // \tkz@tmp@xa..: xmin..ymax as written, before the origin is moved (\tkzGrid's default corners)
+    double xmin = 0, xmax = 10, ymin = 0, ymax = 10;
+  };
+  // \tkzGrid's keys, set by \pgfqkeys outside its group: they hold for the later grids of the
+  // picture (tkz-euclide.cfg: sub off, sub steps .2)
+  struct Grid {
+    bool sub = false;
+    std::string subxstep = "0.2", subystep = "0.2";
+    std::string line_width = "0.4pt";  // \tkz@grid@lw
   };
   struct State {
     Init init;
+    Grid grid;
     std::set<std::string> reported, unknown_points;
     bool results_known = true;
     double add_l = kDefaultLineAdd, add_r = kDefaultLineAdd;
@@ -434,9 +445,9 @@ class Lowerer {
       bool ok = true;
       for (char want : sig->args) {
         std::size_t k = text_skip_space(text_, j);
-        char open = want == 'o' ? '[' : want == 'p' ? '(' : '{';
+        char open = want == 'o' ? '[' : want == 'p' || want == 'q' ? '(' : '{';
         if (k >= text_.size() || text_[k] != open) {
-          if (want == 'o') continue;
+          if (want == 'o' || want == 'q') continue;
           ok = false;
           break;
         }
@@ -607,7 +618,8 @@ class Lowerer {
     if (n == "tkzDefMidPoint" || n == "tkzDefPointBy" || n == "tkzInterLL" || n == "tkzDefCircle" ||
         n == "tkzInterLC" || n == "tkzInterCC" || n == "tkzDefLine" || n == "tkzDefPointWith" ||
         n == "tkzDefTriangle" || n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle" ||
-        n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy" || n == "tkzDefCircleBy")
+        n == "tkzDefTriangleCenter" || n == "tkzDefTangent" || n == "tkzDefPointsBy" || n == "tkzDefCircleBy" ||
+        n == "tkzDefPointOnCircle")
       state_.results_known = false;
     if (n == "tkzGetLength" || n == "tkzGetAngle" || n == "tkzGetResult") return get_result(c);
     // pgf's \pgfinterruptboundingbox .. \endpgfinterruptboundingbox between tkz commands of the
@@ -653,6 +665,7 @@ class Lowerer {
     if (n == "tkzDefRadicalAxis") return def_radical_axis(c);
     if (n == "tkzDefPointWith") return def_point_with(c);
     if (n == "tkzDefShiftPoint") return def_shift_point(c);
+    if (n == "tkzDefPointOnCircle") return def_point_on_circle(c);
     if (n == "tkzCalcLength") return calc_length(c);
     if (n == "tkzDefTriangle") return def_triangle(c);
     if (n == "tkzDefSquare" || n == "tkzDefParallelogram" || n == "tkzDefRectangle") return def_polygon(c);
@@ -661,6 +674,7 @@ class Lowerer {
     if (n == "tkzDrawArc") return draw_arc(c);
     if (n == "tkzDrawSector" || n == "tkzFillSector") return sector(c);
     if (n == "tkzInit") return init(c);
+    if (n == "tkzGrid") return grid(c);
     if (n == "tkzClip") return clip(c);
     if (n == "tkzClipBB" || n == "tkzShowBB") return bounding_box(c);
     if (n == "tkzClipCircle") return clip_circle(c);
@@ -1334,6 +1348,49 @@ class Lowerer {
     emit("\\coordinate (" + name + ") at " + local(shifted) + ";", c);
   }
 
+  // tkz-obj-eu-points-spc.tex \tkzDefPointOnCircle[through=center O angle a point M]: `\path (O)
+  // --++(a:r) coordinate (tkzPointResult)`, r the radius |OM| in cm (\tkz@@CalcLengthcm, rounded
+  // to 6 decimals) written without a unit, so TikZ's polar point runs along the x and y vectors;
+  // `R=center O angle a radius r` takes r as written; `through in rad`, `R in rad` read the angle
+  // in radians (pgfmath's `a r`). The path grows the picture by O and the point, as in TeX.
+  void def_point_on_circle(const Command& c) {
+    Variant v = variant(opts(c), {"through", "R", "through in rad", "R in rad"});
+    if (v.kind.empty() || !v.keys.empty()) return unsupported_command(c);
+    const bool by_point = v.kind.rfind("through", 0) == 0, radians = v.kind.find("in rad") != std::string::npos;
+    // the key's `.code args={center #1 angle #2 point #3}` (radius #3 for R): TeX reads each
+    // argument up to the next word of the pattern, spaces collapsed as TeX's tokenizer does
+    std::string value;
+    for (char ch : v.value) {
+      const bool space = ch == ' ' || ch == '\t' || ch == '\n';
+      if (space && (value.empty() || value.back() == ' ')) continue;
+      value += space ? ' ' : ch;
+    }
+    const std::string last = by_point ? " point " : " radius ";
+    const std::size_t a = value.find(" angle "), b = a == std::string::npos ? a : value.find(last, a + 7);
+    if (value.rfind("center ", 0) != 0 || a == std::string::npos || b == std::string::npos) return unsupported_command(c);
+    const std::string center = trim(value.substr(7, a - 7)), angle = trim(value.substr(a + 7, b - a - 7)),
+                      third = trim(value.substr(b + last.size()));
+    auto O = point(center, c);
+    if (!O) return;
+    auto deg = number(angle, c);
+    if (!deg) return;
+    if (radians) *deg /= kDeg;
+    std::string radius;
+    if (by_point) {
+      auto M = point(third, c);
+      if (!M) return;
+      const Transform inv = host_.settings().ctm.inverse();
+      radius = num(std::round(norm(inv.apply(*M) - inv.apply(*O)) / kPtPerCmTkz * 1e6) / 1e6);
+    } else {
+      radius = with_results(third);
+    }
+    auto at = host_.locate({}, "(" + num(*deg) + ":" + radius + ")");
+    auto zero = host_.locate({}, "(0,0)");
+    if (!at || !zero) return unsupported("the radius '" + third + "' of \\tkzDefPointOnCircle", c.b, c.e);
+    state_.results_known = true;
+    emit("\\path " + local(*O) + " -- " + local(*O + (*at - *zero)) + " coordinate (tkzPointResult);", c);
+  }
+
   // tkz-tools-eu-math.tex \tkzCalcLength[cm](A,B): tkzLengthResult, which \tkzGetLength binds.
   void calc_length(const Command& c) {
     Options o = split_options(opts(c), {"cm"});
@@ -1522,6 +1579,7 @@ class Lowerer {
     auto sign = [](double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; };
     bool same_x = sign(*xmin) == sign(*xmax), same_y = sign(*ymin) == sign(*ymax);
     Init in;
+    in.xmin = *xmin, in.xmax = *xmax, in.ymin = *ymin, in.ymax = *ymax;
     in.xstep = *xstep;
     in.ystep = *ystep;
     if (same_x || same_y) {
@@ -1584,6 +1642,47 @@ class Lowerer {
     emit("\\clip (" + num(in.xa - sp) + "," + num(in.ya - sp) + ") rectangle (" + num(in.xb + sp) + "," +
              num(in.yb + sp) + ");",
          c);
+  }
+
+  // tkz-obj-eu-grids.tex \tkzGrid[sub, subxstep, subystep, color, ratio, line width](xa,ya)(xb,yb):
+  // `\draw (gxa,gya) grid (gxb,gyb)` at TikZ's 1cm step, g = (corner - origin) / step of \tkzInit,
+  // the corners \tkzInit's xmin..ymax as written by default; with `sub` first a finer grid at
+  // subxstep / xstep cm. The lines' widths grow the picture (0.4pt, `line width`; the sub grid's
+  // 0.75pt); colours change no geometry; other TikZ keys are not modelled.
+  void grid(const Command& c) {
+    Options o = split_options(opts(c), {"sub", "subxstep", "subystep", "color", "ratio", "line width"});
+    for (const std::string& k : split_top(o.tikz, ','))
+      if (!trim(k).empty() && (k.find('=') != std::string::npos || trim(k).find(' ') != std::string::npos))
+        return unsupported("\\tkzGrid[" + trim(k) + "]", c.b, c.e);
+    Grid& g = state_.grid;
+    if (const auto* v = o.get("sub")) g.sub = v->empty() || trim(*v) == "true";
+    if (const auto* v = o.get("subxstep")) g.subxstep = *v;
+    if (const auto* v = o.get("subystep")) g.subystep = *v;
+    if (const auto* v = o.get("line width")) g.line_width = trim(*v);
+    const Init& in = state_.init;
+    double x0 = in.xmin, y0 = in.ymin, x1 = in.xmax, y1 = in.ymax;
+    const Arg* a = nth(c, '(', 0);
+    const Arg* b = nth(c, '(', 1);
+    if (a || b) {
+      if (!a || !b) return unsupported_command(c);
+      auto p = split_top(a->text, ','), q = split_top(b->text, ',');
+      if (p.size() != 2 || q.size() != 2) return unsupported_command(c);
+      auto px = number(p[0], c), py = number(p[1], c), qx = number(q[0], c), qy = number(q[1], c);
+      if (!px || !py || !qx || !qy) return;
+      x0 = *px, y0 = *py, x1 = *qx, y1 = *qy;
+    }
+    const std::string corners = "(" + num((x0 - in.xorigin) / in.xstep) + "," + num((y0 - in.yorigin) / in.ystep) +
+                                ") grid (" + num((x1 - in.xorigin) / in.xstep) + "," +
+                                num((y1 - in.yorigin) / in.ystep) + ");";
+    if (g.sub) {
+      auto sx = number(g.subxstep, c), sy = number(g.subystep, c);
+      if (!sx || !sy) return;
+      // its width is \tkzRatioLineGrid as written, 0.75 (pt), whatever `line width` says
+      emit("\\draw[xstep=" + num(*sx / in.xstep) + "cm, ystep=" + num(*sy / in.ystep) + "cm, line width=0.75pt] " +
+               corners,
+           c);
+    }
+    emit("\\draw[line width=" + g.line_width + "] " + corners, c);
   }
 
   // tkz-tools-eu-BB.tex \tkzClipBB / \tkzShowBB[#1]: the picture's box so far, clipped to or drawn.
