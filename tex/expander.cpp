@@ -2061,7 +2061,10 @@ std::string circuitikz_port_styles(std::string_view family) {
 // \normalsize, lines 0.2pt with round caps. line style's `add = .2 and .2` (how far a line runs
 // past its points) is tkz's own key, applied by packages/tkzeuclide itself, not a /tikz key here.
 // The axes of \tkzDrawX / \tkzDrawY (tkz-obj-eu-axesmin.tex) draw with xaxe style / yaxe style and
-// label with xlabel style / ylabel style.
+// label with xlabel style / ylabel style. Also the cfg's other plain styles: rep, arrow coord,
+// vector, the coordinate labels' xcoord / ycoord styles (filled with the background colour), and
+// `\tikzset{help lines/.style=teal!30,ultra thin}`, which redefines help lines as the colour alone
+// (their width is then the default 0.4pt) and runs `ultra thin` outside any picture.
 void Expander::tkzeuclide_styles(const Token& t) {
   if (tkzeuclide_styles_done_) return;
   tkzeuclide_styles_done_ = true;
@@ -2075,7 +2078,12 @@ void Expander::tkzeuclide_styles(const Token& t) {
       "arc style/.style={color=black, line width=0.2pt},"
       "xaxe style/.style={>=latex, ->}, yaxe style/.style={>=latex, ->},"
       "xlabel style/.style={below=3pt, inner sep=1pt, outer sep=0pt},"
-      "ylabel style/.style={left=3pt, inner sep=1pt, outer sep=0pt}";
+      "ylabel style/.style={left=3pt, inner sep=1pt, outer sep=0pt},"
+      "label circle style/.style={color=black}, rep style/.style={->, >=latex},"
+      "arrow coord style/.style={dashed, black, >=latex', ->}, vector style/.style={>=Latex, ->},"
+      "xcoord style/.style={black, font=\\normalsize, text height=1ex, inner sep=0pt, outer sep=0pt, fill=white, below=3pt},"
+      "ycoord style/.style={black, font=\\normalsize, text height=1ex, inner sep=0pt, outer sep=0pt, fill=white, left=3pt},"
+      "help lines/.style={teal!30}";
   emit_package_styles(defs, t);
 }
 
