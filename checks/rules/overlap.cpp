@@ -654,7 +654,10 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
           if (geo::dist(offset(*faces[i]), offset(*faces[j])) > 1.0) continue;
           double smaller = std::min(areas[i], areas[j]);
           if (smaller <= 1.0) continue;
-          if (certainly_fine(i, j, face_ratio * smaller)) continue;
+          if (testing::face_pairs.shortcuts && certainly_fine(i, j, face_ratio * smaller)) {
+            ++testing::face_pairs.skipped;
+            continue;
+          }
           auto ov = shape(i).overlap_with(shape(j));
           if (!ov || ov->first <= face_ratio * smaller) continue;
           auto di = depth_at(*faces[i], ov->second, k), dj = depth_at(*faces[j], ov->second, k);

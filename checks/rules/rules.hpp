@@ -21,4 +21,15 @@ TIKZLINT_RULE(core_math)
 
 #undef TIKZLINT_RULE
 
+namespace testing {
+// For tests only: overlap decides most pairs of 3D faces without GEOS's overlay (those it is
+// certain GEOS would not report). With `shortcuts` false every pair goes through GEOS; `skipped`
+// counts the pairs decided without it on this thread.
+struct FacePairProbe {
+  bool shortcuts = true;
+  std::size_t skipped = 0;
+};
+inline thread_local FacePairProbe face_pairs;
+}  // namespace testing
+
 }  // namespace tikzlint::checks::rules
