@@ -4003,6 +4003,8 @@ Diagram PictureLowerer::run() {
   top.picture_font.size_pt = doc_.base_font_size_pt;
   top.picture_font.base_size_pt = doc_.base_font_size_pt;
   top.picture_font.family = family_for_class(doc_.document_class);
+  // \Huge, \small\sffamily... of the document body around the picture: its font where it starts
+  if (!pic_.body_font.empty()) apply_font_commands(top.picture_font, pic_.body_font);
   stack_ = {top};
   for (const auto& p : packages_.packages())
     if (auto h = p->begin_document_picture(pic_, doc_)) handlers_.push_back(std::move(h));

@@ -189,3 +189,22 @@ TEST_CASE("a parbox, a minipage and a tabular are sized as LaTeX builds them") {
   CHECK(!measure_latex_box("\\begin{tabular}{@{}c} \\multicolumn{1}{c}{x} \\end{tabular}", f));
   CHECK(!measure_latex_box("x \\begin{tabular}{c} a \\end{tabular}", f));
 }
+
+TEST_CASE("TeX's \\vrule and LaTeX's \\rule are boxes of their given sizes") {
+  const TextBox plain = measure_text("Rule", lmr());
+  const TextBox ruled = measure_text("Rule\\vrule width 1pt height 2cm", lmr());
+  CHECK(ruled.width - plain.width == doctest::Approx(1.0));
+  CHECK(ruled.height == doctest::Approx(56.905).epsilon(0.001));
+  CHECK(ruled.uncertainty == 0);
+  // no size given: 0.4pt wide, as high and deep as the line
+  CHECK(measure_text("a\\vrule b", lmr()).width - measure_text("ab", lmr()).width == doctest::Approx(0.4));
+  CHECK(measure_text("a\\vrule depth 1cm b", lmr()).depth == doctest::Approx(28.4528).epsilon(0.001));
+  // \rule[raise]{width}{height}: raised by `raise`, no depth unless lowered
+  const TextBox r = measure_text("x\\rule{2cm}{3pt}y", lmr());
+  CHECK(r.width - measure_text("xy", lmr()).width == doctest::Approx(56.905).epsilon(0.001));
+  const TextBox low = measure_text("\\rule[-1cm]{1pt}{1.5cm}", lmr());
+  CHECK(low.height == doctest::Approx(14.2264).epsilon(0.001));
+  CHECK(low.depth == doctest::Approx(28.4528).epsilon(0.001));
+  // a width that is a register is not read: the measure admits it
+  CHECK(measure_text("\\rule{\\linewidth}{1pt}", lmr()).uncertainty > 0);
+}

@@ -5,6 +5,7 @@
 #include "ir/textmetrics.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -292,6 +293,39 @@ class Lexer {
   }
   void skip_spaces() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  // TeX's <keyword> (its letters in either case, after optional spaces), consumed when present.
+  bool keyword(std::string_view kw) {
+    const auto save = i_;
+    skip_spaces();
+    for (char k : kw) {
+      if (i_ >= s_.size() || std::tolower(static_cast<unsigned char>(s_[i_])) != k) {
+        i_ = save;
+        return false;
+      }
+      ++i_;
+    }
+    return true;
+  }
+  // An explicit dimension after optional spaces ("2cm", "-.5 pt", "1,5mm"): its text, or empty
+  // (nothing consumed) when the next thing is no number with a two-letter unit (a register, say).
+  std::string dimension_text() {
+    const auto save = i_;
+    skip_spaces();
+    std::string out;
+    while (i_ < s_.size() && (s_[i_] == '-' || s_[i_] == '+')) out += s_[i_++];
+    std::size_t digits = 0;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' || s_[i_] == ','))
+      out += s_[i_] == ',' ? '.' : s_[i_], ++i_, ++digits;
+    skip_spaces();
+    if (digits == 0 || i_ + 1 >= s_.size() || !std::isalpha(static_cast<unsigned char>(s_[i_])) ||
+        !std::isalpha(static_cast<unsigned char>(s_[i_ + 1]))) {
+      i_ = save;
+      return {};
+    }
+    out += s_.substr(i_, 2);
+    i_ += 2;
+    return out;
   }
   // The raw text of a balanced {...} argument (or one token) without the braces.
   std::string raw_argument() {
@@ -770,6 +804,42 @@ class Typesetter {
       if (lx.peek().kind == Token::chr && lx.peek().ch == U'*') lx.next();
       std::string arg = lx.raw_argument();
       push(parse_dimension(arg, em));
+      return;
+    }
+    // TeX's \vrule in a paragraph: a box of its width (0.4pt unless given), its height and depth
+    // those given, else running (the line's own: nothing added). LaTeX's \rule[raise]{w}{h}:
+    // \hbox{\raise<raise>\vrule width w height h depth 0pt}.
+    if (name == "vrule") {
+      double w = 0.4, h = 0, d = 0;
+      for (;;) {
+        double* v = lx.keyword("width") ? &w : lx.keyword("height") ? &h : lx.keyword("depth") ? &d : nullptr;
+        if (!v) break;
+        const std::string dim = lx.dimension_text();
+        if (dim.empty()) {  // a register or a macro: not read
+          uncertainty_ += 1.0 * em;
+          break;
+        }
+        *v = parse_dimension(dim, em);
+      }
+      push(w, h, d);
+      return;
+    }
+    if (name == "rule") {
+      auto explicit_dim = [&](const std::string& arg, double& v) {
+        Lexer sub(arg);
+        const std::string dim = sub.dimension_text();
+        sub.skip_spaces();
+        if (dim.empty() || !sub.at_end()) return false;
+        v = parse_dimension(dim, em);
+        return true;
+      };
+      double raise = 0, w = 0, h = 0;
+      bool known = true;
+      if (auto o = lx.optional_argument()) known = explicit_dim(*o, raise);
+      known = explicit_dim(lx.raw_argument(), w) && known;
+      known = explicit_dim(lx.raw_argument(), h) && known;
+      if (!known) uncertainty_ += 1.0 * em;
+      push(w, std::max(0.0, h + raise), std::max(0.0, -raise));
       return;
     }
     if (name == "vspace") {

@@ -525,6 +525,24 @@ bool Expander::begin_group(const Token& at) {
 
 void Expander::end_group() { env_.pop(); }
 
+// Kept as a local definition under a name no control sequence can have (it holds a space), so
+// that TeX's save stack restores it at the end of the group as it restores a definition.
+static const std::string kBodyFontName = " tikzlint body font";
+
+std::string Expander::body_font() const {
+  const Meaning* m = env_.find(kBodyFontName);
+  return m && !m->body.empty() ? m->body.front().text : std::string();
+}
+
+void Expander::set_body_font(const std::string& commands) {
+  auto m = std::make_shared<Meaning>();
+  Token t;
+  t.cat = Cat::other;
+  t.text = commands;
+  m->body.push_back(std::move(t));
+  env_.set(kBodyFontName, std::move(m), false);
+}
+
 void Expander::define(const std::string& name, MeaningPtr m, bool global) {
   user_macros_.insert(name);
   env_.set(name, std::move(m), global);

@@ -188,6 +188,10 @@ class Expander {
   bool begin_group(const Token& at);
   void end_group();
   std::size_t group_depth() const { return env_.depth(); }
+  // The font commands in force in the document body (\Huge, \sffamily...: the front end's
+  // PictureReader sets them as it reads the body), local to the TeX group they are given in.
+  std::string body_font() const;
+  void set_body_font(const std::string& commands);
 
   // Argument readers on raw tokens; false (with an `unterminated` error) at end of input.
   bool read_group_raw(TokenList& out, const Token& owner);         // {...} or one token

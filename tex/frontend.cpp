@@ -168,6 +168,37 @@ class AnimationSpecFilter {
   int group_ = 0, paren_ = 0, bracket_ = 0, depth_ = 0;
 };
 
+// The font switches of the document body the lowering models (ir's apply_font_commands): the
+// ten size commands, bold, italic and slanted, sans serif.
+bool body_font_command(const std::string& name) {
+  static const char* const kNames[] = {"tiny",  "scriptsize", "footnotesize", "small", "normalsize",
+                                       "large", "Large",      "LARGE",        "huge",  "Huge",
+                                       "bfseries", "bf",      "itshape",      "it",    "slshape",
+                                       "sffamily", "sf"};
+  for (const char* n : kNames)
+    if (name == n) return true;
+  return false;
+}
+
+// `font` (a run of such switches) followed by \name: a size replaces the size before it, a
+// switch already there is not repeated, so the run stays short however often the body switches.
+std::string with_font_command(const std::string& font, const std::string& name) {
+  static const char* const kSizes[] = {"tiny",  "scriptsize", "footnotesize", "small", "normalsize",
+                                       "large", "Large",      "LARGE",        "huge",  "Huge"};
+  const bool size = std::any_of(std::begin(kSizes), std::end(kSizes), [&](const char* n) { return name == n; });
+  std::string out;
+  std::size_t i = 0;
+  while (i < font.size()) {
+    std::size_t j = font.find('\\', i + 1);
+    if (j == std::string::npos) j = font.size();
+    const std::string cmd = font.substr(i + 1, j - i - 1);
+    const bool old_size = std::any_of(std::begin(kSizes), std::end(kSizes), [&](const char* n) { return cmd == n; });
+    if (cmd != name && !(size && old_size)) out += font.substr(i, j - i);
+    i = j;
+  }
+  return out + "\\" + name;
+}
+
 class PictureReader {
  public:
   PictureReader(Expander& ex, ExpandedDocument& doc, const SourceManager& sm)
@@ -282,6 +313,8 @@ void PictureReader::run() {
     } else if (t.cat == Cat::control && path_commands().count(t.text) && doc_.document_class.empty() &&
                !in_document_) {
       bare_picture(t);  // a snippet of statements without an environment
+    } else if (in_document_ && t.cat == Cat::control && body_font_command(t.text)) {
+      ex_.set_body_font(with_font_command(ex_.body_font(), t.text));
     } else if (in_document_ && (t.cat == Cat::letter || t.cat == Cat::other || t.cat == Cat::math)) {
       text_in_paragraph_ = true;
       if (after_picture_ < doc_.pictures.size()) doc_.pictures[after_picture_].text_beside = true;
@@ -337,6 +370,7 @@ void PictureReader::picture(const Token& begin, const std::string& environment) 
   pic.range = ex_.range_of(begin);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
   pic.text_beside = text_in_paragraph_;
+  pic.body_font = ex_.body_font();
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
@@ -359,6 +393,7 @@ void PictureReader::tikzcd(const Token& begin) {
   if (!ex_.read_optional_raw(opts, begin, present)) return;
   Picture pic;
   pic.range = ex_.range_of(begin);
+  pic.body_font = ex_.body_font();
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;
@@ -435,6 +470,7 @@ void PictureReader::tikz_command(const Token& t) {
   pic.range = ex_.range_of(t);
   pic.options = trim(to_string(ex_.expand_fully(std::move(opts))));
   pic.text_beside = text_in_paragraph_;
+  pic.body_font = ex_.body_font();
   doc_.pictures.push_back(std::move(pic));
   std::size_t saved = current_;
   current_ = doc_.pictures.size() - 1;

@@ -352,3 +352,20 @@ TEST_CASE("a \\tikzset between pictures is kept with its place: the number of pi
   CHECK(doc.later_styles[0].pictures_before == 1);
   CHECK(doc.later_styles[0].st.text == "w/.style={blue}");
 }
+
+TEST_CASE("the body's font switches before a picture are its font, local to their group") {
+  SourceManager sm;
+  auto doc = run(
+      "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n\\Huge\n"
+      "\\begin{tikzpicture}\\node{a};\\end{tikzpicture}\n"
+      "{\\small\\sffamily\\bfseries\\tiny \\tikz\\node{b};}\n"
+      "\\begin{tikzpicture}\\node{c};\\end{tikzpicture}\n"
+      "\\normalsize\\begin{tikzpicture}\\node{d};\\end{tikzpicture}\n\\end{document}\n",
+      sm);
+  REQUIRE(doc.pictures.size() == 4);
+  CHECK(doc.pictures[0].body_font == "\\Huge");
+  // a later size replaces the earlier one; each switch is kept once
+  CHECK(doc.pictures[1].body_font == "\\sffamily\\bfseries\\tiny");
+  CHECK(doc.pictures[2].body_font == "\\Huge");  // the group's switches ended with it
+  CHECK(doc.pictures[3].body_font == "\\normalsize");
+}

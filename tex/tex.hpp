@@ -90,6 +90,9 @@ struct Picture {
   // Text of the document body shares the picture's paragraph (before or after it, no blank line
   // between): the picture is set inline, and a standalone page extends past it by that text.
   bool text_beside = false;
+  // The font commands of the document body in force where the picture starts (\Huge,
+  // \small\sffamily): the picture's font, hence its em and ex and its nodes' text.
+  std::string body_font;
 };
 
 // A `% tikzlint: disable-next-line=rule -- reason` (or disable=, disable-file=) comment.
