@@ -389,10 +389,8 @@ std::shared_ptr<Scene::Build> Scene::build(const ir::Diagram& d) {
   // Vertices: ends of straight strokes merged on a 0.5pt lattice, plus vertex dots.
   std::map<std::pair<long long, long long>, std::size_t> lattice;
   auto add_vertex = [&](Point p, int degree, bool dot, double reach) {
-    auto key = std::make_pair(std::llround(p.x * 2), std::llround(p.y * 2));
-    auto it = lattice.find(key);
-    if (it == lattice.end()) {
-      lattice.emplace(key, vertices_.size());
+    auto [it, fresh] = lattice.try_emplace({std::llround(p.x * 2), std::llround(p.y * 2)}, vertices_.size());
+    if (fresh) {
       vertices_.push_back({p, degree, dot, reach});
     } else {
       Vertex& v = vertices_[it->second];

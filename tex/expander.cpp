@@ -2373,6 +2373,7 @@ void Expander::p_skip_args(const Token& t) {
 TokenList Expander::expand_fully(TokenList tokens) {
   TokenList out;
   if (stopped_) return out;
+  out.reserve(tokens.size());  // most of what is expanded comes out at least as long
   Token mk;
   mk.cat = Cat::marker;
   mk.marker_id = next_marker_++;
