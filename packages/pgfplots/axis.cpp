@@ -66,6 +66,8 @@ constexpr double kDefaultAzimuth = 25, kDefaultElevation = 30;
 constexpr int kTryMinTicks3d = 3;
 // `enlargelimits=auto` enlarges an automatic limit by 10% of the range (\pgfplots@enlarge@limit).
 constexpr double kDefaultEnlargement = 0.1;
+// An em of the surrounding font where the font cannot be asked (cmr10 at 10pt: \fontdimen6).
+constexpr double kDefaultEmPt = 10;
 // `every axis title shift=6pt`: the title's south anchor above the box.
 constexpr double kTitleShiftPt = 6;
 // /pgfplots/compat/mostrecent in pgfplots 1.18: what `compat=newest` selects.
@@ -273,6 +275,7 @@ std::optional<std::string> tick_label_text(const std::string& tmpl, const std::o
 struct LabelPlace {
   enum At { tcs, tcs_star, desc } at = desc;
   double t = 0.5, shift = 0;  // ticklabel cs
+  bool shift_em = false;      // the shift is in em of the surrounding font
   double fx = 0, fy = 0;      // desc
   enum Anchor { given, near, opposite } anchor = given;
   std::string align = "center";
@@ -301,18 +304,42 @@ LabelPlace desc_label(double fx, double fy, std::string opts) {
   p.fx = fx, p.fy = fy, p.opts = std::move(opts);
   return p;
 }
+// Where `every x tick scale label` puts the tick labels' common factor (pgfplots.code.tex), set
+// with the axis label's style by `xlabel near ticks` (compat >= 1.3): x at (xticklabel cs:0.9,5pt)
+// anchored near xticklabel, y at (yticklabel* cs:1.03,-0.3em) anchored near yticklabel opposite
+// with near ticklabel align=outside; by `xlabel absolute`: x at (1,0), yshift=-2em, left; y at
+// (0,1), above right, yshift=0.3em. All with inner sep=0pt.
+LabelPlace near_scale_label(char axis) {
+  LabelPlace p;
+  p.anchor = axis == 'x' ? LabelPlace::near : LabelPlace::opposite;
+  if (axis == 'x') p.at = LabelPlace::tcs, p.t = 0.9, p.shift = 5;
+  else p.at = LabelPlace::tcs_star, p.t = 1.03, p.shift = -0.3, p.shift_em = true, p.align = "outside";
+  p.opts = "inner sep=0pt";
+  return p;
+}
+LabelPlace absolute_scale_label(char axis) {
+  if (axis == 'x') return desc_label(1, 0, "yshift=-2em,left,inner sep=0pt");
+  return desc_label(0, 1, "above right,inner sep=0pt,yshift=0.3em");
+}
 
-// A document's own `every axis x label/.style={...}`: nullopt when a key places the label in a
-// way not modelled (another coordinate system, an anchor computed otherwise).
+// A document's own `every axis x label/.style={...}` or `every x tick scale label/.style`: nullopt
+// when a key places the label in a way not modelled (another coordinate system, an anchor
+// computed otherwise). `xticklabel cs` and `near xticklabel` are the x axis' own names of
+// `ticklabel cs` and `near ticklabel` (y, z alike).
 std::optional<LabelPlace> read_label_style(const std::string& body) {
   LabelPlace p;
+  auto unnamed = [](std::string t) {  // "xticklabel..." -> "ticklabel...", "near yticklabel" -> "near ticklabel"
+    for (const char* from : {"xticklabel", "yticklabel", "zticklabel"})
+      if (auto at = t.find(from); at != std::string::npos && (at == 0 || t[at - 1] == ' ')) t.erase(at, 1);
+    return t;
+  };
   for (const auto& it : tex::split_options(body)) {
     const std::string k = strip_prefix(tex::normalise_key(it.key));
-    const std::string v = trimmed(tex::strip_braces(it.value));
+    const std::string v = unnamed(trimmed(tex::strip_braces(it.value)));
     if (k == "at") {
       std::string c = v;
       if (c.size() < 2 || c.front() != '(' || c.back() != ')') return std::nullopt;
-      c = trimmed(c.substr(1, c.size() - 2));
+      c = unnamed(trimmed(c.substr(1, c.size() - 2)));
       const bool star = starts_with(c, "ticklabel* cs:");
       if (star || starts_with(c, "ticklabel cs:")) {
         auto parts = tex::split_options(c.substr(c.find(':') + 1));
@@ -390,6 +417,8 @@ struct Direction {
   bool arrow = false;                 // the line ends in an arrow (-stealth)
   bool hide_obscured = true;          // `hide obscured x ticks`
   LabelPlace label_at;                // `every axis x label`: where the axis label stands
+  LabelPlace scale_at;                // `every x tick scale label`: where the common factor stands
+  bool scaled = true;                 // `scaled x ticks=true|false`
   double zero = 0;                    // laid out: the logical zero (transformed units), where the other middle line is
   // laid out
   double lo = 0, hi = 1;       // limits (log10 on a log axis)
@@ -649,6 +678,22 @@ class AxisPicture final : public ir::PackagePicture {
   bool set_axis_line(Direction& d, const std::string& m, bool star, std::uint32_t at);
   // `every axis x label/.style={...}`: the placement, which drops what `xlabel style` appended before
   static void set_label_place(Direction& d, LabelPlace p) { d.label_at = std::move(p), d.label_style.clear(); }
+  // `xlabel near ticks` / `xlabel absolute` (or compat's `labels`): the axis label's and the tick
+  // scale label's places together
+  void set_label_places(Direction& d, bool near) {
+    set_label_place(d, near ? near_label(d.name) : absolute_label(d.name));
+    d.scale_at = near ? near_scale_label(d.name) : absolute_scale_label(d.name);
+  }
+  // The exponent of the tick labels' common factor (`scaled ticks`), 0 for none.
+  int scale_exponent(const Direction& d) const {
+    return !d.scaled || d.log || d.ticks || d.tick_labels || !d.symbols.empty() ? 0 : tick_scale_exponent(d.lo, d.hi);
+  }
+  // The common factor is placed where both lines are the box's, the lower ones or none (the other
+  // axis lines' styles move it elsewhere, not modelled), in a two-dimensional axis.
+  bool scale_label_modelled() const {
+    auto plain = [](const Direction& d) { return d.line == "box" || d.line == "lower" || d.line == "none"; };
+    return !three_d_ && plain(x_) && plain(y_);
+  }
   // The line a direction's tick labels stand on (pt from the box's lower left corner) and its
   // outer normal: the lower line of a box, or the axis line (pgfplots' ticklabel axis spec).
   struct LabelSide {
@@ -661,7 +706,9 @@ class AxisPicture final : public ir::PackagePicture {
     }
   };
   LabelSide label_side(const Direction& d) const;
-  void draw_axis_label(const Direction& d, double W, double H, double reach, std::uint32_t whole, ir::LibraryHost& host);
+  void draw_description(const Direction& d, const LabelPlace& lp, const std::string& before, const std::string& after,
+                        const std::string& text, double W, double H, double reach, std::uint32_t whole,
+                        ir::LibraryHost& host);
   void draw_axis_lines(double W, double H, std::uint32_t whole, ir::LibraryHost& host);
   void draw_outer_ticks(double W, double H, std::uint32_t whole, ir::LibraryHost& host);
   double tick_clearance(const Direction& d) const {
@@ -727,6 +774,7 @@ class AxisPicture final : public ir::PackagePicture {
   std::map<std::pair<int, int>, ir::Box> group_boxes_;
   // three-dimensional axes (an \addplot3 in the axis): the view and its projection
   bool three_d_ = false;
+  std::string tick_scale_binop_ = "\\cdot";  // `tick scale binop`
   double view_az_ = 25, view_el_ = 30;
   View3d view_;
   std::vector<PlotData> data3_;  // reused by lower_addplot
@@ -994,7 +1042,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   z_ = Direction{};
   z_.name = 'z';
   // compat unset: `compat/labels/default` is pre 1.3, xlabel absolute and ylabel absolute
-  x_.label_at = absolute_label('x'), y_.label_at = absolute_label('y');
+  set_label_places(x_, false), set_label_places(y_, false);
   view_az_ = kDefaultAzimuth, view_el_ = kDefaultElevation;
   three_d_ = false;
   x_.log = env == "semilogxaxis" || env == "loglogaxis";
@@ -1158,7 +1206,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
         continue;
       }
       compat_ = *c;
-      for (Direction* d : {&x_, &y_}) set_label_place(*d, compat_ >= version(1, 3) ? near_label(d->name) : absolute_label(d->name));
+      for (Direction* d : {&x_, &y_}) set_label_places(*d, compat_ >= version(1, 3));
     } else if (k == "axis lines" || k == "axis lines*" || k == "axis x line" || k == "axis y line" ||
                k == "axis z line" || k == "axis x line*" || k == "axis y line*" || k == "axis z line*") {
       const std::string m = trimmed(v);
@@ -1173,8 +1221,8 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       if (!ok) unknown_keys_.push_back({k + "=" + m, fk.begin});
     } else if (k == "xlabel near ticks" || k == "ylabel near ticks" || k == "label near ticks") {
       // `every axis x label/.style={at={(ticklabel cs:0.5)},anchor=near ticklabel}`
-      if (k[0] != 'y') set_label_place(x_, near_label('x'));
-      if (k[0] != 'x') set_label_place(y_, near_label('y'));
+      if (k[0] != 'y') set_label_places(x_, true);
+      if (k[0] != 'x') set_label_places(y_, true);
     } else if (k == "every axis x label/.style" || k == "every axis y label/.style") {
       // a document's own placement (the style table passes its definition on in order)
       if (auto p = read_label_style(v)) set_label_place(dir(k[11]), *p);
@@ -1203,7 +1251,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     } else if (k == "hide obscured x ticks" || k == "hide obscured y ticks") {
       dir(k[14]).hide_obscured = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "xlabel absolute" || k == "ylabel absolute") {
-      set_label_place(dir(k[0]), absolute_label(k[0]));
+      set_label_places(dir(k[0]), false);
     } else if (k == "tick pos" || k == "xtick pos" || k == "ytick pos") {
       // both (default), or the lower line only (left/bottom); ticks on the upper line alone
       // move the tick labels there, which is not modelled
@@ -1313,9 +1361,17 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
     } else if (k == "clip") {
       clip_ = !(fk.has_value && trimmed(v) == "false");
     } else if (k == "scaled ticks" || k == "scaled x ticks" || k == "scaled y ticks") {
-      // true (the default) or false: either way the labels are written as modelled here as long
-      // as the range needs no common factor (tick_labels reports the axes where it would matter)
-      if (trimmed(v) != "true" && trimmed(v) != "false") unknown_keys_.push_back({k + "=" + v, fk.begin});
+      // true (the default): a common factor where the range needs one; false: none, the labels
+      // are the values (pgfplotsticks.code.tex, case 0); the other choices are not modelled
+      const std::string m = trimmed(v);
+      if (m != "true" && m != "false") unknown_keys_.push_back({k + "=" + v, fk.begin});
+      else if (k == "scaled ticks") on_both([&](Direction& d) { d.scaled = m == "true"; });
+      else dir(k[7]).scaled = m == "true";
+    } else if (k == "tick scale binop") {
+      tick_scale_binop_ = trimmed(v);
+    } else if (k == "every x tick scale label/.style" || k == "every y tick scale label/.style") {
+      if (auto p = read_label_style(v)) dir(k[6]).scale_at = *p;
+      else unknown_keys_.push_back({k + "=" + trimmed(v).substr(0, 40), fk.begin});
     } else if (k == "legend style" || k == "every axis legend/.append style") {
       read_legend_style(v, fk.begin);
     } else if (k == "legend pos") {
@@ -1698,8 +1754,8 @@ std::vector<std::pair<double, std::string>> AxisPicture::tick_labels(const Direc
     approximate_ = true;
     return out;
   }
-  const int scale_exp = d.log || d.ticks || d.tick_labels || !d.symbols.empty() ? 0 : tick_scale_exponent(d.lo, d.hi);
-  if (scale_exp != 0) {
+  const int scale_exp = scale_exponent(d);
+  if (scale_exp != 0 && !scale_label_modelled()) {
     host.problem("unsupported-construct",
                  std::string("the common factor of the ") + d.name + " tick labels (scaled ticks) is not placed", 0,
                  static_cast<std::uint32_t>(st.text.size()), false);
@@ -1849,11 +1905,24 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   const std::size_t label_nodes = host.node_count();
   for (int a = 0; a < 2; ++a) {
     Direction& d = a == 0 ? x_ : y_;
-    if (d.has_label && !d.hidden) draw_axis_label(d, W, H, reach[a], whole, host);
+    if (d.has_label && !d.hidden) draw_description(d, d.label_at, label_style_, d.label_style, d.label, W, H, reach[a], whole, host);
   }
   // every axis title: at (0.5,1), above, yshift=6pt
   draw_title(W, H, host, whole);
   host.set_node_role(label_nodes, "axis label");
+  // the tick labels' common factor (pgfplotsticks.code.tex \pgfplots@init@scaled@tick@for): a
+  // node `$\cdot 10^{e}$` after the axis labels, where there are tick labels to share it
+  if (scale_label_modelled()) {
+    const std::size_t scale_nodes = host.node_count();
+    for (int a = 0; a < 2; ++a) {
+      Direction& d = a == 0 ? x_ : y_;
+      const int e = scale_exponent(d);
+      if (e == 0 || d.hidden || tick_positions(d).empty()) continue;
+      draw_description(d, d.scale_at, tick_label_style_ + d.ticklabel_style, "",
+                       "$" + tick_scale_binop_ + " 10^{" + std::to_string(e) + "}$", W, H, reach[a], whole, host);
+    }
+    host.set_node_role(scale_nodes, "tick label");
+  }
 
   // the data frame: local units are (log10 where logarithmic) data units
   frame_ = host.settings();
@@ -2069,27 +2138,36 @@ AxisPicture::LabelSide AxisPicture::label_side(const Direction& d) const {
   return side;
 }
 
-// The axis label where `every axis x label` puts it (LabelPlace), after `every axis label`
-// (label style) and before the user's `xlabel style`, as pgfplots' \pgfplots@show@label gives them.
-// `reach`: how far the tick labels reach out from their line (\pgfplotsvalueoflargesttickdimen).
-void AxisPicture::draw_axis_label(const Direction& d, double W, double H, double reach, std::uint32_t whole,
-                                  ir::LibraryHost& host) {
+// A description node of direction d where a LabelPlace puts it: the axis label (`every axis x
+// label`, after `every axis label` and before the user's `xlabel style`, as pgfplots'
+// \pgfplots@show@label gives them) or the tick labels' common factor (`every tick label`, `every
+// x tick label`, then `every x tick scale label`). `before`/`after`: the options around the
+// place (each ",key=value..."). `reach`: how far the tick labels reach out from their line
+// (\pgfplotsvalueoflargesttickdimen).
+void AxisPicture::draw_description(const Direction& d, const LabelPlace& lp, const std::string& before,
+                                   const std::string& after, const std::string& text, double W, double H,
+                                   double reach, std::uint32_t whole, ir::LibraryHost& host) {
   const LabelSide side = label_side(d);
   const bool xd = side.x;
   const double along = xd ? W : H;
-  const LabelPlace& lp = d.label_at;
+  double shift = lp.shift;
+  if (lp.shift_em) {
+    std::string err;
+    auto em = host.eval("1em", &err);
+    shift *= em ? em->value : kDefaultEmPt;
+  }
   Point at;
   if (lp.at == LabelPlace::desc)
     at = {std::isnan(lp.fx) ? x_.map(x_.zero) : lp.fx * W, std::isnan(lp.fy) ? y_.map(y_.zero) : lp.fy * H};
   else
-    at = side.point(lp.t * along, (lp.at == LabelPlace::tcs ? reach : 0) + lp.shift);
+    at = side.point(lp.t * along, (lp.at == LabelPlace::tcs ? reach : 0) + shift);
   std::string place = lp.opts;
   if (lp.anchor != LabelPlace::given) {
     // `near ticklabel` (\pgfplots@borderanchor@for@axis@): the compass side of the node towards
     // the line (opposite: away from it), in the node's frame (turned by its rotation); with
     // `near ticklabel align=inside|outside` the side towards the axis' start or end too
     std::optional<double> turn = 0.0;
-    for (const auto& it : tex::split_options(lp.opts + d.label_style))
+    for (const auto& it : tex::split_options(lp.opts + after))
       if (strip_prefix(tex::normalise_key(it.key)) == "rotate") turn = parse_number(trimmed(tex::strip_braces(it.value)));
     int quarter = -1;
     if (turn) {
@@ -2122,11 +2200,11 @@ void AxisPicture::draw_axis_label(const Direction& d, double W, double H, double
     const std::string anchor = v.empty() ? h : h.empty() ? v : v + " " + h;
     place = "anchor=" + anchor + (place.empty() ? "" : "," + place);
   }
-  std::string opts = label_style_.empty() ? "" : label_style_.substr(1);
+  std::string opts = before.empty() ? "" : before.substr(1);
   if (!place.empty()) opts += (opts.empty() ? "" : ",") + place;
-  opts += d.label_style;
+  opts += after;
   if (!opts.empty() && opts[0] == ',') opts = opts.substr(1);
-  host.emit("\\node[" + opts + "] at (" + pt(at.x) + "," + pt(at.y) + ") {" + d.label + "};", 0, whole);
+  host.emit("\\node[" + opts + "] at (" + pt(at.x) + "," + pt(at.y) + ") {" + text + "};", 0, whole);
 }
 
 void AxisPicture::draw_title(double W, double H, ir::LibraryHost& host, std::uint32_t whole) {
