@@ -66,6 +66,8 @@ constexpr double kDefaultAzimuth = 25, kDefaultElevation = 30;
 constexpr int kTryMinTicks3d = 3;
 // `enlargelimits=auto` enlarges an automatic limit by 10% of the range (\pgfplots@enlarge@limit).
 constexpr double kDefaultEnlargement = 0.1;
+// A range of one value v is widened to [0.8 v, 1.2 v] (pgfplots' \pgfplots@avoid@empty@axis@range@for).
+constexpr double kEmptyRangeLow = 0.8, kEmptyRangeHigh = 1.2;
 // An em of the surrounding font where the font cannot be asked (cmr10 at 10pt: \fontdimen6).
 constexpr double kDefaultEmPt = 10;
 // `every axis title shift=6pt`: the title's south anchor above the box.
@@ -1667,6 +1669,16 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       hi = *tv;
       if (auto_lo) lo = std::min(lo, hi);
     }
+    // a range of one value on a linear axis (pgfplots.code.tex \pgfplots@avoid@empty@axis@range@for,
+    // after enlargelimits, which cannot widen it): v > 0 in [0.8 v, 1.2 v], 0 in [-1, 1]. A
+    // negative v (lualatex: [1.2 v, 0.8 v] with ticks on part of it) and a logarithmic axis are
+    // not modelled.
+    bool widened = false;
+    if (hi == lo && !d->log && lo >= 0) {
+      if (lo == 0) lo = -1, hi = 1;
+      else lo = kEmptyRangeLow * lo, hi = kEmptyRangeHigh * hi;
+      widened = true;
+    }
     if (!(hi > lo)) {
       not_lowered(st, std::string("its ") + d->name + " range is empty");
       return false;
@@ -1690,8 +1702,8 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
       en_lo = en_hi = true, amount = *n;
     }
     const double range = hi - lo;
-    if (en_lo) lo -= amount * range;
-    if (en_hi) hi += amount * range;
+    if (en_lo && !widened) lo -= amount * range;
+    if (en_hi && !widened) hi += amount * range;
     d->lo = lo, d->hi = hi;
     if (d->ticks_data && d == &z_) {
       not_lowered(st, "ztick=data is not modelled");
