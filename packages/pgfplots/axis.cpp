@@ -594,6 +594,9 @@ class AxisPicture final : public ir::PackagePicture {
   // axis is.
   Coordinate coordinate(std::string_view system, std::string_view args, const ir::Settings& s,
                         const Eval& eval) override {
+    if (depth_ > 0 && (system == "xticklabel" || system == "yticklabel" || system == "xticklabel*" ||
+                       system == "yticklabel*"))
+      return ticklabel_coordinate(system, args, s, eval);
     const bool rel = system == "rel axis";
     if ((system != "axis" && !rel) || depth_ == 0) return {};
     Coordinate out;
@@ -631,6 +634,33 @@ class AxisPicture final : public ir::PackagePicture {
       const ir::Settings& f = data_frame_;
       out.local = s.ctm.inverse().apply(f.ctm.apply(v[0] * f.xvec + v[1] * f.yvec + v[2] * f.zvec));
     }
+    return out;
+  }
+
+  // `xticklabel cs:t[,d]` (pgfplots manual 4.9.3, "Alignment of axis descriptions"): on the line
+  // the x tick labels stand on, t along the axis, moved out by how far the tick labels reach
+  // (\pgfplotsvalueoflargesttickdimen) and by d (a length, or a number of pt); `xticklabel* cs`
+  // by d alone. Two-dimensional laid-out axes; a 3D axis' is not handled (reported).
+  Coordinate ticklabel_coordinate(std::string_view system, std::string_view args, const ir::Settings& s,
+                                  const Eval& eval) {
+    if (!axis_ || three_d_ || !laid_out_2d_) return {};
+    Coordinate out;
+    out.handled = true;
+    auto items = tex::split_options(args);
+    if (items.empty() || items.size() > 2) return out;
+    auto t = eval(items[0].key);
+    if (!t) return out;
+    double shift = 0;
+    if (items.size() == 2) {
+      auto d = eval(items[1].key);
+      if (!d) return out;
+      shift = d->value;  // a length in pt, or a number read as pt
+    }
+    const bool xd = system[0] == 'x', star = system.back() == '*';
+    const Direction& d = xd ? x_ : y_;
+    const LabelSide side = label_side(d);
+    const Point at = side.point(t->value * d.length, (star ? 0 : ticklabel_reach_[xd ? 0 : 1]) + shift);
+    out.local = s.ctm.inverse().apply(frame_.ctm.apply(at));
     return out;
   }
 
@@ -817,6 +847,10 @@ class AxisPicture final : public ir::PackagePicture {
   std::string legend_anchor_ = "north east", legend_font_, legend_cells_anchor_ = "center";
   const tex::Statement* begin_statement_ = nullptr;
   ir::Settings frame_;  // the picture's settings where the axis stands (its box from (0,0))
+  // a two-dimensional axis' tick labels: how far they reach out from their lines (x, y), for
+  // `xticklabel cs` (laid_out_2d_: known)
+  std::array<double, 2> ticklabel_reach_ = {0, 0};
+  bool laid_out_2d_ = false;
   // The code pgfplots runs around an axis (pgfplots.code.tex): `execute at begin axis` at the
   // start of the body; `before end axis/.code` then `execute at end axis` at its end (data frame,
   // clipped); `extra description/.code` after the legend, in axis description cs
@@ -1047,6 +1081,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   set_label_places(x_, false), set_label_places(y_, false);
   view_az_ = kDefaultAzimuth, view_el_ = kDefaultElevation;
   three_d_ = false;
+  laid_out_2d_ = false;
   x_.log = env == "semilogxaxis" || env == "loglogaxis";
   y_.log = env == "semilogyaxis" || env == "loglogaxis";
   title_.clear(), title_style_.clear(), label_style_.clear(), tick_label_style_.clear();
@@ -1936,6 +1971,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     host.set_node_role(scale_nodes, "tick label");
   }
 
+  ticklabel_reach_ = reach, laid_out_2d_ = true;
   // the data frame: local units are (log10 where logarithmic) data units
   frame_ = host.settings();
   ir::Settings s = host.settings();
