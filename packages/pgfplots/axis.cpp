@@ -68,6 +68,9 @@ constexpr int kTryMinTicks3d = 3;
 constexpr double kDefaultEnlargement = 0.1;
 // A range of one value v is widened to [0.8 v, 1.2 v] (pgfplots' \pgfplots@avoid@empty@axis@range@for).
 constexpr double kEmptyRangeLow = 0.8, kEmptyRangeHigh = 1.2;
+// `every 3d description`'s tick scale labels: x and y at (xticklabel cs:0.95,5pt), z at
+// (zticklabel* cs:1.2,-0.3em) (pgfplots.code.tex).
+constexpr double kScaleLabel3dAt = 0.95, kScaleLabel3dShiftPt = 5, kScaleLabel3dZAt = 1.2, kScaleLabel3dZShiftEm = 0.3;
 // An em of the surrounding font where the font cannot be asked (cmr10 at 10pt: \fontdimen6).
 constexpr double kDefaultEmPt = 10;
 // `every axis title shift=6pt`: the title's south anchor above the box.
@@ -721,10 +724,13 @@ class AxisPicture final : public ir::PackagePicture {
     return !d.scaled || d.log || d.ticks || d.tick_labels || !d.symbols.empty() ? 0 : tick_scale_exponent(d.lo, d.hi);
   }
   // The common factor is placed where both lines are the box's, the lower ones or none (the other
-  // axis lines' styles move it elsewhere, not modelled), in a two-dimensional axis.
+  // axis lines' styles move it elsewhere, not modelled), in a two-dimensional axis; in a 3D axis
+  // (boxed: layout_3d reports the other lines) with `every 3d description`, not in the view from
+  // above ({0}{90}), which takes the 2D styles.
   bool scale_label_modelled() const {
     auto plain = [](const Direction& d) { return d.line == "box" || d.line == "lower" || d.line == "none"; };
-    return !three_d_ && plain(x_) && plain(y_);
+    if (three_d_) return !(view_az_ == 0 && view_el_ == 90);
+    return plain(x_) && plain(y_);
   }
   // The line a direction's tick labels stand on (pt from the box's lower left corner) and its
   // outer normal: the lower line of a box, or the axis line (pgfplots' ticklabel axis spec).
@@ -2985,6 +2991,31 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
   }
   draw_title(W, H, host, whole);
   host.set_node_role(label_nodes, "axis label");
+  // the tick labels' common factor (`every 3d description`: x, y at (xticklabel cs:0.95,5pt)
+  // anchored near xticklabel; z at (zticklabel* cs:1.2,-0.3em) anchored near zticklabel; inner
+  // sep=0pt), where there are tick labels to share it
+  if (scale_label_modelled()) {
+    const std::size_t scale_nodes = host.node_count();
+    std::string err;
+    auto em = host.eval("1em", &err);
+    for (int a = 0; a < 3; ++a) {
+      Direction& d = *dirs[a];
+      const int e = scale_exponent(d);
+      if (e == 0 || d.hidden || tick_positions(d).empty()) continue;
+      const bool z = a == 2;
+      const double out = z ? -kScaleLabel3dZShiftEm * (em ? em->value : kDefaultEmPt) : dimen[a] + kScaleLabel3dShiftPt;
+      const Point base = corner(edges[a], z ? kScaleLabel3dZAt : kScaleLabel3dAt);
+      const Point p{base.x + normals[a].x * out, base.y + normals[a].y * out};
+      const std::string style = tick_label_style_ + d.ticklabel_style + ",inner sep=0pt";
+      const std::string text = "$" + tick_scale_binop_ + " 10^{" + std::to_string(e) + "}$";
+      ir::Box box;
+      auto c = near_ticklabel_center(p, {-normals[a].x, -normals[a].y}, view_.unit[static_cast<std::size_t>(a)], false,
+                                     style, text, host, &box);
+      if (!c) continue;
+      host.emit("\\node[anchor=center" + style + "] at " + at(*c) + " {" + text + "};", 0, whole);
+    }
+    host.set_node_role(scale_nodes, "tick label");
+  }
 
   // the data frame: local units are (log10 where logarithmic) data units along the projected axes
   frame_ = host.settings();
