@@ -14,6 +14,7 @@
 // A command that is not modelled is reported once per picture (unsupported-construct: the picture
 // is then incomplete for the rules), and so is a command that names a point nothing defined
 // (because an unmodelled construction was to define it): nothing is guessed.
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -36,6 +37,8 @@ namespace tikzlint::ir {
 namespace {
 
 constexpr double kDeg = std::numbers::pi / 180;
+// tkz's `dim` fences run 1.2 times the dimension line's distance from the segment.
+constexpr double kDimFence = 1.2;
 constexpr double kPtPerCmTkz = 28.45274;  // tkz-obj-eu-draw-angles.tex: the cm it writes as a number
 // tkz-euclide.cfg \tkz@euc@lineleft / \tkz@euc@lineright: a line extends past its points by .2
 // of their distance on each side (line style's `add = .2 and .2`).
@@ -2193,10 +2196,22 @@ class Lowerer {
 
   // tkz-obj-eu-draw-lines.tex: a segment is `\draw[line style,add=0 and 0,#1] (A) to (B)`, a line
   // the same with line style's `add` (default .2 and .2): the `to path`
-  // ($(A)!-l!(B)$)--($(B)!-r!(A)$), computed here. `dim=` (a dimension line) is not modelled.
+  // ($(A)!-l!(B)$)--($(B)!-r!(A)$), computed here. `dim={label,d,opts}` (tkz-obj-eu-draw-lines.tex,
+  // a postaction on each segment): fences from both ends 1.2 d to the segment's left (calc's
+  // `!1.2*(d)!90:`; a d without unit is that share of the segment), and a latex-latex line at d
+  // with a node[inner sep=0pt, font=\footnotesize, fill=<background>, pos=.5, opts] {label}.
   void draw_lines(const Command& c, bool line) {
     Options o = split_options(opts(c), {"add", "dim"});
-    if (o.get("dim")) return unsupported("\\" + c.name + "[dim=...]", c.b, c.e);
+    std::optional<std::array<std::string, 3>> dim;
+    if (const auto* d = o.get("dim")) {
+      std::string v = trim(*d);
+      if (v.size() >= 2 && v.front() == '{' && v.back() == '}') v = trim(v.substr(1, v.size() - 2));
+      auto parts = split_top(v, ',');
+      if (parts.size() < 2 || trim(parts[1]).empty()) return unsupported("\\" + c.name + "[dim=" + v + "]", c.b, c.e);
+      std::string rest;  // #3: what follows the second comma
+      for (std::size_t k = 2; k < parts.size(); ++k) rest += (k > 2 ? "," : "") + parts[k];
+      dim = std::array<std::string, 3>{trim(parts[0]), trim(parts[1]), trim(rest)};
+    }
     double l = line ? add_l_ : 0, r = line ? add_r_ : 0;
     if (const auto* a = o.get("add")) {
       auto lr = add_key(*a, c);
@@ -2213,7 +2228,26 @@ class Lowerer {
       Point P{A->x - l * (B->x - A->x), A->y - l * (B->y - A->y)};
       Point Q{B->x - r * (A->x - B->x), B->y - r * (A->y - B->y)};
       emit("\\draw[" + with("line style", o.tikz) + "] " + local(P) + " -- " + local(Q) + ";", c);
+      if (dim) dimension_line(P, Q, *dim, o.tikz, c);
     }
+  }
+  // The `dim` postaction of one segment P -> Q (canvas pt), in the segment's own style.
+  void dimension_line(Point P, Point Q, const std::array<std::string, 3>& dim, const std::string& tikz, const Command& c) {
+    const double len = norm(Q - P);
+    if (len == 0) return;
+    std::string err;
+    auto d = host_.eval(with_results(dim[1]), &err);
+    if (!d) return unsupported("the distance '" + dim[1] + "' of \\" + c.name + "[dim=..]", c.b, c.e);
+    const double off = d->is_length ? d->value : d->value * len;
+    const Point n{-(Q.y - P.y) / len, (Q.x - P.x) / len};  // the segment's left
+    auto at = [&](Point p, double k) { return local(Point{p.x + k * off * n.x, p.y + k * off * n.y}); };
+    emit("\\draw[" + with("line style", tikz) + "] " + local(P) + " -- " + at(P, kDimFence) + " " + local(Q) + " -- " +
+             at(Q, kDimFence) + ";",
+         c);
+    emit("\\draw[" + with("line style", tikz) + ",latex-latex] " + at(P, 1) +
+             " -- node[inner sep=0pt, font=\\footnotesize, fill=white, pos=.5" + (dim[2].empty() ? "" : "," + dim[2]) +
+             "] {" + dim[0] + "} " + at(Q, 1) + ";",
+         c);
   }
 
   // tkz-obj-eu-polygons.tex: \draw[line style,line join=round,#1] (A)--(A)--(B)--...--cycle;
