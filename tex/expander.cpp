@@ -2082,7 +2082,10 @@ std::string circuitikz_port_styles(std::string_view family) {
 // label with xlabel style / ylabel style. Also the cfg's other plain styles: rep, arrow coord,
 // vector, the coordinate labels' xcoord / ycoord styles (filled with the background colour), and
 // `\tikzset{help lines/.style=teal!30,ultra thin}`, which redefines help lines as the colour alone
-// (their width is then the default 0.4pt) and runs `ultra thin` outside any picture.
+// (their width is then the default 0.4pt) and runs `ultra thin` outside any picture. `tkz arrow=
+// <tip>[ at <pos>]` (a .code key that appends ` at .5` when no position is given) is the same as a
+// style that adds ` at .5 at` and reads the tip and the first position with `.style args`: a
+// markings decoration with \arrow{tip} at the position, as a postaction.
 void Expander::tkzeuclide_styles(const Token& t) {
   if (tkzeuclide_styles_done_) return;
   tkzeuclide_styles_done_ = true;
@@ -2101,7 +2104,10 @@ void Expander::tkzeuclide_styles(const Token& t) {
       "arrow coord style/.style={dashed, black, >=latex', ->}, vector style/.style={>=Latex, ->},"
       "xcoord style/.style={black, font=\\normalsize, text height=1ex, inner sep=0pt, outer sep=0pt, fill=white, below=3pt},"
       "ycoord style/.style={black, font=\\normalsize, text height=1ex, inner sep=0pt, outer sep=0pt, fill=white, left=3pt},"
-      "help lines/.style={teal!30}";
+      "help lines/.style={teal!30},"
+      "tkz arrow/.style={tkz@arrow={#1 at .5 at}}, tkz arrow/.default=Latex,"
+      "tkz@arrow/.style args={#1 at #2 at#3}{decoration={markings, mark=at position #2 with {\\arrow{#1}}},"
+      " postaction={decorate}}";
   emit_package_styles(defs, t);
 }
 

@@ -10,6 +10,41 @@
 namespace tikzlint::tex {
 namespace {
 
+// Where `delim` (the text between two parameters of a `.style args` pattern) first occurs in
+// `val` from `pos`, outside braces, as TeX matches delimiter tokens: [begin, end). A run of
+// spaces in it matches a run of spaces in `val`.
+std::optional<std::pair<std::size_t, std::size_t>> find_delimiter(std::string_view val, std::string_view delim,
+                                                                  std::size_t pos) {
+  std::string d;
+  for (char c : delim) {
+    const bool space = is_ascii_space(c);
+    if (space && !d.empty() && d.back() == ' ') continue;
+    d += space ? ' ' : c;
+  }
+  int depth = 0;
+  for (std::size_t i = pos; i < val.size(); ++i) {
+    if (depth == 0) {
+      std::size_t j = i;
+      bool ok = true;
+      for (char c : d) {
+        if (c == ' ') {
+          if (j >= val.size() || !is_ascii_space(val[j])) ok = false;
+          while (ok && j < val.size() && is_ascii_space(val[j])) ++j;
+        } else if (j < val.size() && val[j] == c) {
+          ++j;
+        } else {
+          ok = false;
+        }
+        if (!ok) break;
+      }
+      if (ok) return std::make_pair(i, j);
+    }
+    if (val[i] == '{') ++depth;
+    else if (val[i] == '}' && depth > 0) --depth;
+  }
+  return std::nullopt;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
@@ -621,11 +656,21 @@ void StyleTable::expand_into(std::string_view options, std::uint32_t base_begin,
       delims.push_back(cur);  // delims[0] before #1, delims[k] between #k and #k+1
       std::size_t pos = std::string_view(val).find(delims[0]) == 0 ? delims[0].size() : 0;
       for (std::size_t k = 1; k < delims.size(); ++k) {
+        // TeX reads #k up to the first occurrence of the delimiter's tokens, its spaces included
+        // (`{#1 at #2}`: " at ", so "Latex at .5" splits after Latex, not inside it); a space
+        // there matches a run of spaces, as the tokenizer makes one space of them. A delimiter
+        // not found with its spaces is looked for without them (TeX would stop on it).
         std::string d(trim(delims[k]));
-        std::size_t next = d.empty() ? val.size() : val.find(d, pos);
-        if (next == std::string_view::npos) next = val.size();
+        std::size_t next = val.size(), after = val.size();
+        if (!d.empty()) {
+          if (auto m = find_delimiter(val, delims[k], pos)) {
+            next = m->first, after = m->second;
+          } else if (std::size_t at = val.find(d, pos); at != std::string_view::npos) {
+            next = at, after = at + d.size();
+          }
+        }
         args.push_back(strip_braces(val.substr(pos, next - pos)));
-        pos = std::min(val.size(), next + d.size());
+        pos = std::min(val.size(), after);
       }
     } else {
       args = split_brace_args(value, def->nargs);

@@ -59,6 +59,21 @@ TEST_CASE("styles with arguments: #1, .default, n args, 2 args, args pattern") {
   CHECK(keys(t.expand("at grid=5pt and 6pt", nullptr)) == std::vector<std::string>{"xshift=5pt", "yshift=6pt"});
 }
 
+TEST_CASE(".style args: a delimiter is matched with its spaces, outside braces, as TeX matches its tokens") {
+  StyleTable t;
+  // `{#1 at #2 at#3}`: #1 ends at the first " at ", not at the "at" inside "Latex"
+  t.run_tikzset("tip/.style args={#1 at #2 at#3}{arrow tip=#1, pos=#2}", nullptr);
+  CHECK(keys(t.expand("tip=Latex at .3 at .5 at", nullptr)) == std::vector<std::string>{"arrow tip=Latex", "pos=.3"});
+  CHECK(keys(t.expand("tip=Latex[scale=2]   at .8 at", nullptr)) ==
+        std::vector<std::string>{"arrow tip=Latex[scale=2]", "pos=.8"});
+  // a delimiter inside braces is not one
+  t.run_tikzset("both/.style args={#1 and #2}{xshift=#1, yshift=#2}", nullptr);
+  CHECK(keys(t.expand("both={1pt and 2pt} and 3pt", nullptr)) ==
+        std::vector<std::string>{"xshift=1pt and 2pt", "yshift=3pt"});
+  // Brand: "and" inside a word is no delimiter
+  CHECK(keys(t.expand("both=\\Brand and 4pt", nullptr)) == std::vector<std::string>{"xshift=\\Brand", "yshift=4pt"});
+}
+
 TEST_CASE("scopes: a style defined inside a scope disappears at its end") {
   StyleTable t;
   t.run_tikzset("a/.style={draw}", nullptr);
