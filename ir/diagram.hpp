@@ -107,7 +107,9 @@ struct Element {
   // "data" for a mark a plot handler draws from its data points (a bar, a comb's tooth): its size
   // is a value of the data, not a shape the author constructed; "data fill" for a region pgfplots
   // fills from its data on its `pre main` layer (fill between): a "data" shape painted under the
-  // axis' main-layer content (its nodes, plots) whatever the source order; "" otherwise.
+  // axis' main-layer content (its nodes, plots) whatever the source order; "line" for a straight
+  // line drawn on past both of the points that define it (tkz-euclide's \tkzDrawLine and its
+  // `add`): its ends are free, no corners of an outline; "" otherwise.
   std::string role;
   // The clips in force where it was drawn (indices into Diagram::clips: the \clip paths of its
   // scope and the scopes around it, a pgfplots axis' clip of its plots). TeX paints only the part
@@ -179,6 +181,11 @@ struct ClipRegion {
   // "" for a \clip of the picture; "pgfplots axis" for an axis's clip of its plots, which bounds
   // the plots only and is never the picture's canvas.
   std::string owner;
+  // A rectangle clip to the picture's bounding box so far (`\clip (current bounding
+  // box.south west) rectangle (current bounding box.north east)`, tkz-euclide's \tkzClipBB): the
+  // author fixes what is drawn so far as the frame, and what is drawn later is cropped to it on
+  // purpose.
+  bool to_bounding_box = false;
 };
 
 // Something the lowering could not represent; rules that depend on it say indeterminate.

@@ -208,7 +208,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
   json clips = json::array();
   for (const auto& c : d.clips)
     clips.push_back({{"polygon", points(c.polygon)}, {"is_rectangle", c.is_rectangle}, {"owner", c.owner},
-                     {"bounds", box(c.bounds)}, {"source", provenance(c.prov, sm)}});
+                     {"to_bounding_box", c.to_bounding_box}, {"bounds", box(c.bounds)}, {"source", provenance(c.prov, sm)}});
   j["clips"] = std::move(clips);
 
   json unsupported = json::array();

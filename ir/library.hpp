@@ -60,6 +60,10 @@ class LibraryHost {
   // Make `alias` another name of the node or coordinate `existing` (chains' <chain>-<n>), as
   // `alias=` does; nothing when `existing` is unknown.
   virtual void alias_node(const std::string& alias, const std::string& existing) {}
+  // A construct the package does not model may have moved the named node or coordinate `name`
+  // (tkz-euclide's \tkzPermute redefines the points it names): its place is no longer known, and
+  // what is placed from it later is unplaced for the rules (NodeRecord::unplaced).
+  virtual void mark_unplaced(const std::string& name) {}
 
   // A name for a node the package makes without drawing anything (pgfplots' `current axis`, a
   // node of an empty shape): `(name)` is `center` (canvas pt), `(name.anchor)` an anchor of
@@ -118,6 +122,10 @@ class LibraryHost {
   // The nodes lowered from `first` on rest on what the package could not model (their place is
   // a guess): unplaced for the rules.
   virtual void mark_nodes_incomplete(std::size_t first) {}
+  // The nodes and elements lowered from `first_node` and `first_element` on stand where the package
+  // guessed (a placement it models only approximately, reported): their place is not known, and
+  // no rule judges them (ir::Node::unplaced_reference, ir::Element::unplaced_reference).
+  virtual void mark_unplaced_from(std::size_t first_node, std::size_t first_element) {}
   // The number of nodes lowered so far, and the role (ir::Node::role) of those from `first` on:
   // a package's own furniture (a pgfplots axis's tick labels) emitted as plain nodes.
   virtual std::size_t node_count() const { return 0; }

@@ -35,6 +35,9 @@ using grammar::Coordinate;
 using grammar::OpKind;
 using grammar::PathOp;
 constexpr double kDeg = std::numbers::pi / 180.0;
+// A clip to `current bounding box` holds the picture so far when its bounds hold that box to
+// within this (pt): room for the rounding of the anchors' arithmetic, nothing a reader sees.
+constexpr double kBboxClipSlackPt = 0.01;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
@@ -191,6 +194,8 @@ class PictureLowerer {
     bool incomplete = false;
     // A coordinate of the path names a node whose place is not known (NodeRecord::unplaced).
     bool refers_unplaced = false;
+    // A coordinate of the path is an anchor of `current bounding box` (the picture so far).
+    bool refers_current_bbox = false;
     std::vector<std::string> named;  // the names its nodes and coordinates were given
     bool has_cur = false;
     Point cur_local;
@@ -610,6 +615,7 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
         rec = f->second;
         if (rec.unplaced && ps) ps->refers_unplaced = true;
       } else if (name == "current bounding box" && bbox_.any) {
+        if (ps) ps->refers_current_bbox = true;
         rec.g.shape = NodeShape::rectangle;
         rec.g.half_width = bbox_.box.width() / 2;
         rec.g.half_height = bbox_.box.height() / 2;
@@ -2794,6 +2800,13 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
       for (Point p : cr.polygon) acc.add(p);
       cr.bounds = acc.box;
       cr.prov = stmt_ ? stmt_->prov : Provenance{};
+      // the picture's bounding box so far, from its anchors (with a margin or without): the frame
+      // the author fixed for what follows
+      cr.to_bounding_box = cr.is_rectangle && ps.refers_current_bbox && bbox_.any &&
+                           cr.bounds.xmin <= bbox_.box.xmin + kBboxClipSlackPt &&
+                           cr.bounds.ymin <= bbox_.box.ymin + kBboxClipSlackPt &&
+                           cr.bounds.xmax >= bbox_.box.xmax - kBboxClipSlackPt &&
+                           cr.bounds.ymax >= bbox_.box.ymax - kBboxClipSlackPt;
       if (ps.clip_polygons.size() > 1)
         problem("unsupported-construct", "a clip made of several shapes is reduced to its first", gs.span.begin,
                 gs.span.end, &ps, false);
@@ -3484,6 +3497,10 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.named_[collapse_spaces(name)] = rec;
   }
 
+  void mark_unplaced(const std::string& name) override {
+    if (auto it = L_.named_.find(collapse_spaces(name)); it != L_.named_.end()) it->second.unplaced = true;
+  }
+
   void alias_node(const std::string& alias, const std::string& existing) override {
     if (auto it = L_.named_.find(collapse_spaces(existing)); it != L_.named_.end())
       L_.named_[collapse_spaces(alias)] = it->second;
@@ -3589,6 +3606,12 @@ class PictureLowerer::Host final : public LibraryHost {
   std::size_t node_count() const override { return L_.d_.nodes.size(); }
   void mark_nodes_incomplete(std::size_t first) override {
     for (std::size_t i = first; i < L_.d_.nodes.size(); ++i) L_.d_.nodes[i].incomplete = true;
+  }
+  void mark_unplaced_from(std::size_t first_node, std::size_t first_element) override {
+    for (std::size_t i = first_node; i < L_.d_.nodes.size(); ++i)
+      L_.d_.nodes[i].incomplete = L_.d_.nodes[i].unplaced_reference = true;
+    for (std::size_t i = first_element; i < L_.d_.elements.size(); ++i)
+      L_.d_.elements[i].incomplete = L_.d_.elements[i].unplaced_reference = true;
   }
   void set_uses_axis(bool uses) override { L_.d_.uses_axis = uses; }
   void set_drawn_as(const std::string& what) override { L_.d_.drawn_as = what; }

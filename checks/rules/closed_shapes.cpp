@@ -36,7 +36,9 @@ const RuleDoc closed_shapes_doc = {
     "a gap in a dashed or dotted line no\n"
     "wider than twice its dashes' gaps is one of them; two collinear pieces with a gap read as a\n"
     "broken line, not as a corner; two lines that cross each other meet (their ends past the\n"
-    "crossing overshoot the corner); dashed lines (construction lines) are no outlines. In a plot (the\n"
+    "crossing overshoot the corner); dashed lines (construction lines) are no outlines, nor are\n"
+    "lines drawn on past both of their defining points (tkz-euclide's \\tkzDrawLine with its `add`:\n"
+    "their ends are free, not corners). In a plot (the\n"
     "scene's reading: axes with tick labels) the lines are axes, ticks and data curves, which end\n"
     "where the range or the data end: a plot passes.\n"
     "\n"
@@ -176,6 +178,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
     const ir::Element& es = d.elements[s.element];
     if (es.incomplete) continue;  // its arrow tips or dashes may be what was not read
     if (dash_gap(es.style.dash) > 0) continue;  // a dashed line: a construction line, its gaps are dashes
+    if (es.role == "line") continue;  // drawn on past its points: its ends are free, no corners
     for (const geo::Point& end : {s.pts.front(), s.pts.back()}) {
       double lw = es.style.line_width;
       double reach = near * s.length;
@@ -218,7 +221,7 @@ RuleResult check_closed_shapes(const ir::Diagram& d, const Config& cfg) {
           break;
         }
         if (t.kind != StrokeKind::straight || t.arrow || dash_gap(d.elements[t.element].style.dash) > 0 ||
-            d.elements[t.element].incomplete)
+            d.elements[t.element].incomplete || d.elements[t.element].role == "line")
           continue;
         // Collinear pieces with a gap between them read as a broken line, not a corner.
         double dev = geo::angle_between_deg(s.pts.back() - s.pts.front(), t.pts.back() - t.pts.front());

@@ -38,7 +38,11 @@ const RuleDoc in_frame_doc = {
     "construction), and every line or shape without text on it that the viewport cuts (arrowed\n"
     "axes included) is a note too. Text a clip cuts stays a note (see above): the dev set's raters\n"
     "judged pictures whose clip cut a side's label as in frame. A line that crosses the canvas\n"
-    "with both ends outside is cut, not invisible.\n"
+    "with both ends outside is cut, not invisible. A clip to the picture's bounding box so far\n"
+    "(`\\clip (current bounding box.south west) rectangle (current bounding box.north east)`,\n"
+    "tkz-euclide's \\tkzClipBB) fixes the frame at what is already drawn: what is drawn after it\n"
+    "and runs past it (construction lines, circles) is cropped on purpose, as through a viewport,\n"
+    "unless text is placed on it.\n"
     "\n"
     "A standalone page (without the tikz class option) holds the picture's whole paragraph: with\n"
     "text beside the picture, a `use as bounding box` crops only at its top and bottom, and what\n"
@@ -196,6 +200,10 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
     return clip_frame && frame_clip && !e.clip_unknown &&
            std::find(e.clips.begin(), e.clips.end(), *frame_clip) == e.clips.end();
   };
+  // A clip to the picture's bounding box so far (`\clip (current bounding box.south west)
+  // rectangle (current bounding box.north east)`, \tkzClipBB) fixes the frame at what is drawn,
+  // and crops what follows to it on purpose (construction lines, circles run on past it).
+  const bool cropped_to_bbox = clip_frame && clip && clip->to_bounding_box;
   Scene scene(d);
   const ir::Box& shown_box = d.canvas && canvas.is_box ? *d.canvas : canvas.box;  // as written
   nlohmann::json canvas_json = {{"canvas", canvas_name},
@@ -239,6 +247,7 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
         canvas_json["viewport"] = true;
       }
     }
+  if (cropped_to_bbox) canvas_json["clip_to_bounding_box"] = true;
 
   // With an approximate axis, the largest signed overhang of any element (for the undecided band).
   double worst_signed = -INFINITY;
@@ -308,8 +317,9 @@ RuleResult check_in_frame(const ir::Diagram& d, const Config& cfg) {
       };
       const bool arrowed = (e.style.arrow_start || e.style.arrow_end) && tip_outside();
       // Through a viewport every line and shape without text on it is cropped on purpose, an
-      // axis running out of the view with its tip included.
-      const bool viewed = viewport;
+      // axis running out of the view with its tip included; so is what is drawn after a clip to
+      // the picture's bounding box so far (the author fixed the frame first).
+      const bool viewed = viewport || cropped_to_bbox;
       const bool trimmed = clip_frame && partly_inside &&
                            ((open_line && !arrowed && !corner_outside()) || shaped_fill || viewed) &&
                            std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ir::Node& n) {

@@ -157,6 +157,9 @@ struct Legend {
   bool text_left = false;
   std::string label_node_style;   // label style={node style={...}}
   std::string matrix_style = "row sep=0pt,column sep=.8em";
+  // An option of it is not lowered, or its placement only approximately (reported): where its
+  // entries stand is a guess, and no rule judges them (LibraryHost::mark_unplaced_from).
+  bool guessed = false;
 };
 
 enum class System { none, school_book, scientific };
@@ -1367,7 +1370,10 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
         if (lk == "text left") lg.text_left = true;
         else if (lk == "text right") lg.text_left = false;
         else if (lk == "node style") lg.label_node_style += "," + tex::strip_braces(ls.value);
-        else unsupported("unsupported-key", "legend label style '" + lk + "' is not lowered", ks);
+        else {
+          lg.guessed = true;
+          unsupported("unsupported-key", "legend label style '" + lk + "' is not lowered", ks);
+        }
       }
     } else if (k == "every legend inside") {
       legend_options(lg, "opaque=white, label style={node style={font=\\footnotesize}}", ks, depth + 1);
@@ -1384,6 +1390,7 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
             if (auto y = number(parts[1], ks)) p = Point{*x, *y};
       }
       if (!p) {
+        lg.guessed = true;
         unsupported("unsupported-key", "legend position '" + collapse_spaces(v) + "' is not lowered", ks);
         continue;
       }
@@ -1409,6 +1416,7 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
         if (k == name) {
           auto p = visualization_point(v, ks);
           if (!p) {
+            lg.guessed = true;
             unsupported("unsupported-key", "legend position '" + collapse_spaces(v) + "' is not lowered", ks);
             done = true;
             break;
@@ -1418,10 +1426,14 @@ void DataViz::legend_options(Legend& lg, const std::string& text, Span sp, int d
           if (depth < 4) legend_options(lg, "every legend inside", ks, depth + 1);
           // lualatex does not put this legend where its visualization cs point says (dv-stylesheets-077:
           // the picture's bounding box ignores it); until that is understood it stays reported
+          lg.guessed = true;
           unsupported("unsupported-key", "legend placement '" + k + "' is not lowered exactly", ks);
           done = true;
         }
-      if (!done) unsupported("unsupported-key", "legend option '" + k + "' is not lowered", ks);
+      if (!done) {
+        lg.guessed = true;
+        unsupported("unsupported-key", "legend option '" + k + "' is not lowered", ks);
+      }
     }
   }
 }
@@ -1541,7 +1553,9 @@ void DataViz::draw_legend(const Legend& lg, const std::vector<const LegendEntry*
     at_pt = {xb.xmin + fx * (xb.xmax - xb.xmin) + (sx ? sx->value : 0),
              yb.ymin + fy * (yb.ymax - yb.ymin) + (sy ? sy->value : 0)};
   }
+  const std::size_t first_node = host_.node_count(), first_element = host_.element_count();
   emit("\\matrix[anchor=" + lg.anchor + "," + lg.matrix_style + "] at " + pt(at_pt) + " {" + body + "};");
+  if (lg.guessed) host_.mark_unplaced_from(first_node, first_element);
 }
 
 // ---------------------------------------------------------------- ticks, grid, axes, labels

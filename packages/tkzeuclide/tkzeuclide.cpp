@@ -14,6 +14,7 @@
 // A command that is not modelled is reported once per picture (unsupported-construct: the picture
 // is then incomplete for the rules), and so is a command that names a point nothing defined
 // (because an unmodelled construction was to define it): nothing is guessed.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -505,6 +506,54 @@ class Lowerer {
     if (c.name.rfind("tkzDef", 0) == 0 || c.name.rfind("tkzInter", 0) == 0 || c.name.rfind("tkzCalc", 0) == 0)
       state_.results_known = false;
     unsupported("tkz-euclide's \\" + c.name, c.b, c.e);
+    forget_redefined_points(c);
+  }
+  // tkz-euclide's families say what their commands do with the points they name: \tkzDef*,
+  // \tkzInter*, \tkzCalc*, \tkzFind* write their results in tkzPointResult (.., tkzLengthResult),
+  // and \tkzDraw*, \tkzFill*, \tkzLabel*, \tkzMark*, \tkzShow*, \tkzClip*, \tkzSetUp*,
+  // \tkzPic*, \tkzProtract*, \tkzCompass* only paint or set styles: none moves a point it
+  // names. Any other command that is not modelled may (\tkzPermute and \tkzSwapPoints redefine
+  // the points of their (..) argument, tkz-tools-eu-utilities.tex), and a \tkzDef* or \tkzGet*
+  // command may define the name of its {..} argument, an existing one too: the points named
+  // there are no longer known. What uses them later is skipped (unknown_points) and a TikZ path
+  // naming them is unplaced for the rules (LibraryHost::mark_unplaced): nothing is judged at a
+  // place the model does not know.
+  void forget_redefined_points(const Command& c) {
+    static constexpr std::string_view kReadOnly[] = {"tkzDef",   "tkzInter", "tkzCalc",  "tkzFind",  "tkzDraw",
+                                                     "tkzFill",  "tkzLabel", "tkzMark",  "tkzShow",  "tkzClip",
+                                                     "tkzSetUp", "tkzPic",   "tkzProtract", "tkzCompass", "tkzGet",
+                                                     "tkzInit",  "tkzText",  "tkzDuplicate"};
+    static constexpr std::string_view kDefines[] = {"tkzDef", "tkzGet"};
+    auto starts = [&](std::string_view pre) { return c.name.rfind(pre, 0) == 0; };
+    const bool moves = std::none_of(std::begin(kReadOnly), std::end(kReadOnly), starts);
+    const bool defines = std::any_of(std::begin(kDefines), std::end(kDefines), starts);
+    if (!moves && !defines) return;
+    // its arguments as written: those the signature read, else the (..) and {..} groups that
+    // follow the command's name (a command without a signature was not read)
+    std::vector<std::pair<char, std::string>> args;
+    if (!c.args.empty()) {
+      for (const Arg& a : c.args) args.push_back({a.kind, a.text});
+    } else {
+      std::size_t k = c.b + 1 + c.name.size();
+      while (true) {
+        k = text_skip_space(text_, k);
+        if (k >= c.e || (text_[k] != '(' && text_[k] != '{' && text_[k] != '[')) break;
+        const std::size_t end = text_skip_group(text_, k);
+        if (end == std::string::npos || end > c.e) break;
+        args.push_back({text_[k], text_.substr(k + 1, end - k - 2)});
+        k = end;
+      }
+    }
+    for (const auto& [kind, text] : args) {
+      if (!((kind == '(' && moves) || (kind == '{' && (moves || defines)))) continue;
+      for (const auto& g : groups(text))
+        for (const std::string& raw : g) {
+          const std::string name = trim(raw);
+          if (name.empty() || !host_.named_center(name)) continue;
+          state_.unknown_points.insert(name);
+          host_.mark_unplaced(name);
+        }
+    }
   }
 
   // Options of command `c` (its '[' argument, or "").
@@ -2227,7 +2276,10 @@ class Lowerer {
       if (!A || !B) continue;
       Point P{A->x - l * (B->x - A->x), A->y - l * (B->y - A->y)};
       Point Q{B->x - r * (A->x - B->x), B->y - r * (A->y - B->y)};
+      const std::size_t first = host_.element_count();
       emit("\\draw[" + with("line style", o.tikz) + "] " + local(P) + " -- " + local(Q) + ";", c);
+      // drawn on past both of its points: a line whose ends are free, no side of an outline
+      if (l > 0 && r > 0) host_.set_element_role(first, "line");
       if (dim) dimension_line(P, Q, *dim, o.tikz, c);
     }
   }
