@@ -317,6 +317,23 @@ LabelText read_label(std::string_view tex) {
     t.kind = greek ? LabelKind::angle : LabelKind::name;
     return t;
   }
+  // A capital letter with a lower-case index, set wholly in math mode ("$Ge$", "$I_a$", "$M_b'$"):
+  // a point's name, as tkz-euclide names a triangle's centres and feet. Mathematics sets words
+  // in text mode; letters in math italic are symbols. ("Ge" in text mode stays a word.)
+  {
+    std::string_view raw = tex;
+    while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.front()))) raw.remove_prefix(1);
+    while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back()))) raw.remove_suffix(1);
+    const bool math = raw.size() >= 3 && raw.front() == '$' && raw.back() == '$' &&
+                      raw.find("\\text") == std::string_view::npos && raw.find("\\math") == std::string_view::npos;
+    std::size_t n = s.size();
+    while (n > 0 && s[n - 1] == '\'') --n;
+    if (math && n == 2 && s.size() - n <= 2 && std::isupper(static_cast<unsigned char>(s[0])) &&
+        std::islower(static_cast<unsigned char>(s[1]))) {
+      t.kind = LabelKind::name;
+      return t;
+    }
+  }
   t.kind = LabelKind::text;
   return t;
 }

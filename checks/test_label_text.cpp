@@ -53,6 +53,14 @@ TEST_CASE("short identifiers are names") {
   CHECK(read_label("B'").kind == LabelKind::name);
   CHECK(read_label("$h_1$").kind == LabelKind::name);
   CHECK(read_label("$h_1$").plain == "h1");
+  // a capital with a lower-case index in math mode is a point's name; the same letters in text
+  // mode are a word
+  CHECK(read_label("$Ge$").kind == LabelKind::name);
+  CHECK(read_label("$I_a$").kind == LabelKind::name);
+  CHECK(read_label("$M_b'$").kind == LabelKind::name);
+  CHECK(read_label("On").kind == LabelKind::text);
+  CHECK(read_label("$\\text{On}$").kind == LabelKind::text);
+  CHECK(read_label("$Abc$").kind == LabelKind::text);
 }
 
 TEST_CASE("plain text drops markup but keeps what is printed") {

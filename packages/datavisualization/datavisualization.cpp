@@ -1812,6 +1812,9 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
       ++count;
       std::string pos = raw, as_text;
       bool has_as = false, hide_text = false;
+      // an option of this tick that is not lowered (node style=, style=: a shift, a font) leaves
+      // where its text stands a guess: the text is unplaced for the rules
+      bool guessed = false;
       const std::size_t as = raw.find(" as ");
       if (as != std::string::npos) {
         pos = raw.substr(0, as);
@@ -1823,8 +1826,10 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
             for (const auto& o : tex::split_options(as_text.substr(1, e - 2))) {
               const std::string ok = tex::normalise_key(o.key);
               if (ok == "no tick text") hide_text = true;
-              else if (!ok.empty())
+              else if (!ok.empty()) {
+                guessed = true;
                 unsupported("unsupported-key", "tick option '" + ok + "' is not lowered", {0, 1});
+              }
             }
             as_text = trim(as_text.substr(e));
           }
@@ -1867,7 +1872,9 @@ void DataViz::ticks_on(Axis& ax, Axis& dir, const std::string& goto_spec, double
       std::string opts = "anchor=" + std::string(zero && !x_like ? "north east" : min_anchor()) + ", " + kTickNodeStyle;
       if (clean_ticks_) opts += ", fill=white";
       opts += ts.node_style;
+      const std::size_t first_node = host_.node_count(), first_element = host_.element_count();
       node(opts, body, p, outer_sep, "tick label");
+      if (guessed) host_.mark_unplaced_from(first_node, first_element);
     }
   };
   draw_set(minor, false);

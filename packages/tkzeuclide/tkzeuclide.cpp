@@ -1389,7 +1389,14 @@ class Lowerer {
       state_.unknown_points.insert(name);
       return;
     }
-    auto at = host_.locate({}, "(" + xy + ")");
+    // a name \tkzGetLength bound (\rOA) is its value, as in every number tkz reads here; a
+    // result macro no modelled command bound is not known (reported, never read as 0)
+    const std::string xy_values = with_results(xy);
+    if (xy_values.find("\\tkz") != std::string::npos) {
+      state_.unknown_points.insert(name);
+      return unsupported("the coordinate '(" + xy + ")' of \\tkzDefShiftPoint", c.b, c.e);
+    }
+    auto at = host_.locate({}, "(" + xy_values + ")");
     auto zero = host_.locate({}, "(0,0)");
     if (!at || !zero) {
       state_.unknown_points.insert(name);
