@@ -1210,7 +1210,9 @@ std::size_t PictureLowerer::emit_node(PathState& ps, const Settings& ns, const s
     else if (cs == "\\bfseries") font.bold = true;
     else if (cs == "\\itshape") font.italic = true;
     else if ((cs == "\\sffamily" || cs == "\\sf") && font.family == "lmr") font.family = "lmss";  // as font=
-    else if (cs != "\\centering" && cs != "\\sffamily" && cs != "\\rmfamily") break;
+    else if ((cs == "\\ttfamily" || cs == "\\tt") && (font.family == "lmr" || font.family == "lmss"))
+      font.family = "lmtt";
+    else if (cs != "\\centering" && cs != "\\sffamily" && cs != "\\rmfamily" && cs != "\\ttfamily") break;
     text = std::string(trim(std::string_view(text).substr(j)));
   }
   TextBox tb;

@@ -283,7 +283,8 @@ void apply_font_commands(FontSpec& font, std::string_view f) {
     if (is_size_command(cs)) font.size_pt = font_size_for_command(cs, base);
     if (cs == "\\bfseries" || cs == "\\bf") font.bold = true;
     if (cs == "\\itshape" || cs == "\\it" || cs == "\\slshape") font.italic = true;
-    if ((cs == "\\sffamily" || cs == "\\sf") && font.family == "lmr") font.family = "lmss";
+    if ((cs == "\\sffamily" || cs == "\\sf") && (font.family == "lmr" || font.family == "lmtt")) font.family = "lmss";
+    if ((cs == "\\ttfamily" || cs == "\\tt") && (font.family == "lmr" || font.family == "lmss")) font.family = "lmtt";
     i = j;
   }
 }

@@ -208,3 +208,13 @@ TEST_CASE("TeX's \\vrule and LaTeX's \\rule are boxes of their given sizes") {
   // a width that is a register is not read: the measure admits it
   CHECK(measure_text("\\rule{\\linewidth}{1pt}", lmr()).uncertainty > 0);
 }
+
+TEST_CASE("typewriter text is Latin Modern Mono: 0.525em a glyph, a glyph-wide space, no ligatures") {
+  CHECK(measure_text("\\texttt{abc}", lmr()).width == doctest::Approx(15.75).epsilon(0.001));
+  CHECK(measure_text("\\ttfamily a b", lmr()).width == doctest::Approx(15.75).epsilon(0.001));
+  CHECK(measure_text("\\texttt{a--b}", lmr()).width == doctest::Approx(21.0).epsilon(0.001));  // 4 glyphs
+  FontSpec tt = lmr();
+  tt.family = "lmtt";
+  CHECK(measure_text("fifi", tt).width == doctest::Approx(21.0).epsilon(0.001));
+  CHECK(measure_text("fifi", tt).uncertainty == 0);
+}

@@ -105,9 +105,12 @@ struct FamilyConfig {
 // opensans: the IM class (sfmath+sansmath): letters from Open Sans Italic, digits from Open Sans,
 // Greek still from cmmi and symbols from cmsy (as \fontname\textfontN shows under lualatex).
 // lmss: \sffamily under the same defaults (math stays Computer Modern).
-constexpr std::array<FamilyConfig, 3> kFamilies{{
+// lmtt: \ttfamily, \texttt (TU/lmtt: every glyph 0.525em wide at 10pt, no kerning, no ligatures,
+// a space as wide as a glyph that neither stretches nor shrinks).
+constexpr std::array<FamilyConfig, 4> kFamilies{{
     {"lmr", 1.0, {"lmr-rm", "lmr-it", "lmr-bf", "lmr-bi"}, "cmmi", 1.0, "cmr", 1.0, 10},
     {"lmss", 1.0, {"lmss-rm", "lmss-it", "lmss-bf", "lmss-bi"}, "cmmi", 1.0, "cmr", 1.0, 10},
+    {"lmtt", 1.0, {"lmtt-rm", "lmtt-it", "lmtt-bf", "lmtt-bi"}, "cmmi", 1.0, "cmr", 1.0, 10},
     {"opensans", 0.95, {"opensans-rm", "opensans-it", "opensans-bf", "opensans-bi"}, "opensans-it", 0.95,
      "opensans-rm", 0.95, 12},
 }};
@@ -598,6 +601,7 @@ class Typesetter {
       Token p = lx.peek();
       return p.kind == Token::chr && p.ch == want;
     };
+    if (fam_.name == "lmtt") return c;  // tulmtt.fd loads the mono fonts without tlig (lualatex: -- is two hyphens)
     if (c == U'-' && next_is(U'-')) {
       lx.next();
       if (next_is(U'-')) return lx.next(), 0x2014;
@@ -654,6 +658,7 @@ class Typesetter {
         {"raggedleft", -1, -1, false}, {"noindent", -1, -1, false}, {"strut", -1, -1, false},
         {"selectfont", -1, -1, false}, {"relax", -1, -1, false}, {"par", -1, -1, false},
         {"displaystyle", -1, -1, false}, {"ignorespaces", -1, -1, false}, {"unskip", -1, -1, false},
+        {"ttfamily", -1, -1, false}, {"tt", 0, 0, false}, {"texttt", -1, -1, true},
     };
     for (const auto& s : kSwitches) {
       if (s.name != name) continue;
@@ -663,9 +668,13 @@ class Typesetter {
         inner.italic = !inner.italic;
       else if (s.italic >= 0)
         inner.italic = s.italic;
-      if ((name == "sffamily" || name == "textsf" || name == "sf") && fam_.name == "lmr") {
-        // switch to Latin Modern Sans for the rest of the group / the argument
-        Typesetter sans(family_config("lmss"), base_);
+      // Latin Modern Sans or Mono for the rest of the group / the argument
+      const bool to_sans = (name == "sffamily" || name == "textsf" || name == "sf") &&
+                           (fam_.name == "lmr" || fam_.name == "lmtt");
+      const bool to_mono = (name == "ttfamily" || name == "texttt" || name == "tt") &&
+                           (fam_.name == "lmr" || fam_.name == "lmss");
+      if (to_sans || to_mono) {
+        Typesetter sans(family_config(to_sans ? "lmss" : "lmtt"), base_);
         if (s.takes_argument) {
           Lexer sub(lx.raw_argument());
           sans.text_list(sub, inner, out);

@@ -169,12 +169,12 @@ class AnimationSpecFilter {
 };
 
 // The font switches of the document body the lowering models (ir's apply_font_commands): the
-// ten size commands, bold, italic and slanted, sans serif.
+// ten size commands, bold, italic and slanted, sans serif, typewriter.
 bool body_font_command(const std::string& name) {
   static const char* const kNames[] = {"tiny",  "scriptsize", "footnotesize", "small", "normalsize",
                                        "large", "Large",      "LARGE",        "huge",  "Huge",
                                        "bfseries", "bf",      "itshape",      "it",    "slshape",
-                                       "sffamily", "sf"};
+                                       "sffamily", "sf",       "ttfamily",     "tt"};
   for (const char* n : kNames)
     if (name == n) return true;
   return false;
