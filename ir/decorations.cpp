@@ -24,8 +24,8 @@ std::string trimmed(std::string_view s) {
 // Path-morphing and path-replacing decorations whose strokes never leave a band of `amplitude`
 // around the path (pgflibrarydecorations.pathmorphing / .pathreplacing / .shapes code).
 bool stays_within_amplitude(const std::string& name) {
-  static const char* kNames[] = {"lineto", "straight zigzag", "random steps", "saw", "zigzag", "bent",
-                                 "bumps", "coil", "curveto", "snake", "border", "ticks", "crosses",
+  static const char* kNames[] = {"lineto", "straight zigzag", "random steps", "saw", "bent",
+                                 "bumps", "coil", "curveto", "border", "ticks", "crosses",
                                  "triangles", "zigzag path"};
   for (const char* n : kNames)
     if (name == n) return true;
@@ -95,7 +95,7 @@ DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
     }
   } else if (e.name == "markings" || e.name == "text along path" || e.name == "text effects along path" ||
              e.name == "waves" || e.name == "expanding waves" || e.name == "footprints" ||
-             e.name == "show path construction") {
+             e.name == "show path construction" || e.name == "zigzag" || e.name == "snake") {
     e.kind = DecorationEffect::Kind::drawn;
   } else {
     e.kind = DecorationEffect::Kind::unsupported;

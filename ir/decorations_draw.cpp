@@ -501,6 +501,121 @@ std::optional<DrawnDecoration> lower_show_path_construction(const std::string& s
 
 namespace tikzlint::ir {
 
+// pgflibrarydecorations.pathmorphing.code.tex: `zigzag` and `snake` run as pgf's decoration
+// automaton runs them (pgfmoduledecorations.code.tex): each state draws in the frame of the point
+// reached, `switch if less than` and a state's `width` compare with the distance remaining, and the
+// final state draws a line to the end of the decorated part. TikZ's pre/post length leave straight
+// stretches at the ends (tikzlibrarydecorations.code.tex's tikz@internal meta-decoration), mirror
+// and raise move the frame (yscale -1, then yshift). A path of several subpaths is not walked.
+std::optional<DrawnDecoration> lower_path_morphing(const std::string& name, const std::string& spec,
+                                                   DecoratedPath path, LibraryHost& host) {
+  double seg = 10, amp = kDefaultDecorationAmplitude, pre = 0, post = 0, raise = 0;
+  bool mirror = false, reverse = false;
+  for (const auto& it : tex::split_options(spec)) {
+    const std::string key = tex::normalise_key(it.key);
+    const std::string value = trimmed(tex::strip_braces(trimmed(it.value)));
+    auto num = [&](double fallback) {
+      auto v = host.eval(value);
+      return v ? v->value : fallback;
+    };
+    if (!it.has_value) {
+      if (key == "mirror") mirror = true;
+      else if (key == "reverse path") reverse = true;
+      continue;
+    }
+    if (key == "segment length") seg = num(seg);
+    else if (key == "amplitude") amp = num(amp);
+    else if (key == "pre length") pre = num(pre);
+    else if (key == "post length") post = num(post);
+    else if (key == "raise") raise = num(raise);
+    else if (key == "mirror") mirror = value != "false";
+    else if (key == "reverse path") reverse = value != "false";
+    else if (key == "pre" || key == "post" || key == "transform" || key == "meta-segment length")
+      return std::nullopt;  // another decoration at the ends, a transformation: not walked here
+  }
+  if (path.subpaths.size() != 1 || path.subpaths.front().size() < 2 || seg <= 0) return std::nullopt;
+  if (reverse) path.reverse();
+  const std::vector<Point>& input = path.subpaths.front();
+  const double L = path.length();
+  const double ys = mirror ? -1 : 1;
+  DrawnDecoration out;
+  std::vector<Point> pts{input.front()};
+  // the input path's own points from distance s0 to s1 (the `lineto` decoration of pre and post)
+  auto follow = [&](double s0, double s1) {
+    double at = 0;
+    for (std::size_t i = 1; i < input.size(); ++i) {
+      at += ir::length(input[i] - input[i - 1]);
+      if (at > s0 + 1e-9 && at < s1 - 1e-9) pts.push_back(input[i]);
+    }
+    pts.push_back(path.frame_at(s1).at);
+  };
+  if (pre > 0) follow(0, std::min(pre, L));
+  const double D = std::max(0.0, L - std::max(0.0, pre) - std::max(0.0, post));
+  const double p0 = std::max(0.0, pre);
+  auto frame = [&](double s) { return path.frame_at(p0 + s); };
+  auto local = [&](const DecoratedPath::Frame& f, double x, double y) { return in_frame(f, {x, ys * (y + raise)}); };
+  // a cubic from the last point, sampled for the rules; pgf's picture size counts its controls.
+  // `rel`: the points are offsets from the last point in the frame's directions (\pgfpathsine's
+  // and \pgfpathcosine's "transform to the last point"), else frame coordinates.
+  auto curve = [&](const DecoratedPath::Frame& f, bool rel, Point c1, Point c2, Point to) {
+    const Point q0 = pts.back();
+    auto place = [&](Point c) {
+      if (!rel) return local(f, c.x, c.y);
+      const double a = f.angle_deg * kPi / 180, y = ys * c.y;
+      return Point{q0.x + std::cos(a) * c.x - std::sin(a) * y, q0.y + std::sin(a) * c.x + std::cos(a) * y};
+    };
+    const Point q1 = place(c1), q2 = place(c2), q3 = place(to);
+    out.control_points.push_back(q1);
+    out.control_points.push_back(q2);
+    for (int k = 1; k <= 8; ++k) {
+      const double t = k / 8.0, u = 1 - t;
+      pts.push_back({u * u * u * q0.x + 3 * u * u * t * q1.x + 3 * u * t * t * q2.x + t * t * t * q3.x,
+                     u * u * u * q0.y + 3 * u * u * t * q1.y + 3 * u * t * t * q2.y + t * t * t * q3.y});
+    }
+  };
+  constexpr double kEps = 1e-6;
+  double s = 0;
+  if (name == "zigzag") {
+    // up from center, then big down / big up in turn, center finish, final
+    if (D >= 0.5 * seg - kEps) {
+      pts.push_back(local(frame(0), 0.25 * seg, amp));
+      s = 0.5 * seg;
+      double sign = -1;
+      while (D - s >= 0.5 * seg - kEps && D - s > kEps && pts.size() < 20000) {
+        pts.push_back(local(frame(s), 0.25 * seg, sign * amp));
+        s += 0.5 * seg;
+        sign = -sign;
+      }
+      pts.push_back(local(frame(s), 0, 0));  // center finish
+    }
+  } else if (name == "snake") {
+    // initial, then down / up in turn (a cosine and a sine each), end down / end up, final
+    if (D >= 0.625 * seg - kEps) {
+      curve(frame(0), false, {0.125 * seg, 0}, {0.1875 * seg, amp}, {0.3125 * seg, amp});
+      s = 0.3125 * seg;
+      double sign = -1;  // down first
+      while (pts.size() < 20000) {
+        const auto f = frame(s);
+        if (D - s <= kEps || D - s < 0.8125 * seg - kEps) {
+          curve(f, false, {0.125 * seg, -sign * amp}, {0.1875 * seg, 0}, {0.3125 * seg, 0});
+          break;
+        }
+        const double x = 0.25 * seg, y = sign * amp;
+        curve(f, true, {0.362 * x, 0}, {0.674 * x, 0.488 * y}, {x, y});
+        curve(f, true, {0.326 * x, 0.512 * y}, {0.638 * x, y}, {x, y});
+        s += 0.5 * seg;
+        sign = -sign;
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  pts.push_back(path.frame_at(p0 + D).at);  // final: a line to the end of the decorated part
+  if (post > 0) follow(p0 + D, L);
+  out.path.push_back(std::move(pts));
+  return out;
+}
+
 std::optional<DrawnDecoration> lower_drawing_decoration(const std::string& name, const std::string& spec,
                                                         const DecoratedPath& path, LibraryHost& host,
                                                         std::uint32_t b, std::uint32_t e) {
@@ -510,6 +625,7 @@ std::optional<DrawnDecoration> lower_drawing_decoration(const std::string& name,
   if (name == "waves" || name == "expanding waves") return lower_waves(name, spec, path, host);
   if (name == "footprints") return lower_footprints(spec, path, host, b, e);
   if (name == "show path construction") return lower_show_path_construction(spec, path, host, b, e);
+  if (name == "zigzag" || name == "snake") return lower_path_morphing(name, spec, path, host);
   return std::nullopt;
 }
 
