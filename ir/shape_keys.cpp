@@ -54,6 +54,11 @@ constexpr ParameterKey kParameters[] = {
     {"chamfered rectangle xsep", Kind::length, ""},
     {"chamfered rectangle ysep", Kind::length, ""},
     {"cylinder uses custom fill", Kind::boolean, ""},
+    {"rounded rectangle arc length", Kind::number, ""},
+    {"rounded rectangle west arc", Kind::text, ""},
+    {"rounded rectangle east arc", Kind::text, ""},
+    {"rounded rectangle left arc", Kind::text, "rounded rectangle west arc"},
+    {"rounded rectangle right arc", Kind::text, "rounded rectangle east arc"},
 };
 
 std::string_view trimmed(std::string_view s) {

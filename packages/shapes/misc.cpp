@@ -1,5 +1,5 @@
 // packages/shapes/misc.cpp: shapes of the arrows library (single and double arrow) as
-// pgflibraryshapes.arrows.code.tex computes them. The other shapes of the misc, symbols,
+// pgflibraryshapes.arrows.code.tex computes them, and the misc library's rounded rectangle. The other shapes of the misc, symbols,
 // arrows, callouts and multipart libraries are not modelled yet: their nodes are sized like
 // rectangles and their own anchors stay unknown (unsupported-coordinate where used).
 #include <algorithm>
@@ -105,9 +105,88 @@ std::shared_ptr<const ShapeOutline> arrow(const NodeShapeInput& in, bool twin) {
   return b.finish(in);
 }
 
+// rounded rectangle (pgflibraryshapes.misc.code.tex, \roundedrectanglepoints): a rectangle whose
+// west and east sides are arcs of `arc length` degrees (convex, concave or none) through the
+// corners of the text box plus inner sep, floored by minimum height and width.
+std::shared_ptr<const ShapeOutline> rounded_rectangle(const NodeShapeInput& in) {
+  const double half_arc = param(in, "rounded rectangle arc length", 180) / 2;
+  const std::string west = text_param(in, "rounded rectangle west arc", "convex");
+  const std::string east = text_param(in, "rounded rectangle east arc", "convex");
+  const double half_text_w = in.text_width / 2, half_text_h = (in.text_height + in.text_depth) / 2;
+  const double half_h = std::max(in.inner_ysep + half_text_h, in.minimum_height / 2);
+  const double radius = half_h / std::sin(half_arc * kDeg);
+  const double arc_w = radius - std::cos(half_arc * kDeg) * radius;
+  const double chord_w = radius - std::cos(std::asin(std::min(1.0, half_text_h / radius))) * radius;
+  auto side = [&](const std::string& kind) { return kind == "concave" ? arc_w : kind == "convex" ? chord_w : 0.0; };
+  const double natural = 2 * (in.inner_xsep + half_text_w) + side(west) + side(east);
+  double xoffset = natural < in.minimum_width ? (in.minimum_width - natural) / 2 : in.inner_xsep;
+  const double xc = radius - chord_w;
+  if (xc > half_text_w + xoffset) xoffset += xc - (half_text_w + xoffset);
+  const double half_w = half_text_w + xoffset;
+  // the background path, counter-clockwise from the top's middle, and the border outer sep out
+  const double ox = in.outer_xsep, oy = in.outer_ysep;
+  OutlineBuilder b;
+  std::vector<Point> path{{0, half_h}}, border{{0, half_h + oy}};
+  auto west_side = [&](std::vector<Point>& into, double grow) {
+    const double h = half_h + grow, r = radius + grow;
+    if (west == "convex") {
+      b.arc(into, {-half_w - chord_w + radius, 0}, r, r, 180 - half_arc, 180 + half_arc);
+    } else if (west == "concave") {
+      into.push_back({-half_w - arc_w - grow, h});
+      b.arc(into, {-half_w - arc_w - grow - radius * std::cos(half_arc * kDeg), 0}, radius - grow, radius - grow,
+            half_arc, -half_arc);
+    } else {
+      into.push_back({-half_w - grow, h});
+      into.push_back({-half_w - grow, -h});
+    }
+  };
+  auto east_side = [&](std::vector<Point>& into, double grow) {
+    const double h = half_h + grow, r = radius + grow;
+    if (east == "convex") {
+      b.arc(into, {half_w + chord_w - radius, 0}, r, r, -half_arc, half_arc);
+    } else if (east == "concave") {
+      into.push_back({half_w + arc_w + grow, -h});
+      b.arc(into, {half_w + arc_w + grow + radius * std::cos(half_arc * kDeg), 0}, radius - grow, radius - grow,
+            180 + half_arc, 180 - half_arc);
+    } else {
+      into.push_back({half_w + grow, -h});
+      into.push_back({half_w + grow, h});
+    }
+  };
+  west_side(path, 0);
+  east_side(path, 0);
+  west_side(border, std::max(ox, oy));
+  east_side(border, std::max(ox, oy));
+  b.path = path;
+  b.o.border = border;
+  // the compass anchors as the shape defines them: outer sep beyond a convex or straight side, none
+  // beyond a concave one's corners but the mitre's shift; north west and its kin over the end
+  // of a convex arc's top
+  auto shift = [&](double angle) {
+    return half_arc == 90 ? 0.0 : ox / std::sin(angle * kDeg) * std::cos(angle * kDeg);
+  };
+  const double concave_shift = shift((90 - half_arc) / 2), convex_shift = shift((90 + half_arc) / 2);
+  auto end_x = [&](const std::string& kind) {
+    return kind == "concave" ? half_w + arc_w + concave_shift : kind == "convex" ? half_w + chord_w + ox : half_w + ox;
+  };
+  auto corner_x = [&](const std::string& kind) {
+    return kind == "convex" ? half_w + chord_w - arc_w + convex_shift : end_x(kind);
+  };
+  b.anchor("north", {0, half_h + oy});
+  b.anchor("south", {0, -half_h - oy});
+  b.anchor("west", {-end_x(west), 0});
+  b.anchor("east", {end_x(east), 0});
+  b.anchor("north west", {-corner_x(west), half_h + oy});
+  b.anchor("south west", {-corner_x(west), -half_h - oy});
+  b.anchor("north east", {corner_x(east), half_h + oy});
+  b.anchor("south east", {corner_x(east), -half_h - oy});
+  return b.finish(in);
+}
+
 }  // namespace
 
 std::shared_ptr<const ShapeOutline> build_misc(const NodeShapeInput& in) {
+  if (in.shape_name == "rounded rectangle") return rounded_rectangle(in);
   if (in.shape_name == "single arrow") return arrow(in, false);
   if (in.shape_name == "double arrow") return arrow(in, true);
   return nullptr;

@@ -285,3 +285,17 @@ TEST_CASE("nodes: shapes of the shape libraries are `other`, boxed by their own 
   CHECK(d.nodes[1].box.width() == doctest::Approx(10));
   CHECK(count_unsupported(d) == 0);
 }
+
+TEST_CASE("shapes: rounded rectangle's arcs, minimum sizes and its anchors (pgflibraryshapes.misc)") {
+  const std::string r = "rounded rectangle, inner sep=0pt, outer sep=1pt, minimum width=40pt, minimum height=20pt";
+  CHECK_ANCHOR(r, "north", 0, 11);
+  CHECK_ANCHOR(r, "east", 21, 0);
+  CHECK_ANCHOR(r, "west", -21, 0);
+  CHECK_ANCHOR(r, "north west", -10, 11);
+  CHECK_ANCHOR(r, "south east", 10, -11);
+  const std::string c = r + ", rounded rectangle arc length=120, rounded rectangle west arc=concave";
+  CHECK_ANCHOR(c, "east", 18.11342, 0);
+  CHECK_ANCHOR(c, "west", -26.61873, 0);
+  CHECK_ANCHOR(c, "north west", -26.61873, 11);
+  CHECK_ANCHOR(c, "north east", 11.60818, 11);
+}
