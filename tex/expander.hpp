@@ -188,6 +188,8 @@ class Expander {
   bool begin_group(const Token& at);
   void end_group();
   std::size_t group_depth() const { return env_.depth(); }
+  // \foreach loops being unrolled (the tokens read now belong to an iteration when it grew).
+  std::size_t loop_depth() const { return loops_.size(); }
   // The font commands in force in the document body (\Huge, \sffamily...: the front end's
   // PictureReader sets them as it reads the body), local to the TeX group they are given in.
   std::string body_font() const;

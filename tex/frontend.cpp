@@ -217,7 +217,9 @@ class PictureReader {
   void tikzcd(const Token& begin);
   void tikz_command(const Token& t);
   void bare_picture(const Token& first);
-  void statements(Mode mode, const Token& begin);
+  // `loops_before`: the \foreach loops unrolled before the picture's first token was read (a
+  // single-statement picture started by a \foreach is that whole loop)
+  void statements(Mode mode, const Token& begin, std::size_t loops_before = static_cast<std::size_t>(-1));
   void scoped(const Token& t);
   void skip_animation_specs(const Token& owner);
   // Reads tokens while `skip` holds for them, handing each to `seen`, and returns the token that
@@ -461,6 +463,7 @@ void PictureReader::tikzcd(const Token& begin) {
 }
 
 void PictureReader::tikz_command(const Token& t) {
+  const std::size_t loops_before = ex_.loop_depth();  // reading ahead may start a \foreach
   TokenList opts;
   bool present = false;
   skip_animation_specs(t);
@@ -481,7 +484,7 @@ void PictureReader::tikz_command(const Token& t) {
       statements(Mode::group, t);
     } else {
       ex_.push_back(n);
-      statements(Mode::single, t);
+      statements(Mode::single, t, loops_before);
     }
   }
   after_picture_ = current_;
@@ -497,7 +500,7 @@ void PictureReader::bare_picture(const Token& first) {
   statements(Mode::bare, first);
 }
 
-void PictureReader::statements(Mode mode, const Token& begin) {
+void PictureReader::statements(Mode mode, const Token& begin, std::size_t loops_before) {
   // the expander keeps some commands in a picture's statements for the packages (\tkzGetLength)
   struct InPicture {
     Expander& ex;
@@ -507,8 +510,18 @@ void PictureReader::statements(Mode mode, const Token& begin) {
   } in_picture(ex_);
   std::vector<std::string> envs;
   std::size_t braces = 0;  // TeX groups at statement level: they scope definitions only
+  // \tikz \foreach ... \node ...; : the single statement is the whole loop (pgffor reads its body
+  // up to the ';' and runs it for every item), so a single-statement picture goes on while the
+  // loop it started is unrolled
+  if (loops_before == static_cast<std::size_t>(-1)) loops_before = ex_.loop_depth();
+  bool in_loop = false;
   Token t;
   while (ex_.next(t)) {
+    if (in_loop && ex_.loop_depth() <= loops_before) {  // the token after the loop
+      ex_.push_back(t);
+      current()->range.end = std::max(current()->range.end, last_end_);
+      return;
+    }
     if (t.cat == Cat::marker || t.cat == Cat::space || t.cat == Cat::par || t.is_char(';')) continue;
     if (t.cat == Cat::begin_group) {
       ++braces;
@@ -612,7 +625,8 @@ void PictureReader::statements(Mode mode, const Token& begin) {
     }
     if (mode == Mode::single) {
       current()->range.end = std::max(current()->range.end, last_end_);
-      return;
+      in_loop = ex_.loop_depth() > loops_before;
+      if (!in_loop) return;
     }
   }
   if (ex_.stopped() && current()) current()->truncated = true;

@@ -369,3 +369,13 @@ TEST_CASE("the body's font switches before a picture are its font, local to thei
   CHECK(doc.pictures[2].body_font == "\\Huge");  // the group's switches ended with it
   CHECK(doc.pictures[3].body_font == "\\normalsize");
 }
+
+TEST_CASE("\\tikz followed by a \\foreach takes the whole loop as its statement") {
+  SourceManager sm;
+  auto doc = run("\\tikz \\foreach \\x in {0,1,2} \\node at (\\x,0) {\\x}; text \\tikz\\draw (0,0) -- (1,0); more", sm);
+  REQUIRE(doc.pictures.size() == 2);
+  REQUIRE(doc.pictures[0].statements.size() == 3);
+  CHECK(doc.pictures[0].statements[2].text == "\\node at (2,0) {2};");
+  REQUIRE(doc.pictures[1].statements.size() == 1);
+  CHECK(doc.pictures[1].statements[0].text == "\\draw(0,0) -- (1,0);");
+}
