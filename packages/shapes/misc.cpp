@@ -180,6 +180,12 @@ std::shared_ptr<const ShapeOutline> rounded_rectangle(const NodeShapeInput& in) 
   b.anchor("south west", {-corner_x(west), -half_h - oy});
   b.anchor("north east", {corner_x(east), half_h + oy});
   b.anchor("south east", {corner_x(east), -half_h - oy});
+  // base and mid east/west: the east and west anchors' x at the baseline and half an ex above it
+  const double base_y = -(in.text_height - in.text_depth) / 2, mid_y = base_y + 0.5 * in.ex;
+  b.anchor("base west", {-end_x(west), base_y});
+  b.anchor("base east", {end_x(east), base_y});
+  b.anchor("mid west", {-end_x(west), mid_y});
+  b.anchor("mid east", {end_x(east), mid_y});
   return b.finish(in);
 }
 

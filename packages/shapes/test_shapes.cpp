@@ -293,6 +293,8 @@ TEST_CASE("shapes: rounded rectangle's arcs, minimum sizes and its anchors (pgfl
   CHECK_ANCHOR(r, "west", -21, 0);
   CHECK_ANCHOR(r, "north west", -10, 11);
   CHECK_ANCHOR(r, "south east", 10, -11);
+  CHECK_ANCHOR(r, "base east", 21, 0);  // the east anchor's x at the baseline, as pgf defines it
+  CHECK_ANCHOR(r, "mid west", -21, 2.155);
   const std::string c = r + ", rounded rectangle arc length=120, rounded rectangle west arc=concave";
   CHECK_ANCHOR(c, "east", 18.11342, 0);
   CHECK_ANCHOR(c, "west", -26.61873, 0);
