@@ -34,6 +34,18 @@ bool stays_within_amplitude(const std::string& name) {
 
 }  // namespace
 
+double DecorationKey::number(double fallback) const {
+  auto v = host->eval(value);
+  return v ? v->value : fallback;
+}
+
+std::vector<DecorationKey> decoration_keys(const std::string& spec, LibraryHost& host) {
+  std::vector<DecorationKey> out;
+  for (const auto& it : tex::split_options(spec))
+    out.push_back({tex::normalise_key(it.key), trimmed(tex::strip_braces(trimmed(it.value))), it.has_value, &host});
+  return out;
+}
+
 DecorationEffect classify_decoration(const std::string& spec, FontUnits units) {
   DecorationEffect e;
   std::string err;

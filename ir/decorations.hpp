@@ -95,6 +95,18 @@ std::optional<DrawnDecoration> lower_text_effects(const std::string& spec, Decor
                                                   std::uint32_t b, std::uint32_t e);
 
 // decorations.pathreplacing `waves` and `expanding waves`: the arcs they construct.
+// One key of a decoration's options as the drawing lowerings read them: its normalised name, its
+// value (trimmed, outer braces stripped), whether it has one; number(fallback) is the value by
+// pgfmath through the host, or `fallback` when it is none; flag() a bare or non-false boolean key.
+struct DecorationKey {
+  std::string key, value;
+  bool has_value = false;
+  LibraryHost* host = nullptr;
+  double number(double fallback) const;
+  bool flag() const { return !has_value || value != "false"; }
+};
+std::vector<DecorationKey> decoration_keys(const std::string& spec, LibraryHost& host);
+
 std::optional<DrawnDecoration> lower_waves(const std::string& name, const std::string& spec, DecoratedPath path,
                                            LibraryHost& host);
 

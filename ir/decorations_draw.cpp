@@ -367,18 +367,12 @@ std::optional<DrawnDecoration> lower_waves(const std::string& name, const std::s
                                            LibraryHost& host) {
   double seg = 10, angle = 45, radius = 2.5;
   bool mirror = false, reverse = false;
-  for (const auto& it : tex::split_options(spec)) {
-    const std::string key = tex::normalise_key(it.key);
-    const std::string value = trimmed(tex::strip_braces(trimmed(it.value)));
-    auto num = [&](double fallback) {
-      auto v = host.eval(value);
-      return v ? v->value : fallback;
-    };
-    if (key == "segment length") seg = num(seg);
-    else if (key == "angle") angle = num(angle);
-    else if (key == "start radius" || key == "radius") radius = num(radius);
-    else if (key == "mirror") mirror = !it.has_value || value != "false";
-    else if (key == "reverse path") reverse = !it.has_value || value != "false";
+  for (const DecorationKey& k : decoration_keys(spec, host)) {
+    if (k.key == "segment length") seg = k.number(seg);
+    else if (k.key == "angle") angle = k.number(angle);
+    else if (k.key == "start radius" || k.key == "radius") radius = k.number(radius);
+    else if (k.key == "mirror") mirror = k.flag();
+    else if (k.key == "reverse path") reverse = k.flag();
   }
   if (reverse) path.reverse();
   const double L = path.length(), ys = mirror ? -1 : 1;
@@ -497,10 +491,6 @@ std::optional<DrawnDecoration> lower_show_path_construction(const std::string& s
   return DrawnDecoration{};
 }
 
-}  // namespace tikzlint::ir
-
-namespace tikzlint::ir {
-
 // pgflibrarydecorations.pathmorphing.code.tex: `zigzag` and `snake` run as pgf's decoration
 // automaton runs them (pgfmoduledecorations.code.tex): each state draws in the frame of the point
 // reached, `switch if less than` and a state's `width` compare with the distance remaining, and the
@@ -511,26 +501,16 @@ std::optional<DrawnDecoration> lower_path_morphing(const std::string& name, cons
                                                    DecoratedPath path, LibraryHost& host) {
   double seg = 10, amp = kDefaultDecorationAmplitude, pre = 0, post = 0, raise = 0;
   bool mirror = false, reverse = false;
-  for (const auto& it : tex::split_options(spec)) {
-    const std::string key = tex::normalise_key(it.key);
-    const std::string value = trimmed(tex::strip_braces(trimmed(it.value)));
-    auto num = [&](double fallback) {
-      auto v = host.eval(value);
-      return v ? v->value : fallback;
-    };
-    if (!it.has_value) {
-      if (key == "mirror") mirror = true;
-      else if (key == "reverse path") reverse = true;
-      continue;
-    }
-    if (key == "segment length") seg = num(seg);
-    else if (key == "amplitude") amp = num(amp);
-    else if (key == "pre length") pre = num(pre);
-    else if (key == "post length") post = num(post);
-    else if (key == "raise") raise = num(raise);
-    else if (key == "mirror") mirror = value != "false";
-    else if (key == "reverse path") reverse = value != "false";
-    else if (key == "pre" || key == "post" || key == "transform" || key == "meta-segment length")
+  for (const DecorationKey& k : decoration_keys(spec, host)) {
+    if (k.key == "mirror") mirror = k.flag();
+    else if (k.key == "reverse path") reverse = k.flag();
+    else if (!k.has_value) continue;
+    else if (k.key == "segment length") seg = k.number(seg);
+    else if (k.key == "amplitude") amp = k.number(amp);
+    else if (k.key == "pre length") pre = k.number(pre);
+    else if (k.key == "post length") post = k.number(post);
+    else if (k.key == "raise") raise = k.number(raise);
+    else if (k.key == "pre" || k.key == "post" || k.key == "transform" || k.key == "meta-segment length")
       return std::nullopt;  // another decoration at the ends, a transformation: not walked here
   }
   if (path.subpaths.size() != 1 || path.subpaths.front().size() < 2 || seg <= 0) return std::nullopt;

@@ -7,7 +7,6 @@
 
 #include "ir/coords.hpp"
 #include "ir/decorations.hpp"
-#include "tex/styles.hpp"
 
 namespace tikzlint::ir {
 
@@ -18,8 +17,6 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kCurveSteps = 8;
 
-std::string trimmed(std::string_view s) { return std::string(text_trim(s)); }  // library_text.cpp
-
 }  // namespace
 
 std::optional<DrawnDecoration> lower_footprints(const std::string& spec, DecoratedPath path, LibraryHost& host,
@@ -27,19 +24,13 @@ std::optional<DrawnDecoration> lower_footprints(const std::string& spec, Decorat
   double length = 10, stride = 30, sep = 4, angle = 10;
   std::string animal = "human";
   bool reverse = false;
-  for (const auto& it : tex::split_options(spec)) {
-    const std::string key = tex::normalise_key(it.key);
-    const std::string value = trimmed(tex::strip_braces(trimmed(it.value)));
-    auto num = [&](double fallback) {
-      auto v = host.eval(value);
-      return v ? v->value : fallback;
-    };
-    if (key == "foot length") length = num(length);
-    else if (key == "stride length") stride = num(stride);
-    else if (key == "foot sep") sep = num(sep);
-    else if (key == "foot angle") angle = num(angle);
-    else if (key == "foot of") animal = value;
-    else if (key == "reverse path") reverse = !it.has_value || value != "false";
+  for (const DecorationKey& k : decoration_keys(spec, host)) {
+    if (k.key == "foot length") length = k.number(length);
+    else if (k.key == "stride length") stride = k.number(stride);
+    else if (k.key == "foot sep") sep = k.number(sep);
+    else if (k.key == "foot angle") angle = k.number(angle);
+    else if (k.key == "foot of") animal = k.value;
+    else if (k.key == "reverse path") reverse = k.flag();
   }
   const FootOutline* outline = nullptr;
   for (const auto& o : kFootOutlines)

@@ -719,6 +719,14 @@ class AxisPicture final : public ir::PackagePicture {
     set_label_place(d, near ? near_label(d.name) : absolute_label(d.name));
     d.scale_at = near ? near_scale_label(d.name) : absolute_scale_label(d.name);
   }
+  // The common factor's text, `$\cdot 10^{e}$` (xtick scale label code, tick scale binop).
+  std::string scale_label_text(int e) const { return "$" + tick_scale_binop_ + " 10^{" + std::to_string(e) + "}$"; }
+  // An em of the font in force, for the description places written in em.
+  static double em_pt(ir::LibraryHost& host) {
+    std::string err;
+    auto em = host.eval("1em", &err);
+    return em ? em->value : kDefaultEmPt;
+  }
   // The exponent of the tick labels' common factor (`scaled ticks`), 0 for none.
   int scale_exponent(const Direction& d) const {
     return !d.scaled || d.log || d.ticks || d.tick_labels || !d.symbols.empty() ? 0 : tick_scale_exponent(d.lo, d.hi);
@@ -1972,7 +1980,7 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
       const int e = scale_exponent(d);
       if (e == 0 || d.hidden || tick_positions(d).empty()) continue;
       draw_description(d, d.scale_at, tick_label_style_ + d.ticklabel_style, "",
-                       "$" + tick_scale_binop_ + " 10^{" + std::to_string(e) + "}$", W, H, reach[a], whole, host);
+                       scale_label_text(e), W, H, reach[a], whole, host);
     }
     host.set_node_role(scale_nodes, "tick label");
   }
@@ -2204,12 +2212,7 @@ void AxisPicture::draw_description(const Direction& d, const LabelPlace& lp, con
   const LabelSide side = label_side(d);
   const bool xd = side.x;
   const double along = xd ? W : H;
-  double shift = lp.shift;
-  if (lp.shift_em) {
-    std::string err;
-    auto em = host.eval("1em", &err);
-    shift *= em ? em->value : kDefaultEmPt;
-  }
+  const double shift = lp.shift_em ? lp.shift * em_pt(host) : lp.shift;
   Point at;
   if (lp.at == LabelPlace::desc)
     at = {std::isnan(lp.fx) ? x_.map(x_.zero) : lp.fx * W, std::isnan(lp.fy) ? y_.map(y_.zero) : lp.fy * H};
@@ -2996,18 +2999,16 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
   // sep=0pt), where there are tick labels to share it
   if (scale_label_modelled()) {
     const std::size_t scale_nodes = host.node_count();
-    std::string err;
-    auto em = host.eval("1em", &err);
     for (int a = 0; a < 3; ++a) {
       Direction& d = *dirs[a];
       const int e = scale_exponent(d);
       if (e == 0 || d.hidden || tick_positions(d).empty()) continue;
       const bool z = a == 2;
-      const double out = z ? -kScaleLabel3dZShiftEm * (em ? em->value : kDefaultEmPt) : dimen[a] + kScaleLabel3dShiftPt;
+      const double out = z ? -kScaleLabel3dZShiftEm * em_pt(host) : dimen[a] + kScaleLabel3dShiftPt;
       const Point base = corner(edges[a], z ? kScaleLabel3dZAt : kScaleLabel3dAt);
       const Point p{base.x + normals[a].x * out, base.y + normals[a].y * out};
       const std::string style = tick_label_style_ + d.ticklabel_style + ",inner sep=0pt";
-      const std::string text = "$" + tick_scale_binop_ + " 10^{" + std::to_string(e) + "}$";
+      const std::string text = scale_label_text(e);
       ir::Box box;
       auto c = near_ticklabel_center(p, {-normals[a].x, -normals[a].y}, view_.unit[static_cast<std::size_t>(a)], false,
                                      style, text, host, &box);

@@ -1436,10 +1436,9 @@ class Lowerer {
     if (radians) *deg /= kDeg;
     std::string radius;
     if (by_point) {
-      auto M = point(third, c);
-      if (!M) return;
-      const Transform inv = host_.settings().ctm.inverse();
-      radius = num(std::round(norm(inv.apply(*M) - inv.apply(*O)) / kPtPerCmTkz * 1e6) / 1e6);
+      auto M = lpoint(third, c), Ol = lpoint(center, c);
+      if (!M || !Ol) return;
+      radius = num(std::round(norm(*M - *Ol) / kPtPerCmTkz * 1e6) / 1e6);  // \tkz@@CalcLengthcm
     } else {
       radius = with_results(third);
     }
