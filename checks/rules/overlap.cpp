@@ -1,6 +1,7 @@
 // overlap: text over text, lines through text, fills hiding text, 3D faces painted out of order.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -38,6 +39,21 @@ const RuleDoc overlap_doc = {
   "  its scope was moved by a 3D shift (shift={(1,0,2)}), so cubes stacked that way compare; a\n"
   "  solid moved by a page shift (xshift) has no known depth and is not compared with others. A\n"
   "  face painted later over the place, at least as far in front, is what remains visible there.\n"
+    "Two crossings are not lines through text: the edge of a fill stroked in the fill's own colour\n"
+    "(\\draw[blue, fill=blue]), which is the border between the fill and what lies around it, not a\n"
+    "line; and a straight line crossing a word obliquely: passing through it (a line that ends among\n"
+    "the letters, such as an edge drawn to the node's centre, runs into them), at an angle at least\n"
+    "min_oblique_deg away\n"
+    "from the baseline (a line along the baseline strikes every letter it runs past) and from the\n"
+    "upright letters' stems (a line near the vertical reads as a letter itself: l, I, 1, |, and cuts\n"
+    "the word in two). Its footprint along the baseline (from where it enters the text's core to\n"
+    "where it leaves, plus its width) covers one or two neighbouring letters, which it visibly\n"
+    "crosses as a line, not a glyph, and readers recognise a word from its other letters. This\n"
+    "holds only where every character\n"
+    "the footprint covers (counted at the text's mean advance) is a letter or a space, of a text\n"
+    "with at least min_word_letters letters: a struck digit, sign or symbol carries the value and\n"
+    "has no such redundancy (\"60°\", \"x = 8\" are reported), and so does a short word. Two or more\n"
+    "such lines through one text are reported like any other.\n"
     "Lines that end at a label's edge (arrows pointing at text), faces that only share an edge,\n"
     "and figures inscribed in one another are not overlaps. A text box measured with uncertainty\n"
     "(unknown commands or fonts) counts only where it certainly is (shrunk by the uncertainty); an\n"
@@ -69,6 +85,13 @@ const RuleDoc overlap_doc = {
          "box edge grazes white space"},
         {"min_crossing_pt", 2.0, "pt",
          "a line that crosses less than 2pt of the inset glyph box only clips a corner of a glyph"},
+        {"min_oblique_deg", 20.0, "deg",
+         "a line within 20 degrees of the vertical runs along the letters' stems (italic stems lean\n"
+         "by 10 to 15 degrees) and can be read as one; within 20 degrees of the baseline it runs along\n"
+         "the text, through every letter in its band. Between the two it crosses the text as a line"},
+        {"min_word_letters", 4, "count",
+         "a word of four or more letters is recognised with one or two neighbouring letters struck (the\n"
+         "others fix it); a shorter word or a name of one to three letters is not"},
         {"face_overlap_ratio", 0.05, "ratio",
          "faces overlapping by less than 5% of the smaller face only meet along an edge"},
         {"max_findings", 1000, "count",
@@ -154,6 +177,82 @@ double distance_to_polyline(geo::Point p, const std::vector<geo::Point>& pts) {
   }
   if (pts.size() == 1) best = geo::dist(p, pts[0]);
   return best;
+}
+
+// Where a stroke crosses an upright text core: the span of its inside parts along the text's
+// baseline (x) and across it (y), by Liang-Barsky clipping of each segment to the box.
+struct Footprint {
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  bool any() const { return xmin <= xmax; }
+};
+
+Footprint footprint_in(const ir::Box& b, const std::vector<geo::Point>& pts) {
+  Footprint f;
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const geo::Point a = pts[i - 1], c = pts[i];
+    const double dx = c.x - a.x, dy = c.y - a.y;
+    double t0 = 0, t1 = 1;
+    bool outside = false;
+    auto clip = [&](double p, double q) {  // p t <= q
+      if (p == 0) {
+        if (q < 0) outside = true;
+        return;
+      }
+      const double t = q / p;
+      if (p < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+    };
+    clip(-dx, a.x - b.xmin);
+    clip(dx, b.xmax - a.x);
+    clip(-dy, a.y - b.ymin);
+    clip(dy, b.ymax - a.y);
+    if (outside || t1 <= t0) continue;
+    for (double t : {t0, t1}) {
+      const geo::Point q = a + (c - a) * t;
+      f.xmin = std::min(f.xmin, q.x), f.xmax = std::max(f.xmax, q.x);
+      f.ymin = std::min(f.ymin, q.y), f.ymax = std::max(f.ymax, q.y);
+    }
+  }
+  return f;
+}
+
+// A straight stroke crossing an upright text obliquely through a word (see the RuleDoc): passing
+// through it (no end inside the text's core), at least
+// min_oblique_deg from the baseline and from the vertical, and every character its footprint in the
+// core covers (at the text's mean advance, from the glyph box's left edge) is a letter or a space
+// of a text with at least min_letters letters.
+bool oblique_word_crossing(const ir::Box& core, const ir::Box& glyphs, const Stroke& s, double line_width,
+                           const std::string& text, double min_oblique_deg, double min_letters) {
+  if (s.kind != StrokeKind::straight || s.pts.size() != 2) return false;
+  const geo::Point dir = s.pts[1] - s.pts[0];
+  if (!(geo::norm(dir) > 0)) return false;
+  const double angle = std::atan2(std::abs(dir.y), std::abs(dir.x)) * 180 / M_PI;  // from the baseline
+  if (angle < min_oblique_deg || angle > 90 - min_oblique_deg) return false;
+  // It passes through: a line that ends inside the text (an edge drawn to the node's centre) runs
+  // into the letters and stops among them.
+  for (const geo::Point& p : s.pts)
+    if (p.x > core.xmin && p.x < core.xmax && p.y > core.ymin && p.y < core.ymax) return false;
+  const Footprint fp = footprint_in(core, s.pts);
+  if (!fp.any()) return false;
+  // The characters (UTF-8 code points) and which are letters.
+  std::vector<bool> letter;
+  int letters = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: part of the last character
+    const bool is_letter = c < 0x80 && std::isalpha(c);
+    letter.push_back(is_letter || c == ' ');
+    letters += is_letter;
+  }
+  if (letter.empty() || letters < min_letters || !(glyphs.width() > 0)) return false;
+  const double advance = glyphs.width() / static_cast<double>(letter.size());
+  const double half_width = line_width / 2 / std::sin(angle * M_PI / 180);  // the stroke's half width along the baseline
+  const double from = fp.xmin - half_width - glyphs.xmin, to = fp.xmax + half_width - glyphs.xmin;
+  const auto first = static_cast<long>(std::floor(std::max(0.0, from) / advance));
+  const auto last = static_cast<long>(std::floor(std::max(0.0, to) / advance));
+  for (long k = first; k <= last && k < static_cast<long>(letter.size()); ++k)
+    if (!letter[static_cast<std::size_t>(k)]) return false;
+  return true;
 }
 
 // Two crossing lengths closer than this are a tie (the clip length and GEOS's overlay of the same
@@ -358,6 +457,8 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   const double inset = cfg.get(doc, "inset_pt");
   const double min_cross = cfg.get(doc, "min_crossing_pt");
   const double face_ratio = cfg.get(doc, "face_overlap_ratio");
+  const double min_oblique = cfg.get(doc, "min_oblique_deg");
+  const double min_letters = cfg.get(doc, "min_word_letters");
   Scene scene(d);
   RuleResult r;
   r.max_findings = static_cast<std::size_t>(std::max(1.0, cfg.get(doc, "max_findings")));
@@ -473,6 +574,11 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     const std::optional<geo::Point> baseline = n.along_path ? baseline_middle(n) : std::nullopt;
     double worst = 0;
     const Stroke* worst_stroke = nullptr;
+    // Oblique lines through a word (see oblique_word_crossing): the longest one, reported when a
+    // second one strikes the same text.
+    double oblique_worst = 0;
+    const Stroke* oblique_stroke = nullptr;
+    int oblique = 0;
     for (std::size_t si : scene.strokes_near(core, 0)) {
       const Stroke& s = scene.strokes()[si];
       if (!s.drawn || s.kind == StrokeKind::grid) continue;
@@ -486,6 +592,10 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // where the letter's baseline is on that path (within the inset; not raised off it).
       if (n.along_path && n.along_path->path_id == e.path_id && baseline &&
           distance_to_polyline(*baseline, s.pts) <= inset)
+        continue;
+      // The edge of a fill stroked in the fill's own colour is the border of the fill, not a line.
+      if (e.style.fill && e.style.opacity >= 1.0 && !e.style.fill_color.empty() &&
+          e.style.draw_color == e.style.fill_color)
         continue;
       // A marking (tikz-cd's `"/" marking`) is a glyph set across its own arrow on purpose.
       if (same_path && n.role == "arrow marking") continue;
@@ -523,8 +633,15 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
         inside = upper && s.pts.size() == 2 && turned.empty() ? *upper
                                                               : geo::Shape::line(s.pts).intersection_length(core_shape);
       }
+      if (inside > min_cross && turned.empty() &&
+          oblique_word_crossing(core, l.glyphs, s, e.style.line_width, l.text.plain, min_oblique, min_letters)) {
+        ++oblique;
+        if (inside > oblique_worst + kTieEpsilon) oblique_worst = inside, oblique_stroke = &s;
+        continue;
+      }
       if (inside > worst + kTieEpsilon) worst = inside, worst_stroke = &s;  // ties: the first stroke
     }
+    if (oblique >= 2 && oblique_worst > worst + kTieEpsilon) worst = oblique_worst, worst_stroke = oblique_stroke;
     if (worst_stroke && worst > min_cross) {
       if (!r.room()) continue;
       Diagnostic f = finding(doc, n.prov.range,
