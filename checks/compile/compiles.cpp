@@ -150,8 +150,32 @@ inline std::string_view tok_text(std::string_view s, const Tok& t) {
   return s.substr(a, t.end - a);
 }
 
+// Token indices in ascending order, at most one per token: allocated once at the token bound,
+// push() is a store (as TokVec's).
+class IndexVec {
+ public:
+  explicit IndexVec(std::size_t capacity = 0)
+      : buf_(capacity ? std::make_unique_for_overwrite<std::uint32_t[]>(capacity) : nullptr), cap_(capacity) {}
+  void push(std::size_t i) {
+    assert(n_ < cap_);
+    buf_[n_++] = static_cast<std::uint32_t>(i);
+  }
+  std::size_t size() const { return n_; }
+  std::uint32_t operator[](std::size_t i) const { return buf_[i]; }
+  const std::uint32_t* begin() const { return buf_.get(); }
+  const std::uint32_t* end() const { return buf_.get() + n_; }
+
+ private:
+  std::unique_ptr<std::uint32_t[]> buf_;
+  std::size_t n_ = 0, cap_ = 0;
+};
+
 struct Scan {
   TokVec toks;
+  // Indices (ascending) of the tokens most passes look for: control sequences, and braces. A pass
+  // that acts on control sequences only walks `cs`, not every letter, blank and digit.
+  IndexVec cs, braces;
+  std::size_t first_non_ascii = SIZE_MAX;  // index of the first T::other token with a code point >= 0x80
   bool catcodes_changed = false;  // \catcode, \makeatletter ... \makeatother regions are fine
   bool at_letter_used = false;    // a control sequence read with @ as a letter
 };
@@ -176,9 +200,74 @@ const std::set<std::string_view, std::less<>> kVerbatimEnvs = {"verbatim", "verb
 
 std::uint16_t cs_flags(std::string_view name);  // CsFlag bits of a control sequence (below)
 
+// What tokenize asks of a byte, one table load instead of a chain of compares.
+enum ByteBit : std::uint8_t {
+  kLetterByte = 1,  // a-z A-Z
+  kBlankByte = 2,   // ' ' \t \n \r: a run of them is one space token
+  kNumberByte = 4,  // 0-9 and '.': a run starting with a digit is one token
+};
+constexpr std::array<std::uint8_t, 256> kByteBits = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kLetterByte;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kLetterByte;
+  for (char c : {' ', '\t', '\n', '\r'}) t[static_cast<unsigned char>(c)] |= kBlankByte;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= kNumberByte;
+  t['.'] |= kNumberByte;
+  return t;
+}();
+inline bool byte_is(char c, std::uint8_t bits) { return kByteBits[static_cast<unsigned char>(c)] & bits; }
+
+// s.find(needle, from) for a needle of at least two bytes: memchr for the rarer of its first two
+// bytes in TeX source (string_view::find calls memchr for the first and memcmp at each of its
+// occurrences, which for `\\`, `.` is every few bytes), then a compare. glibc's memmem is slower
+// still on files of a few kilobytes.
+constexpr int byte_commonness(char c) {
+  return c == '\\' || c == '.' || c == ' ' || c == ',' || (c >= '0' && c <= '9') ? 3
+         : c == '{' || c == '}' || c == '(' || c == ')' || c == '\n'          ? 2
+         : c >= 'a' && c <= 'z'                                             ? 1
+                                                                            : 0;
+}
+std::size_t find_text(std::string_view s, std::string_view needle, std::size_t from = 0) {
+  const std::size_t m = needle.size();
+  if (m < 2) return s.find(needle, from);
+  if (from >= s.size() || s.size() - from < m) return std::string_view::npos;
+  const std::size_t k = byte_commonness(needle[1]) < byte_commonness(needle[0]) ? 1 : 0;  // the byte searched for
+  const char* base = s.data();
+  const char* p = base + from + k;             // candidates for needle[k]
+  const char* last = base + s.size() - m + k;  // the last place needle[k] can be
+  while (p <= last) {
+    p = static_cast<const char*>(std::memchr(p, needle[k], static_cast<std::size_t>(last - p) + 1));
+    if (!p) return std::string_view::npos;
+    const char* start = p - k;
+    if (start[0] == needle[0] && start[1] == needle[1] && (m == 2 || std::memcmp(start + 2, needle.data() + 2, m - 2) == 0))
+      return static_cast<std::size_t>(start - base);
+    ++p;
+  }
+  return std::string_view::npos;
+}
+
+// A set of bytes as a bit table: s.find_first_of(set) != npos is a loop of table tests (the
+// library's find_first_of calls memchr on the set for every byte of s).
+struct ByteSet {
+  std::uint64_t bits[4] = {0, 0, 0, 0};
+  constexpr explicit ByteSet(std::string_view set) {
+    for (char c : set) bits[static_cast<unsigned char>(c) >> 6] |= std::uint64_t{1} << (static_cast<unsigned char>(c) & 63);
+  }
+  constexpr bool has(char c) const {
+    return bits[static_cast<unsigned char>(c) >> 6] >> (static_cast<unsigned char>(c) & 63) & 1;
+  }
+  bool any_in(std::string_view s) const {
+    for (char c : s)
+      if (has(c)) return true;
+    return false;
+  }
+};
+
 Scan tokenize(std::string_view s) {
   Scan out;
   out.toks = TokVec(s.size() + 1);
+  out.cs = IndexVec(s.size() + 1);
+  out.braces = IndexVec(s.size() + 1);
   auto& v = out.toks;
   bool at_letter = false;
   std::size_t i = 0, n = s.size();
@@ -186,13 +275,17 @@ Scan tokenize(std::string_view s) {
     char c = s[i];
     std::uint32_t p = static_cast<std::uint32_t>(i);
     if (c == '%') {
-      while (i < n && s[i] != '\n') ++i;
+      const std::size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? n : nl;
       continue;
     }
     if (c == '\\') {
       std::size_t j = i + 1;
-      if (j < n && (is_letter(s[j]) || (at_letter && s[j] == '@'))) {
-        while (j < n && (is_letter(s[j]) || (at_letter && s[j] == '@'))) ++j;
+      if (j < n && (byte_is(s[j], kLetterByte) || (at_letter && s[j] == '@'))) {
+        if (at_letter)
+          while (j < n && (byte_is(s[j], kLetterByte) || s[j] == '@')) ++j;
+        else
+          while (j < n && byte_is(s[j], kLetterByte)) ++j;
       } else if (j < n) {
         char32_t cp;
         j += utf8(s, j, cp);
@@ -200,6 +293,7 @@ Scan tokenize(std::string_view s) {
       std::string_view name = s.substr(i + 1, j - i - 1);
       // '@' is in a name only while it is a letter, or as the control symbol \@
       if ((at_letter || name == "@") && name.find('@') != std::string_view::npos) out.at_letter_used = true;
+      out.cs.push(v.size());
       Tok& tok = v.push(Tok(T::cs, p, static_cast<std::uint32_t>(j), name.empty() ? '\0' : name[0]));
       tok.flags = cs_flags(name);
       i = j;
@@ -223,8 +317,10 @@ Scan tokenize(std::string_view s) {
         if (e != std::string_view::npos) {
           std::string_view env = s.substr(i + 1, e - i - 1);
           if (kVerbatimEnvs.count(env)) {
+            out.braces.push(v.size());
             v.push(Tok(T::open, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), '{'));
             v.push(Tok(T::letters, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(e), env.empty() ? '\0' : env[0]));
+            out.braces.push(v.size());
             v.push(Tok(T::close, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(e + 1), '}'));
             std::string endtag = "\\end{" + std::string(env) + "}";
             std::size_t f = s.find(endtag, e);
@@ -238,25 +334,29 @@ Scan tokenize(std::string_view s) {
     T type = T::other;
     std::size_t j = i + 1;
     char32_t cp = 0;
-    if (c == '{') {
+    const std::uint8_t bits = kByteBits[static_cast<unsigned char>(c)];
+    if (bits & kLetterByte) {
+      while (j < n && byte_is(s[j], kLetterByte)) ++j;
+      type = T::letters;
+    } else if (bits & kBlankByte) {
+      while (j < n && byte_is(s[j], kBlankByte)) ++j;
+      type = T::space;
+    } else if (c == '{') {
       type = T::open;
+      out.braces.push(v.size());
     } else if (c == '}') {
       type = T::close;
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) ++j;
-      type = T::space;
-    } else if (is_letter(c)) {
-      while (j < n && is_letter(s[j])) ++j;
-      type = T::letters;
+      out.braces.push(v.size());
     } else if (c == '#') {
       type = T::param;
     } else if (c == '$') {
       type = T::math;
     } else if (c >= '0' && c <= '9') {  // a number (`0.75`): one token, no pass reads its digits one by one
-      while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.')) ++j;
+      while (j < n && byte_is(s[j], kNumberByte)) ++j;
     } else if (static_cast<unsigned char>(c) >= 0x80) {
       j = i + utf8(s, i, cp);
       if (cp < 0x80) cp = 0;
+      if (cp && out.first_non_ascii == SIZE_MAX) out.first_non_ascii = v.size();
     }
     v.push(Tok(type, p, static_cast<std::uint32_t>(j), c, cp));
     i = j;
@@ -338,9 +438,39 @@ constexpr LibraryStub kLibraryStubs[] = {
      "Package tikz Error: You need to say \\usetikzlibrary{lindenmayersystems} to draw L-systems"},
 };
 
+// Per kind, a bit per name length (< 64) of its stubs: most names asked about (every word of a
+// path, every key) are rejected by their length without comparing them with the stubs.
+struct StubLengths {
+  std::uint64_t bits[4] = {0, 0, 0, 0};
+  constexpr StubLengths() {
+    for (const auto& s : kLibraryStubs) bits[static_cast<int>(s.kind)] |= std::uint64_t{1} << (s.name.size() & 63);
+  }
+  constexpr bool maybe(StubKind kind, std::size_t size) const {
+    return size < 64 && (bits[static_cast<int>(kind)] >> size & 1);
+  }
+};
+constexpr StubLengths kStubLengths{};
+static_assert(std::size(kLibraryStubs) > 0 && [] {
+  for (const auto& s : kLibraryStubs)
+    if (s.name.size() >= 64) return false;
+  return true;
+}());
+
 const LibraryStub* library_stub(StubKind kind, std::string_view name) {
+  if (!kStubLengths.maybe(kind, name.size())) return nullptr;
   for (const auto& s : kLibraryStubs)
     if (s.kind == kind && s.name == name) return &s;
+  return nullptr;
+}
+
+// library_stub(StubKind::key, "/tikz/" + key) without building the path.
+const LibraryStub* library_key_stub(std::string_view key) {
+  constexpr std::string_view kTikz = "/tikz/";
+  if (!kStubLengths.maybe(StubKind::key, kTikz.size() + key.size())) return nullptr;
+  for (const auto& s : kLibraryStubs)
+    if (s.kind == StubKind::key && s.name.size() == kTikz.size() + key.size() && s.name.starts_with(kTikz) &&
+        s.name.substr(kTikz.size()) == key)
+      return &s;
   return nullptr;
 }
 
@@ -517,6 +647,7 @@ struct KeyMemo {
     std::int8_t tikz = -1;             // /tikz/NAME is a key of the set
     std::int8_t known[2] = {-1, -1};   // family 't' / 'p': a key of the set under /tikz/, /pgf/
                                        // (and /pgfplots/ for 'p'), by name or by pattern
+    std::int8_t command = -1;          // \NAME is a primitive or a command of the set
   };
   struct NameHash {
     using is_transparent = void;
@@ -667,7 +798,9 @@ class Checker {
                                [](std::uint32_t p, const std::pair<std::uint32_t, std::uint32_t>& r) { return p < r.first; });
     return it != pictures_.begin() && pos < std::prev(it)->second;
   }
-  void check_key(std::string_view key, std::string_view value, Place at, char family);
+  struct KeyFacts;
+  // `kf`: the facts of `key` (facts_[key])
+  void check_key(std::string_view key, std::string_view value, Place at, char family, KeyFacts& kf);
   void check_arrow_spec(std::string_view spec, Place at);
   void check_shape(std::string_view name, Place at);
   void check_named(Kind kind, std::string_view name, Place at, const char* what, std::string_view tex_message);
@@ -687,9 +820,9 @@ class Checker {
   // circuitikz's bipole styles begin with \circuitikzbasekey, the family /tikz/circuitikz, so that
   // the keys after them in a `to[R, o-, l=x]` are looked up there first (pgfcirc.defines.tex):
   // `o-` is a pole there, not an arrow specification; `l` the label.
-  [[gnu::cold]] bool circuitikz_key(const std::string& k) const {
+  [[gnu::cold]] bool circuitikz_key(std::string_view k) const {
     const auto u = cat_.unit("package", "circuitikz");
-    return u && loaded_.has(*u) && cat_.defined(Kind::key, "/tikz/circuitikz/" + k, loaded_);
+    return u && loaded_.has(*u) && cat_.defined(Kind::key, "/tikz/circuitikz/" + std::string(k), loaded_);
   }
   bool loaded_defines_through_macros(Kind kind) const {
     for (std::size_t u = 0; u < cat_.unit_count(); ++u) {
@@ -783,6 +916,9 @@ class Checker {
     std::int8_t may_set_shape = -1;   // a later option that may be a style setting the shape
     std::int8_t color = -1;           // known_color()
     std::int8_t state[2] = {-1, -1};  // check_key, family 't' / 'p': 1 defined, 2 read already, 0 unknown
+    // check_key of an unknown key, family 't' / 'p': the unit best_definer names for it
+    static constexpr std::int32_t kUnasked = -2, kNone = -1;
+    std::int32_t definer[2] = {kUnasked, kUnasked};
   };
   // The catalog's answers on key names under loaded_, from the thread's KeyMemo once
   // resolve_loads() has fixed loaded_ (a \tikzstyle read before that asks the catalog itself).
@@ -808,15 +944,27 @@ class Checker {
     if (a) a->known[f] = r;
     return r;
   }
-  KeyFacts& facts(std::string_view k) {
+  // facts_'s entry for k: its key is k itself when k is a view into the file, else a copy that
+  // lives as long as the Checker (nodes of an unordered_map do not move)
+  std::pair<const std::string_view, KeyFacts>& fact_entry(std::string_view k) {
     auto it = facts_.find(k);
-    if (it != facts_.end()) return it->second;
+    if (it != facts_.end()) return *it;
     if (k.data() < text_.data() || k.data() + k.size() > text_.data() + text_.size())
       k = fact_names_.emplace_back(k);  // a collapsed copy: kept alive for the map's key
-    return facts_[k];
+    return *facts_.try_emplace(k).first;
   }
-  bool sets_shape(std::string_view k) {
-    KeyFacts& f = facts(k);
+  KeyFacts& facts(std::string_view k) { return fact_entry(k).second; }
+  // \N is a primitive or a command of loaded_ (through the thread's KeyMemo)
+  bool catalog_command(std::string_view n) {
+    KeyMemo::Answer* a = key_memo_ ? &key_memo_->answer(n) : nullptr;
+    if (a && a->command >= 0) return a->command;
+    const bool r = cat_.primitive(n) || cat_.defined(Kind::command, n, loaded_);
+    if (a) a->command = r;
+    return r;
+  }
+  bool sets_shape(std::pair<const std::string_view, KeyFacts>& e) {
+    const std::string_view k = e.first;
+    KeyFacts& f = e.second;
     if (f.sets_shape < 0)
       f.sets_shape = k == "shape" || cat_.defined_anywhere(Kind::shape, k) || user_shapes_.count(k);
     return f.sets_shape;
@@ -828,7 +976,17 @@ class Checker {
   }
   std::unordered_map<std::string_view, KeyFacts> facts_;
   std::deque<std::string> fact_names_;
-  std::vector<std::pair<std::string_view, std::size_t>> items_;  // check_option_list's items (a stack: styles nest)
+  // check_option_list's items (a stack: styles nest)
+  struct Item {
+    std::string_view text;  // the item (a view into the list)
+    std::size_t off = 0;    // its offset in the list
+    std::string_view key_text;                        // split_key(text)
+    std::size_t value_at = std::string_view::npos;
+    std::pair<const std::string_view, KeyFacts>* fact = nullptr;  // facts of the key, blanks collapsed
+    Item() = default;
+    Item(std::string_view t, std::size_t o) : text(t), off(o) {}
+  };
+  std::vector<Item> items_;
   // The styles the file defines (`name/.style={...}`, \tikzstyle): their keys run where the style
   // is used, so they are checked there, once. A style defined twice or appended to is not checked.
   struct Style {
@@ -1102,7 +1260,7 @@ void Checker::collect() {
   finish_pictures();
   // keys the file defines: any `path/.handler` in the text, every component of its path
   std::string_view s = text_;
-  for (std::size_t p = s.find("/."); p != std::string_view::npos; p = s.find("/.", p + 2)) {
+  for (std::size_t p = find_text(s, "/."); p != std::string_view::npos; p = find_text(s, "/.", p + 2)) {
     if (p + 2 >= s.size() || !is_letter(s[p + 2])) continue;
     std::size_t b = p;
     while (b > 0 && s[b - 1] != ',' && s[b - 1] != '{' && s[b - 1] != '[' && s[b - 1] != '\n' && s[b - 1] != '=') --b;
@@ -1125,7 +1283,7 @@ void Checker::collect() {
     if (path.find('/') != std::string::npos) user_keys_.insert(trim(path));
   }
   // declare function={f(\x)=...;}
-  for (std::size_t p = s.find("declare function"); p != std::string_view::npos; p = s.find("declare function", p + 1)) {
+  for (std::size_t p = find_text(s, "declare function"); p != std::string_view::npos; p = find_text(s, "declare function", p + 1)) {
     std::size_t e = std::min(s.size(), p + 2000);
     std::size_t q = p + 16;
     while (q < e) {
@@ -1139,9 +1297,9 @@ void Checker::collect() {
       q = semi + 1;
     }
   }
-  if (s.find("\\pgfkeys{/") != std::string_view::npos && s.find(".unknown") != std::string_view::npos) keys_untrackable_ = true;
-  if (s.find("/.tip") != std::string_view::npos) user_arrows_.insert("*");  // arrow tips defined by the file
-  if (s.find("circuit") != std::string_view::npos) keys_untrackable_ = true;  // circuit symbols: keys made by macros
+  if (find_text(s, "\\pgfkeys{/") != std::string_view::npos && find_text(s, ".unknown") != std::string_view::npos) keys_untrackable_ = true;
+  if (find_text(s, "/.tip") != std::string_view::npos) user_arrows_.insert("*");  // arrow tips defined by the file
+  if (find_text(s, "circuit") != std::string_view::npos) keys_untrackable_ = true;  // circuit symbols: keys made by macros
   merge_skips();
 }
 
@@ -1230,7 +1388,8 @@ void Checker::check_structure() {
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   std::vector<std::size_t> open;
   bool brace_error = false;
-  for (std::size_t i = 0; i < stop; ++i) {
+  for (const std::size_t i : scan_.braces) {  // the braces (ascending), up to stop
+    if (i >= stop) break;
     if (t_[i].type == T::open) open.push_back(i);
     else if (t_[i].type == T::close) {
       if (open.empty()) {
@@ -1256,7 +1415,8 @@ void Checker::check_structure() {
     Place at;
   };
   std::vector<Env> envs;
-  for (std::size_t i = 0; i < stop; ++i) {
+  for (const std::size_t i : scan_.cs) {  // the control sequences (ascending), up to stop
+    if (i >= stop) break;
     if (!t_[i].has(kBeginEnd)) continue;
     if (in_skip(t_[i].pos)) continue;
     const EnvRef* ref = env_of(i);
@@ -1427,8 +1587,8 @@ void Checker::resolve_loads() {
       unicode_engine_ = true;
     if (l.kind == "package" && l.name == "inputenc" && l.options.find("utf8") == std::string::npos) non_utf8_input_ = true;
   }
-  if (text_.find("!TEX program") != std::string::npos || text_.find("!TeX program") != std::string::npos ||
-      text_.find("!TEX TS-program") != std::string::npos)
+  if (find_text(text_, "!TEX program") != std::string::npos || find_text(text_, "!TeX program") != std::string::npos ||
+      find_text(text_, "!TEX TS-program") != std::string::npos)
     unicode_engine_ = true;  // a magic comment names the engine: not assumed pdfLaTeX
 }
 
@@ -1446,12 +1606,14 @@ void Checker::check_commands() {
   const auto pgfplots_unit = cat_.unit("package", "pgfplots");
   const bool pgfplots_loaded = pgfplots_unit && loaded_.has(*pgfplots_unit);
   auto known = [&](std::string_view n) {
-    if (n.empty() || defined_.count(n) || cat_.primitive(n)) return true;
+    if (n.empty() || defined_.count(n)) return true;
     if (pgfplots_loaded && (n == "as" || n == "nextlist")) return true;
     if (n.rfind("pdf", 0) == 0 || n.rfind("Xe", 0) == 0) return true;  // pdfTeX/XeTeX primitives: not in LuaTeX's list
-    return cat_.defined(Kind::command, n, loaded_);
+    return catalog_command(n);
   };
-  for (std::size_t i = start; i < stop; ++i) {
+  for (const std::size_t i : scan_.cs) {  // the control sequences (ascending), up to stop
+    if (i < start) continue;
+    if (i >= stop) break;
     const Tok& tk = t_[i];
     if (tk.type != T::cs || in_skip(tk.pos)) continue;
     std::string_view name = tx(tk);
@@ -1551,7 +1713,8 @@ void Checker::check_options() {
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   int in_tikzcd = 0;
   constexpr std::uint16_t kWanted = kBeginEnd | kTikz | kPathCommand | kAddplot | kTikzset;
-  for (std::size_t i = 0; i < stop; ++i) {
+  for (const std::size_t i : scan_.cs) {  // the control sequences (ascending), up to stop
+    if (i >= stop) break;
     const Tok& tk = t_[i];
     if (tk.type != T::cs || !tk.has(kWanted) || in_skip(tk.pos)) continue;
     std::size_t j = i + 1;
@@ -1756,15 +1919,24 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
   }
   const std::size_t count = items_.size() - first;
   std::string buf;
+  // each item's key, split once: its facts_ entry holds the key with its blanks collapsed (a
+  // view into the file, or a copy kept in fact_names_)
+  for (std::size_t n = 0; n < count; ++n) {
+    Item& it = items_[first + n];
+    auto [key_text, value_at] = split_key(it.text);
+    it.key_text = key_text;
+    it.value_at = value_at;
+    it.fact = &fact_entry(collapsed(key_text, buf));
+  }
   // the last option that sets the shape wins (`shape=oval, circle` draws a circle)
   std::size_t last_shape = count;
   for (std::size_t n = 0; n < count; ++n)
-    if (sets_shape(collapsed(split_key(items_[first + n].first).first, buf))) last_shape = n;
+    if (sets_shape(*items_[first + n].fact)) last_shape = n;
   // a later option without a value may be a style that sets the shape (`state`): then say nothing
   for (std::size_t n = last_shape + 1; n < count; ++n) {
-    auto [key, value_at] = split_key(items_[first + n].first);
-    std::string_view k = collapsed(key, buf);
-    KeyFacts& f = facts(k);
+    const std::size_t value_at = items_[first + n].value_at;
+    const std::string_view k = items_[first + n].fact->first;
+    KeyFacts& f = items_[first + n].fact->second;
     if (f.may_set_shape < 0) {
       // bit 1: when the option has no value; bit 2: with or without one
       const bool tikz_key = catalog_tikz_key(k);
@@ -1778,104 +1950,116 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
     if (f.may_set_shape & 2 || (f.may_set_shape & 1 && value_at == std::string_view::npos)) last_shape = count;
   }
   for (std::size_t index = 0; index < count; ++index) {
-    auto [item, off] = items_[first + index];
+    const Item entry = items_[first + index];  // a copy: a style used by check_key grows items_
+    const std::string_view item = entry.text, key_text = entry.key_text, key = entry.fact->first;
+    const std::size_t off = entry.off, value_at = entry.value_at;
     last_shape_item_ = index == last_shape;
-    auto [key_text, value_at] = split_key(item);
-    std::string key(collapsed(key_text, buf));
     std::string_view value = value_at != std::string_view::npos ? item.substr(value_at) : std::string_view{};
     std::size_t lead = 0;
-    while (lead < item.size() && std::isspace(static_cast<unsigned char>(item[lead]))) ++lead;
+    while (lead < item.size() && is_ascii_space(item[lead])) ++lead;
     Place at{base + static_cast<std::uint32_t>(off + lead), base + static_cast<std::uint32_t>(off + key_text.size())};
     if (key.empty()) continue;
-    if (key.find("/.") != std::string::npos) {
+    if (key.find("/.") != std::string_view::npos) {
       // a definition: its value is code, not run here (a style's keys are checked where it is used)
       if (!value.empty()) add_skip(at.pos, base + static_cast<std::uint32_t>(off + item.size()));
       if (value_at != std::string_view::npos) define_style(key, value, base + static_cast<std::uint32_t>(off + value_at), family);
       continue;
     }
-    check_key(key, value, at, family);
+    check_key(key, value, at, family, entry.fact->second);
   }
   items_.resize(first);
 }
 
-void Checker::check_key(std::string_view key, std::string_view value, Place at, char family) {
+void Checker::check_key(std::string_view key, std::string_view value, Place at, char family, KeyFacts& kf) {
   if (key[0] == '"') {  // the quotes library's `"label text"'
     if (stub_reported_.insert("\"").second)
       stub_missing(*library_stub(StubKind::syntax, "\""), at, "the quoted option " + std::string(key));
     return;
   }
-  if (key.find_first_of("\\#\"'$()") != std::string_view::npos || key[0] == '/') return;
+  static constexpr ByteSet kNotPlainKey("\\#\"'$()"), kBraces("{}");
+  if (kNotPlainKey.any_in(key) || key[0] == '/') return;
   if (value.empty() && styles_.count(key)) use_style(std::string(key));
-  if (key.find_first_of("{}") != std::string_view::npos && key.find('-') == std::string_view::npos) return;
-  std::string k(key);
-  std::string v = trim(value);
+  if (kBraces.any_in(key) && key.find('-') == std::string_view::npos) return;
+  const std::string_view k = key;
+  const std::string_view v = trim_view(value);
   auto known_key = [&](const std::string& full) {
     return cat_.defined(Kind::key, full, loaded_) || cat_.key_pattern(full, loaded_);
   };
   // A key is resolved once per family (a file repeats `draw`, `thick`, `->` ...): 1 defined (a
   // key, a color, a shape), 2 read already (an arrow specification, a library stub), 0 unknown.
-  KeyFacts& kf = facts(k);  // a node of facts_: stays valid while the checks below add others
-  int state = kf.state[family == 'p' ? 1 : 0];
-  std::string tikz, pgf, pgfplots;  // its full paths, when it is not resolved yet or unknown
-  if (state <= 0) tikz = "/tikz/" + k, pgf = "/pgf/" + k, pgfplots = "/pgfplots/" + k;
+  const int fam = family == 'p' ? 1 : 0;
+  int state = kf.state[fam];
   if (state < 0) {
     state = 1;
     bool ok = user_keys_.count(k) > 0;
     // not a key (the exact names first, the pattern keys last: they are a scan), a color
     // expression (red!20!white), a color
-    if (const LibraryStub* stub = library_stub(StubKind::key, tikz); stub && !ok && stub_missing(*stub, at, "the key '" + k + "'"))
+    if (const LibraryStub* stub = library_key_stub(k); stub && !ok && stub_missing(*stub, at, "the key '" + std::string(k) + "'"))
       state = 2;
-    else if (!ok && !catalog_key(k, family) && k.find('!') == std::string::npos && !known_color_memo(k) &&
+    else if (!ok && !catalog_key(k, family) && k.find('!') == std::string_view::npos && !known_color_memo(k) &&
              !circuitikz_key(k)) {
-      if (k.find('-') != std::string::npos) {  // an arrow specification
+      if (k.find('-') != std::string_view::npos) {  // an arrow specification
         check_arrow_spec(k, at);
         state = 2;
       } else if (!cat_.defined(Kind::shape, k, loaded_) && !user_shapes_.count(k)) {
         state = 0;
       }
     }
-    kf.state[family == 'p' ? 1 : 0] = static_cast<std::int8_t>(state);
+    kf.state[fam] = static_cast<std::int8_t>(state);
   }
   if (state == 2) return;
   bool ok = state == 1;
-  if (!ok && k.find('/') != std::string::npos) return;  // a path (colormap/viridis): families we do not model
+  if (!ok && k.find('/') != std::string_view::npos) return;  // a path (colormap/viridis): families we do not model
   if (!ok) {
-    // where is it defined?
+    // its full paths
+    const std::string ks(k);
+    const std::string tikz = "/tikz/" + std::string(k), pgfplots = "/pgfplots/" + std::string(k);
+    // where is it defined? (the catalog's answer, once per file and family)
     // a shape's library first (`diamond` is shapes.geometric's shape before it is any library's key)
-    std::optional<UnitId> def = best_definer(Kind::shape, k);
-    for (const std::string& full : {tikz, pgf, family == 'p' ? pgfplots : tikz})
-      if (!def) def = best_definer(Kind::key, full);
+    std::optional<UnitId> def;
+    if (kf.definer[fam] == KeyFacts::kUnasked) {
+      def = best_definer(Kind::shape, k);
+      const std::string pgf = "/pgf/" + std::string(k);
+      for (const std::string* full : {&tikz, &pgf, family == 'p' ? &pgfplots : &tikz})
+        if (!def) def = best_definer(Kind::key, *full);
+      kf.definer[fam] = def ? static_cast<std::int32_t>(*def) : KeyFacts::kNone;
+    } else if (kf.definer[fam] != KeyFacts::kNone) {
+      def = static_cast<UnitId>(kf.definer[fam]);
+    }
     if (!def && cat_.defined_anywhere(Kind::color, k)) return;  // a color of a package option (dvipsnames...)
     if (!document_ && (def || cat_.key_pattern_anywhere(tikz))) return;
-    std::string family_path = family == 'p' ? "/pgfplots/" : "/tikz/";
+    const std::string family_path = family == 'p' ? "/pgfplots/" : "/tikz/";
     if (def && (!complete_ || keys_untrackable_ || loaded_defines_through_macros(Kind::key))) {
-      unsure("key '" + k + "' is defined by " + unit_label(*def) + ", not loaded here, but " +
+      if (!indeterminate_.empty()) return;  // unsure() keeps the first reason only
+      unsure("key '" + ks + "' is defined by " + unit_label(*def) + ", not loaded here, but " +
              (!complete_ ? incomplete_
               : keys_untrackable_ ? std::string("the file defines keys through macros or handlers")
                                   : std::string("a loaded package defines keys through macros")));
       return;
     }
     if (def) {
-      error(at, "key '" + k + "' is defined by " + unit_label(*def) + ", which is not loaded",
-            "Package pgfkeys Error: I do not know the key '" + family_path + k + "'", fix_for_unit(*def),
-            {{"check", "key-of-unloaded-library"}, {"key", k}, {"defined_by", std::string(cat_.unit_id(*def))}});
+      error(at, "key '" + ks + "' is defined by " + unit_label(*def) + ", which is not loaded",
+            "Package pgfkeys Error: I do not know the key '" + family_path + ks + "'", fix_for_unit(*def),
+            {{"check", "key-of-unloaded-library"}, {"key", ks}, {"defined_by", std::string(cat_.unit_id(*def))}});
     } else if (!complete_ || keys_untrackable_ || !document_) {
-      unsure("key '" + k + "' is defined by nothing the catalog knows, but " +
+      if (!indeterminate_.empty()) return;  // unsure() keeps the first reason only
+      unsure("key '" + std::string(k) + "' is defined by nothing the catalog knows, but " +
              (!complete_ ? incomplete_ : !document_ ? std::string("this is a fragment") : std::string("the file defines keys through macros or handlers")));
     } else if (loaded_defines_through_macros(Kind::key)) {
       // pgfplots makes keys with its own macros (\pgfplots@cmdkey@alias xticklabel style=...,
       // error bars/.cd families): the catalog's list of its keys is not complete
-      unsure("key '" + k + "' is defined by nothing the catalog knows, but a loaded package defines keys through macros");
+      if (!indeterminate_.empty()) return;  // unsure() keeps the first reason only
+      unsure("key '" + ks + "' is defined by nothing the catalog knows, but a loaded package defines keys through macros");
     } else {
       std::string near = cat_.nearest(Kind::key, tikz, loaded_, suggest_, "/tikz/");
       if (near.empty() && family == 'p') near = cat_.nearest(Kind::key, pgfplots, loaded_, suggest_, "/pgfplots/");
       if (!near.empty()) near = near.substr(near.rfind('/') + 1);
       for (const auto& u : user_keys_)
         if (near.empty() && edit_distance(k, u, 1) <= 1) near = u;
-      error(at, "no library defines the key '" + k + "'",
-            "Package pgfkeys Error: I do not know the key '" + family_path + k + "'",
-            near.empty() ? "remove it, or define it with \\tikzset{" + k + "/.style={...}}" : "write '" + near + "'",
-            {{"check", "unknown-key"}, {"key", k}});
+      error(at, "no library defines the key '" + ks + "'",
+            "Package pgfkeys Error: I do not know the key '" + family_path + ks + "'",
+            near.empty() ? "remove it, or define it with \\tikzset{" + ks + "/.style={...}}" : "write '" + near + "'",
+            {{"check", "unknown-key"}, {"key", ks}});
     }
     return;
   }
@@ -1889,7 +2073,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     if (last_shape_item_) check_shape(v, at);
   } else if (k == "arrows" || k == ">") {
     if (k == ">") {
-      std::string tip = v;
+      std::string tip(v);
       if (!tip.empty() && tip.front() == '{' && tip.back() == '}') tip = tip.substr(1, tip.size() - 2);
       check_arrow_spec("-" + tip, at);
     } else {
@@ -1900,7 +2084,7 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
              k == "ball color") {  // a color (pgfmanual 15.7: the shadings' colors)
     check_color(v, at);
   } else if (k == "decoration") {
-    std::string body = v.front() == '{' && v.back() == '}' ? v.substr(1, v.size() - 2) : v;
+    std::string body(v.front() == '{' && v.back() == '}' ? v.substr(1, v.size() - 2) : v);
     for (auto [item, off] : split_top(body, ',')) {
       if (item.find('/') != std::string_view::npos) break;  // `text effects/.cd`: keys of another path follow
       auto kv = split_top(item, '=');
@@ -1915,8 +2099,8 @@ void Checker::check_key(std::string_view key, std::string_view value, Place at, 
     bool has_of = v.rfind("of ", 0) == 0 || v.find(" of ") != std::string::npos;
     auto pos = cat_.unit("tikzlib", "positioning");
     if (has_of && pos && !loaded_.has(*pos) && document_ && complete_)
-      error(at, "'" + k + "=" + v + "' needs the positioning library", "Package PGF Math Error: Unknown function `of'",
-            "add \\usetikzlibrary{positioning}", {{"check", "key-of-unloaded-library"}, {"key", k}, {"defined_by", "tikzlib:positioning"}});
+      error(at, "'" + std::string(k) + "=" + std::string(v) + "' needs the positioning library", "Package PGF Math Error: Unknown function `of'",
+            "add \\usetikzlibrary{positioning}", {{"check", "key-of-unloaded-library"}, {"key", std::string(k)}, {"defined_by", "tikzlib:positioning"}});
   }
 }
 
@@ -2056,7 +2240,8 @@ void Checker::check_coordinates() {
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   int in_picture = 0;
   std::uint32_t tikz_until = 0;  // a \tikz command's picture: its braced group or its one statement
-  for (std::size_t i = 0; i < stop; ++i) {
+  for (std::size_t c = 0; c < scan_.cs.size() && scan_.cs[c] < stop; ++c) {  // the control sequences, up to stop
+    const std::size_t i = scan_.cs[c];
     const Tok& tk = t_[i];
     if (tk.type != T::cs || !tk.has(kBeginEnd | kTikz | kStatement) || in_skip(tk.pos)) continue;
     if (tk.has(kBeginEnd)) {
@@ -2092,10 +2277,11 @@ void Checker::check_coordinates() {
       else if (depth == 0 && t_[e].is(';')) break;
     }
     check_statement(i + 1, e);
-    i = e;
+    while (c + 1 < scan_.cs.size() && scan_.cs[c + 1] <= e) ++c;  // on after the statement
   }
   // \pgfmathsetmacro{\x}{expr}, \pgfmathparse{expr}
-  for (std::size_t i = 0; i < stop; ++i) {
+  for (const std::size_t i : scan_.cs) {  // the control sequences (ascending), up to stop
+    if (i >= stop) break;
     const Tok& tk = t_[i];
     if (tk.type != T::cs || !tk.has(kMathParse)) continue;
     std::size_t j = i + 1;
@@ -2136,18 +2322,22 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
       continue;
     }
     if (depth != 0) continue;
-    if (tk.type == T::letters && !after_let) {  // a path operation of a library
-      std::string_view op = tx(tk);
-      if (op == "l" && i + 2 < b && tx(t_[i + 1]) == "-" && tx(t_[i + 2]) == "system") op = "l-system";
-      const LibraryStub* stub = library_stub(StubKind::operation, op);
-      if (stub && stub_reported_.insert(std::string(op)).second)
-        stub_missing(*stub, {tk.pos, tk.end}, "the path operation '" + std::string(op) + "'");
-    }
-    if (tk.type == T::letters) last_op = tx(tk);
-    if (tk.type == T::letters && (tx(tk) == "let" || tx(tk) == "foreach" || tx(tk) == "plot" || tx(tk) == "in")) {
-      after_let = tx(tk) == "let" || tx(tk) == "foreach" || tx(tk) == "plot" ? true : (tx(tk) == "in" ? false : after_let);
-      in_let = tx(tk) == "let" ? true : tx(tk) == "in" ? false : in_let;
-      continue;
+    if (tk.type == T::letters) {
+      const std::string_view word = tx(tk);
+      if (!after_let) {  // a path operation of a library
+        std::string_view op = word;
+        if (op == "l" && i + 2 < b && tx(t_[i + 1]) == "-" && tx(t_[i + 2]) == "system") op = "l-system";
+        const LibraryStub* stub = library_stub(StubKind::operation, op);
+        if (stub && stub_reported_.insert(std::string(op)).second)
+          stub_missing(*stub, {tk.pos, tk.end}, "the path operation '" + std::string(op) + "'");
+      }
+      last_op = word;
+      const bool let = word == "let", in = word == "in";
+      if (let || in || word == "foreach" || word == "plot") {
+        after_let = !in;
+        in_let = let ? true : in ? false : in_let;
+        continue;
+      }
     }
     if (tk.is('[')) {
       std::size_t e = bracket_end(i);
@@ -2195,7 +2385,7 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
     }
     if (close == b) return;
     std::string_view content = src(t_[i].end, t_[close].pos);
-    if (content.find(':') != std::string_view::npos && content.find(" cs:") != std::string_view::npos) {
+    if (std::memchr(content.data(), ':', content.size()) && content.find(" cs:") != std::string_view::npos) {
       i = close;
       continue;
     }
@@ -2229,11 +2419,11 @@ void Checker::check_math_expression(std::string_view expr, Place at) {
   for (std::size_t i = 0; i < expr.size(); ++i) {
     if (!is_letter(expr[i])) continue;
     if (i > 0 && (expr[i - 1] == '\\' || is_letter(expr[i - 1]) || expr[i - 1] == '@')) {
-      while (i < expr.size() && (is_letter(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i])))) ++i;
+      while (i < expr.size() && (is_letter(expr[i]) || (expr[i] >= '0' && expr[i] <= '9'))) ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < expr.size() && (is_letter(expr[j]) || std::isdigit(static_cast<unsigned char>(expr[j])) || expr[j] == '_')) ++j;
+    while (j < expr.size() && (is_letter(expr[j]) || (expr[j] >= '0' && expr[j] <= '9') || expr[j] == '_')) ++j;
     std::size_t k = j;
     while (k < expr.size() && expr[k] == ' ') ++k;
     if (k < expr.size() && expr[k] == '(') {
@@ -2271,7 +2461,8 @@ void Checker::check_math_expression(std::string_view expr, Place at) {
 void Checker::check_characters() {
   if (!document_ || unicode_engine_ || non_utf8_input_) return;
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
-  for (std::size_t i = docclass_; i < stop; ++i) {
+  // from the first non-ASCII character (tokenize found it)
+  for (std::size_t i = std::max(docclass_, scan_.first_non_ascii); i < stop; ++i) {
     const Tok& tk = t_[i];
     if (tk.type != T::other || !tk.cp) continue;
     if (cat_.unicode_defined(tk.cp, loaded_)) continue;
