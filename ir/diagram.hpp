@@ -117,6 +117,10 @@ struct Element {
   // the element is visible is not known).
   std::vector<std::uint32_t> clips;
   bool clip_unknown = false;
+  // Its layer's place in the picture's layers (tex::Picture::layers) counted from main: TeX paints
+  // the layers in that order (negative: under main, as `background` under the backgrounds
+  // library's list), and in each layer in source order.
+  int layer = 0;
 };
 
 enum class NodeShape { rectangle, circle, ellipse, coordinate, other };
@@ -165,6 +169,7 @@ struct Node {
   Provenance prov;
   bool incomplete = false;
   bool unplaced_reference = false;  // as Element::unplaced_reference
+  int layer = 0;                    // as Element::layer
 };
 
 struct NamedCoordinate {

@@ -151,6 +151,7 @@ json node_json(const Node& n, const Ctx& sm) {
             {"placement", n.placement},
             {"incomplete", n.incomplete},
             {"unplaced_reference", n.unplaced_reference},
+            {"layer", n.layer},
             {"source", provenance(n.prov, sm)}};
   return j;
 }
@@ -195,6 +196,7 @@ json to_json(const Diagram& d, const SourceManager& source_manager) {
     ej["role"] = e.role;
     ej["clips"] = e.clips;
     ej["clip_unknown"] = e.clip_unknown;
+    ej["layer"] = e.layer;
     ej["source"] = provenance(e.prov, sm);
     elements.push_back(std::move(ej));
   }

@@ -907,8 +907,12 @@ bool apply_library_key(const KeyApplier& ka, Settings& s, const tex::FlatKey& k,
     s.shape_name = key;
     return true;
   }
-  // backgrounds: the scope's paths go to the background layer, drawn first; nothing moves
-  if (key == "on background layer") return true;
+  // backgrounds (tikzlibrarybackgrounds.code.tex): the scope's paths go to the layer
+  // `background`, painted under main; nothing moves
+  if (key == "on background layer") {
+    if (target == KeyTarget::scope || target == KeyTarget::picture) s.layer = "background";
+    return true;
+  }
   // decorations.text: text effects style the characters of `text effects along path`, whose
   // drawing is judged with the decoration (decorations.cpp)
   if (key == "text effects") {  // joins the decoration's keys (decorations_text_effects.cpp)

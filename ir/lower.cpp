@@ -3025,6 +3025,10 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       stack_.push_back(stack_.back());
       styles_.push();
       Settings& s = stack_.back();
+      if (!st.layer.empty()) {  // \begin{pgfonlayer}{name}: a TeX group painted on that layer
+        s.layer = st.layer;
+        return;
+      }
       s.labels.clear();
       s.pins.clear();
       std::vector<LowerProblem> probs;
@@ -4045,7 +4049,22 @@ Diagram PictureLowerer::run() {
   for (const auto& p : probs) stack_.back().unread_scope_keys = stack_.back().unread_scope_keys || p.makes_incomplete;
   for (const auto& p : probs) problem(p.code, p.message, 0, 0, nullptr, p.makes_incomplete);
   probs.clear();
-  for (const auto& st : pic_.statements) lower_statement(st);
+  // The layers (tex::Picture::layers): each statement's elements and nodes on the layer in force
+  // for it, by its place counted from main (a name not in the list is pgf's error: left on main).
+  auto layer_rank = [&](const std::string& name) {
+    const auto& ls = pic_.layers;
+    const auto at = std::find(ls.begin(), ls.end(), name);
+    const auto main = std::find(ls.begin(), ls.end(), std::string("main"));
+    return at == ls.end() || main == ls.end() ? 0 : static_cast<int>(at - ls.begin()) - static_cast<int>(main - ls.begin());
+  };
+  for (const auto& st : pic_.statements) {
+    const std::size_t elements_before = d_.elements.size(), nodes_before = d_.nodes.size();
+    lower_statement(st);
+    if (stack_.back().layer == "main") continue;
+    const int rank = layer_rank(stack_.back().layer);
+    for (std::size_t k = elements_before; k < d_.elements.size(); ++k) d_.elements[k].layer = rank;
+    for (std::size_t k = nodes_before; k < d_.nodes.size(); ++k) d_.nodes[k].layer = rank;
+  }
   lower_picture_end();
   if (!handlers_.empty()) {
     tex::Statement at;  // located at the picture

@@ -163,6 +163,9 @@ struct Settings {
   // a style of a package whose files are not read): it may move or restyle everything drawn under
   // it, so nothing lowered here is complete.
   bool unread_scope_keys = false;
+  // The layer the group's paths are painted on (pgfcorelayers: \begin{pgfonlayer}{name}, the
+  // backgrounds library's `on background layer` scope key): "main" unless one of them says.
+  std::string layer = "main";
 
   // nodes (pgfmanual 17)
   NodeShape shape = NodeShape::rectangle;

@@ -534,6 +534,22 @@ std::string Expander::body_font() const {
   return m && !m->body.empty() ? m->body.front().text : std::string();
 }
 
+static const std::string kLayersName = " tikzlint layers";
+
+std::string Expander::layers() const {
+  const Meaning* m = env_.find(kLayersName);
+  return m && !m->body.empty() ? m->body.front().text : std::string("main");
+}
+
+void Expander::set_layers(const std::string& list) {
+  auto m = std::make_shared<Meaning>();
+  Token t;
+  t.cat = Cat::other;
+  t.text = list;
+  m->body.push_back(std::move(t));
+  env_.set(kLayersName, std::move(m), false);
+}
+
 void Expander::set_body_font(const std::string& commands) {
   auto m = std::make_shared<Meaning>();
   Token t;
@@ -2361,11 +2377,29 @@ void Expander::p_skip_args(const Token& t) {
       std::size_t comma = names.find(',', at);
       std::string name = trim(names.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
       if (!name.empty() && std::find(doc_.tikz_libraries.begin(), doc_.tikz_libraries.end(), name) ==
-                               doc_.tikz_libraries.end())
+                               doc_.tikz_libraries.end()) {
+        // tikzlibrarybackgrounds.code.tex, when it is loaded: \pgfsetlayers{background,main}
+        if (name == "backgrounds") set_layers("background,main");
         doc_.tikz_libraries.push_back(std::move(name));
+      }
       if (comma == std::string::npos) break;
       at = comma + 1;
     }
+  }
+  if (t.text == "pgfsetlayers") {
+    // pgfcorelayers.code.tex \pgf@dosetlayer: the names, comma separated, each trimmed
+    std::string names, list;
+    for (const Token& x : expand_fully(scratch))
+      if (x.cat != Cat::begin_group && x.cat != Cat::end_group) names += x.cat == Cat::space ? " " : x.text;
+    std::size_t at = 0;
+    while (at <= names.size()) {
+      std::size_t comma = names.find(',', at);
+      std::string name = trim(names.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      if (!name.empty()) list += (list.empty() ? "" : ",") + name;
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    set_layers(list);
   }
   for (int i = 0; i < after; ++i) {
     scratch.clear();

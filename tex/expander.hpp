@@ -194,6 +194,11 @@ class Expander {
   // PictureReader sets them as it reads the body), local to the TeX group they are given in.
   std::string body_font() const;
   void set_body_font(const std::string& commands);
+  // The picture's layers in painting order (pgfcorelayers.code.tex: \pgfsetlayers, "main" by
+  // default; the backgrounds library sets "background,main" when it is loaded), comma separated,
+  // local to the TeX group it is set in, as \pgfsetlayers' \let is.
+  std::string layers() const;
+  void set_layers(const std::string& list);
 
   // Argument readers on raw tokens; false (with an `unterminated` error) at end of input.
   bool read_group_raw(TokenList& out, const Token& owner);         // {...} or one token

@@ -50,6 +50,21 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
+// Expander::layers' comma-separated names as a list.
+std::vector<std::string> layer_list(const std::string& names) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= names.size()) {
+    const std::size_t comma = names.find(',', at);
+    std::string name = trim(names.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (!name.empty()) out.push_back(std::move(name));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  if (out.empty()) out.push_back("main");
+  return out;
+}
+
 // tikzlibraryanimations (pgfmanual 26.2): `:attribute = {timeline}` on a path, a node or \scoped
 // animates the object in SVG output only; a PDF shows the unanimated picture, which is what the
 // rules check, so the specification is dropped. Only at brace, parenthesis and bracket depth 0:
@@ -378,6 +393,7 @@ void PictureReader::picture(const Token& begin, const std::string& environment) 
   current_ = doc_.pictures.size() - 1;
   if (ex_.begin_group(begin)) {
     statements(Mode::environment, begin);
+    if (current()) current()->layers = layer_list(ex_.layers());  // pgf reads them at the end
     ex_.end_group();
   }
   after_picture_ = current_;
@@ -487,6 +503,7 @@ void PictureReader::tikz_command(const Token& t) {
       statements(Mode::single, t, loops_before);
     }
   }
+  if (current()) current()->layers = layer_list(ex_.layers());
   after_picture_ = current_;
   current_ = saved;
 }
@@ -498,6 +515,7 @@ void PictureReader::bare_picture(const Token& first) {
   current_ = doc_.pictures.size() - 1;
   ex_.push_back(first);
   statements(Mode::bare, first);
+  if (current()) current()->layers = layer_list(ex_.layers());
 }
 
 void PictureReader::statements(Mode mode, const Token& begin, std::size_t loops_before) {
@@ -573,8 +591,19 @@ void PictureReader::statements(Mode mode, const Token& begin, std::size_t loops_
         envs.push_back(name);
         ex_.begin_group(t);
         if (name == "pgfonlayer") {
+          // pgfcorelayers.code.tex \pgfonlayer{name}: what follows, up to \end{pgfonlayer}, is
+          // painted on that layer (a TeX group: TikZ's keys stay as they are)
           TokenList layer;
           ex_.read_group_raw(layer, t);
+          std::string name_text;
+          for (const Token& x : ex_.expand_fully(std::move(layer)))
+            if (x.cat != Cat::begin_group && x.cat != Cat::end_group) name_text += x.cat == Cat::space ? " " : x.text;
+          Statement st;
+          st.kind = StatementKind::ScopeBegin;
+          st.layer = trim(name_text);
+          if (st.layer.empty()) st.layer = "main";
+          st.prov = ex_.provenance(t, t);
+          current()->statements.push_back(std::move(st));
         }
       }
       continue;
@@ -596,7 +625,7 @@ void PictureReader::statements(Mode mode, const Token& begin, std::size_t loops_
                      "\\end{" + name + "} closes \\begin{" + open + "}", t);
       envs.pop_back();
       ex_.end_group();
-      if (open == "scope") {
+      if (open == "scope" || open == "pgfonlayer") {
         Statement st;
         st.kind = StatementKind::ScopeEnd;
         st.text = "";

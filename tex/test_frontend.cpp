@@ -107,6 +107,32 @@ TEST_CASE("a package's setup commands outside pictures are kept in document orde
   CHECK(doc.pictures[0].statements[0].text == "\\tkzSetUpLine[add=0 and 0]");
 }
 
+// pgfcorelayers: \pgfsetlayers (the backgrounds library's list when it is loaded, the preamble's,
+// a picture's own for that picture only) and pgfonlayer, a group of statements on one layer.
+TEST_CASE("layers: the list in force at each picture's end, pgfonlayer a group on its layer") {
+  SourceManager sm;
+  std::string src =
+      "\\documentclass{standalone}\n\\usepackage{tikz}\\usetikzlibrary{backgrounds}\n"
+      "\\begin{document}\n\\begin{tikzpicture}\\draw (0,0);\\end{tikzpicture}\n"
+      "\\pgfdeclarelayer{fg}\\pgfsetlayers{ background , main,fg}\n"
+      "\\begin{tikzpicture}\\begin{pgfonlayer}{fg}\\node {a};\\end{pgfonlayer}\\end{tikzpicture}\n"
+      "\\begin{tikzpicture}\\pgfsetlayers{main}\\draw (0,0);\\end{tikzpicture}\n"
+      "\\begin{tikzpicture}\\draw (0,0);\\end{tikzpicture}\n\\end{document}\n";
+  auto doc = run(src, sm);
+  REQUIRE(doc.pictures.size() == 4);
+  CHECK(doc.pictures[0].layers == std::vector<std::string>{"background", "main"});
+  CHECK(doc.pictures[1].layers == std::vector<std::string>{"background", "main", "fg"});
+  CHECK(doc.pictures[2].layers == std::vector<std::string>{"main"});
+  CHECK(doc.pictures[3].layers == std::vector<std::string>{"background", "main", "fg"});  // the picture's own was local
+  const auto& st = doc.pictures[1].statements;
+  REQUIRE(st.size() == 3);
+  CHECK(st[0].kind == StatementKind::ScopeBegin);
+  CHECK(st[0].layer == "fg");
+  CHECK(st[0].text.empty());
+  CHECK(st[1].kind == StatementKind::Path);
+  CHECK(st[2].kind == StatementKind::ScopeEnd);
+}
+
 TEST_CASE("statement kinds: path commands, scopes, Other, a semicolon inside braces does not end a statement") {
   SourceManager sm;
   auto doc = run(

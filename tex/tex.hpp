@@ -75,6 +75,10 @@ struct Statement {
   // Cut short by a budget error (expansion-limit, reported): `text` is what was read before the
   // stop. Not a statement to parse; what it would have drawn is missing from the picture.
   bool cut = false;
+  // A ScopeBegin of the pgfonlayer environment (\begin{pgfonlayer}{name}, pgfcorelayers.code.tex):
+  // the layer its statements are painted on, up to the matching ScopeEnd. It is a TeX group, not
+  // a TikZ scope: `text` is empty.
+  std::string layer;
   SourceRange range_of(std::uint32_t begin, std::uint32_t end) const;  // text range -> source range
 };
 
@@ -93,6 +97,10 @@ struct Picture {
   // The font commands of the document body in force where the picture starts (\Huge,
   // \small\sffamily): the picture's font, hence its em and ex and its nodes' text.
   std::string body_font;
+  // The layers TeX paints the picture in, in order (\pgfsetlayers in force where the picture
+  // ends; pgfcorelayers.code.tex), "main" among them: what is on an earlier layer is under what
+  // is on a later one, whatever the source order.
+  std::vector<std::string> layers{"main"};
 };
 
 // A `% tikzlint: disable-next-line=rule -- reason` (or disable=, disable-file=) comment.

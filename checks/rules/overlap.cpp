@@ -28,7 +28,9 @@ const RuleDoc overlap_doc = {
     "  background drawn after the line hides it and is not reported, and so does an opaque node\n"
     "  painted after the line and not after the label whose box holds the label (a pgfplots\n"
     "  legend, filled white, over the plots). Grid lines are background\n"
-    "  and do not count;\n"
+    "  and do not count. Painted after means as TeX paints: layer by layer in the picture's\n"
+    "  order (\\pgfsetlayers; pgfonlayer and the backgrounds library's `on background layer`\n"
+    "  put a scope's paths on a layer), and in a layer in source order;\n"
     "- an opaque fill painted after a label, covering the label's centre where TeX paints it\n"
     "  (inside every clip in force where the fill was drawn; under a clip not lowered, not judged;\n"
     "  a pgfplots fill between, painted on its own layer under the axis' nodes, not judged);\n"
@@ -259,10 +261,16 @@ bool oblique_word_crossing(const ir::Box& core, const ir::Box& glyphs, const Str
 // crossing differ in the last bits): the first stroke in drawing order is the one reported.
 constexpr double kTieEpsilon = 1e-9;
 
-// Painting order: statements in source order; on one statement, nodes after the path.
-bool painted_after(const SourceRange& later, const SourceRange& earlier) {
+// Painting order (pgfcorelayers): layer by layer in the picture's order (Element::layer), and in
+// a layer statements in source order; on one statement, nodes after the path.
+bool painted_after(int later_layer, const SourceRange& later, int earlier_layer, const SourceRange& earlier) {
+  if (later_layer != earlier_layer) return later_layer > earlier_layer;
   if (!later.valid || !earlier.valid || later.file != earlier.file) return false;
   return later.begin > earlier.begin;
+}
+template <class A, class B>
+bool painted_after(const A& later, const B& earlier) {
+  return painted_after(later.layer, later.prov.range, earlier.layer, earlier.prov.range);
 }
 
 struct Mat23 {
@@ -600,12 +608,12 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       // A marking (tikz-cd's `"/" marking`) is a glyph set across its own arrow on purpose.
       if (same_path && n.role == "arrow marking") continue;
       // An opaque node background painted after the line hides it.
-      if (n.filled && (same_path || !painted_after(e.prov.range, n.prov.range))) continue;
+      if (n.filled && (same_path || !painted_after(e, n))) continue;
       // So does another opaque node painted after the line, not after the text, whose box holds
       // the text (a pgfplots legend, filled white over the plots, under its entries).
       if (std::any_of(filled_nodes.begin(), filled_nodes.end(), [&](std::size_t m) {
             const ir::Node& c = d.nodes[m];
-            return &c != &n && painted_after(c.prov.range, e.prov.range) && !painted_after(c.prov.range, n.prov.range) &&
+            return &c != &n && painted_after(c, e) && !painted_after(c, n) &&
                    box_contains(c.box, core);
           }))
         continue;
@@ -664,7 +672,7 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
     for (std::size_t ei : candidates) {
       const ir::Element& e = d.elements[ei];
       if (!e.style.fill || e.style.invisible || e.style.opacity < 1.0) continue;
-      if (!painted_after(e.prov.range, n.prov.range)) continue;
+      if (!painted_after(e, n)) continue;
       // a fill on pgfplots' `pre main` layer lies under a node of the axis written before it; over
       // the axis' own furniture its order is that of layers, not read here: not judged
       if (e.role == "data fill") continue;
@@ -693,18 +701,18 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
   }
 
   // 4. 3D faces in painter's order.
+  // In painting order: layer by layer, in a layer in element (source) order.
   std::vector<std::size_t> face_ids;
   std::vector<const ir::Face3D*> faces;
   for (std::size_t ei = 0; ei < d.elements.size(); ++ei) {
     const ir::Element& e = d.elements[ei];
     if (!visible(e) || !e.style.fill || e.style.opacity < 1.0) continue;
-    if (const auto* f = std::get_if<ir::Face3D>(&e.geom)) {
-      if (f->points.size() >= 3 && f->points3.size() == f->points.size()) {
-        face_ids.push_back(ei);
-        faces.push_back(f);
-      }
-    }
+    if (const auto* f = std::get_if<ir::Face3D>(&e.geom))
+      if (f->points.size() >= 3 && f->points3.size() == f->points.size()) face_ids.push_back(ei);
   }
+  std::stable_sort(face_ids.begin(), face_ids.end(),
+                   [&](std::size_t a, std::size_t b) { return d.elements[a].layer < d.elements[b].layer; });
+  for (std::size_t ei : face_ids) faces.push_back(&std::get<ir::Face3D>(d.elements[ei].geom));
   if (faces.size() >= 2) {
     if (auto proj = fit_projection(faces)) {
       std::array<double, 3> k = view_direction(*proj);
