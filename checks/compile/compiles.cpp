@@ -175,6 +175,7 @@ struct Scan {
   // Indices (ascending) of the tokens most passes look for: control sequences, and braces. A pass
   // that acts on control sequences only walks `cs`, not every letter, blank and digit.
   IndexVec cs, braces;
+  std::vector<std::uint32_t> foreach_words;  // the letters `foreach` (`child foreach \x in ...`)
   std::size_t first_non_ascii = SIZE_MAX;  // index of the first T::other token with a code point >= 0x80
   bool catcodes_changed = false;  // \catcode, \makeatletter ... \makeatother regions are fine
   bool at_letter_used = false;    // a control sequence read with @ as a letter
@@ -338,6 +339,7 @@ Scan tokenize(std::string_view s) {
     if (bits & kLetterByte) {
       while (j < n && byte_is(s[j], kLetterByte)) ++j;
       type = T::letters;
+      if (c == 'f' && j - i == 7 && s.substr(i, 7) == "foreach") out.foreach_words.push_back(static_cast<std::uint32_t>(v.size()));
     } else if (bits & kBlankByte) {
       while (j < n && byte_is(s[j], kBlankByte)) ++j;
       type = T::space;
@@ -474,6 +476,41 @@ const LibraryStub* library_key_stub(std::string_view key) {
   return nullptr;
 }
 
+// A hash of a name from its length and at most 16 of its bytes (its first and last 8; for a
+// shorter name, overlapping loads of 4 or single bytes), with fixed-size loads only: two
+// multiplies, where a byte loop (FNV) or std::hash's out-of-line murmur cost a step per byte.
+// Names that differ only in bytes the loads skip collide; the tables compare the names.
+inline std::uint64_t load_bytes(const char* p, std::size_t n) {  // n is 4 or 8
+  if (n == 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  }
+  std::uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+inline std::size_t short_name_hash(std::string_view s) {
+  const std::size_t n = s.size();
+  const char* p = s.data();
+  std::uint64_t a, b;
+  if (n >= 8) {
+    a = load_bytes(p, 8);
+    b = load_bytes(p + n - 8, 8);
+  } else if (n >= 4) {
+    a = load_bytes(p, 4);
+    b = load_bytes(p + n - 4, 4);
+  } else if (n > 0) {
+    a = static_cast<unsigned char>(p[0]) | static_cast<unsigned>(static_cast<unsigned char>(p[n / 2])) << 8;
+    b = static_cast<unsigned char>(p[n - 1]);
+  } else {
+    a = b = 0;
+  }
+  std::uint64_t h = (n * 0x9E3779B97F4A7C15ull ^ a) * 0xD6E8FEB86659FD93ull;
+  h = (h ^ b ^ (h >> 29)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(h ^ (h >> 32));
+}
+
 // The control sequences the passes dispatch on, with their CsFlag bits: an open-addressing table
 // of a few hundred slots (it stays in cache beside the catalog's large ones).
 class CsNames {
@@ -528,11 +565,7 @@ class CsNames {
 
  private:
   static constexpr std::size_t kMask = 511;
-  static std::size_t hash(std::string_view s) {  // FNV-1a
-    std::uint32_t h = 2166136261u;
-    for (unsigned char c : s) h = (h ^ c) * 16777619u;
-    return h ^ (h >> 15);
-  }
+  static std::size_t hash(std::string_view s) { return short_name_hash(s); }
   struct Slot {
     std::string_view name;
     std::uint16_t flags = 0;
@@ -547,6 +580,59 @@ std::uint16_t cs_flags(std::string_view name) {
 
 struct Place {
   std::uint32_t pos = 0, end = 0;
+};
+
+// Names (views that outlive the table) to small numbers, open addressing with linear probing:
+// a lookup is a multiply hash of at most 16 bytes and a probe, where unordered_map<string_view>
+// hashed the whole name out of line and allocated a node per name. check_commands puts every
+// control sequence of the file in one (as a set), the option checks every key (facts_).
+class NameIndex {
+ public:
+  static constexpr std::uint32_t kAbsent = UINT32_MAX;
+  std::uint32_t find(std::string_view name) const {
+    if (slots_.empty()) return kAbsent;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(name) & mask;; i = (i + 1) & mask) {
+      const Slot& sl = slots_[i];
+      if (sl.index == kAbsent) return kAbsent;
+      if (sl.name == name) return sl.index;
+    }
+  }
+  // `name` (not in the table) -> `index`
+  void add(std::string_view name, std::uint32_t index) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    place(name, index);
+  }
+  // as a set: true when `name` was not in it
+  bool insert(std::string_view name) {
+    if (find(name) != kAbsent) return false;
+    add(name, static_cast<std::uint32_t>(count_));
+    return true;
+  }
+  std::size_t size() const { return count_; }
+
+ private:
+  static std::size_t hash(std::string_view s) { return short_name_hash(s); }
+  void place(std::string_view name, std::uint32_t index) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = hash(name) & mask;
+    while (slots_[i].index != kAbsent) i = (i + 1) & mask;
+    slots_[i] = {name, index};
+    ++count_;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    count_ = 0;
+    for (const Slot& sl : old)
+      if (sl.index != kAbsent) place(sl.name, sl.index);
+  }
+  struct Slot {
+    std::string_view name;
+    std::uint32_t index = kAbsent;
+  };
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
 };
 
 struct Load {
@@ -608,9 +694,11 @@ std::vector<std::pair<std::string_view, std::size_t>> split_top(std::string_view
 // just after that '=' (npos: no '='). What split_top(item, '=') gives as [0] and [1].second,
 // without building the list.
 std::pair<std::string_view, std::size_t> split_key(std::string_view s) {
+  static constexpr ByteSet kKeyBytes("\\{}=");  // the bytes the split acts on
   int depth = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
+    if (!kKeyBytes.has(c)) continue;
     if (c == '\\') {
       ++i;
       continue;
@@ -649,29 +737,33 @@ struct KeyMemo {
                                        // (and /pgfplots/ for 'p'), by name or by pattern
     std::int8_t command = -1;          // \NAME is a primitive or a command of the set
   };
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   UnitSet loaded;
   bool bound = false;
-  std::unordered_map<std::string, Answer, NameHash, std::equal_to<>> answers;
+  // answers[index.find(name)]; index's views point into names (deques: nothing moves as they grow)
+  std::deque<std::string> names;
+  std::deque<Answer> answers;
+  NameIndex index;
 
+  void clear() {
+    names.clear();
+    answers.clear();
+    index = NameIndex{};
+  }
   // The memo for `set`: emptied when it held another set.
   static KeyMemo& bind(const UnitSet& set) {
     thread_local KeyMemo memo;
     if (!memo.bound || !(memo.loaded == set)) {
-      memo.answers.clear();
+      memo.clear();
       memo.loaded = set;
       memo.bound = true;
     }
     return memo;
   }
   Answer& answer(std::string_view name) {
-    auto it = answers.find(name);
-    if (it != answers.end()) return it->second;
-    if (answers.size() >= kMaxNames) answers.clear();
-    return answers.emplace(std::string(name), Answer{}).first->second;
+    if (const std::uint32_t i = index.find(name); i != NameIndex::kAbsent) return answers[i];
+    if (answers.size() >= kMaxNames) clear();
+    index.add(names.emplace_back(name), static_cast<std::uint32_t>(answers.size()));
+    return answers.emplace_back();
   }
 };
 
@@ -945,13 +1037,13 @@ class Checker {
     return r;
   }
   // facts_'s entry for k: its key is k itself when k is a view into the file, else a copy that
-  // lives as long as the Checker (nodes of an unordered_map do not move)
+  // lives as long as the Checker (facts_ is a deque: its elements do not move)
   std::pair<const std::string_view, KeyFacts>& fact_entry(std::string_view k) {
-    auto it = facts_.find(k);
-    if (it != facts_.end()) return *it;
+    if (const std::uint32_t i = fact_index_.find(k); i != NameIndex::kAbsent) return facts_[i];
     if (k.data() < text_.data() || k.data() + k.size() > text_.data() + text_.size())
       k = fact_names_.emplace_back(k);  // a collapsed copy: kept alive for the map's key
-    return *facts_.try_emplace(k).first;
+    fact_index_.add(k, static_cast<std::uint32_t>(facts_.size()));
+    return facts_.emplace_back(k, KeyFacts{});
   }
   KeyFacts& facts(std::string_view k) { return fact_entry(k).second; }
   // \N is a primitive or a command of loaded_ (through the thread's KeyMemo)
@@ -974,7 +1066,9 @@ class Checker {
     if (f.color < 0) f.color = known_color(k);
     return f.color;
   }
-  std::unordered_map<std::string_view, KeyFacts> facts_;
+  // facts_[fact_index_.find(name)]; a deque: its elements stay where they are as it grows
+  std::deque<std::pair<const std::string_view, KeyFacts>> facts_;
+  NameIndex fact_index_;
   std::deque<std::string> fact_names_;
   // check_option_list's items (a stack: styles nest)
   struct Item {
@@ -1058,12 +1152,10 @@ void Checker::collect() {
   // `child foreach`, pgfplots' delimited macro names (collect_token_extras) and the pictures
   // (picture_token); each looks only at its token and the ones after it.
   picture_depth_ = 0;
-  for (std::size_t i = 0; i < t_.size(); ++i) {
+  // `child foreach`'s variables only add to defined_, which nothing below reads
+  for (const std::size_t i : scan_.foreach_words) collect_foreach_vars(i);
+  for (const std::size_t i : scan_.cs) {
     const Tok& tk = t_[i];
-    if (tk.type != T::cs) {
-      if (tk.type == T::letters && tk.c == 'f' && tx(tk) == "foreach") collect_foreach_vars(i);
-      continue;
-    }
     if (tk.has(kBeginEnd)) index_env(i);
     if (tk.has(kBeginEnd | kTikz)) picture_token(i);
     std::string_view name = tx(tk);
@@ -1599,7 +1691,7 @@ void Checker::check_commands() {
   std::size_t start = 0;
   std::size_t stop = has_end_doc_ ? end_doc_ : t_.size();
   std::set<std::string, std::less<>> reported;
-  std::unordered_set<std::string_view> seen, seen_env;
+  NameIndex seen, seen_env;  // as sets
   // pgfplots reads `\as` (visualization depends on, \pgfplotsforeachungrouped) and `\nextlist`
   // (cycle multi list, \pgfplotscreateplotcyclelist) as delimiters of its own arguments: never
   // defined as macros, never expanded
@@ -1620,7 +1712,7 @@ void Checker::check_commands() {
     if (name.empty() || !is_letter(name[0])) continue;  // control symbols (\\, \,, \{ ...)
     if (scan_.at_letter_used && name.find('@') != std::string_view::npos) continue;
     const bool begin = is_begin(tk);
-    if (!begin && !seen.insert(name).second) continue;  // a name is looked up once
+    if (!begin && !seen.insert(name)) continue;  // a name is looked up once
     Place at{tk.pos, tk.end};
     if (begin) {
       const EnvRef* ref = env_of(i);
@@ -1628,7 +1720,7 @@ void Checker::check_commands() {
       std::size_t j = ref->next;
       std::string_view ev = ref->name;
       // an environment is looked up once too (a second one is known or reported already)
-      if (ev.empty() || !seen_env.insert(ev).second) continue;
+      if (ev.empty() || !seen_env.insert(ev)) continue;
       if (ev.find('\\') != std::string_view::npos || ev.find('#') != std::string_view::npos) continue;
       if (known(ev)) continue;
       std::string e(ev);
@@ -1900,10 +1992,12 @@ void Checker::check_option_list(std::string_view list, std::uint32_t base, char 
   // its own list above them)
   const std::size_t first = items_.size();
   {
+    static constexpr ByteSet kListBytes("\\{},");  // the bytes the split acts on
     int depth = 0;
     std::size_t start = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
       char c = list[i];
+      if (!kListBytes.has(c)) continue;
       if (c == '\\') {
         ++i;
         continue;
@@ -2415,7 +2509,8 @@ void Checker::check_statement(std::size_t a, std::size_t b, int nesting) {
 }
 
 void Checker::check_math_expression(std::string_view expr, Place at) {
-  // identifiers followed by '(' are function calls
+  // identifiers followed by '(' are function calls: none without a '(' (most coordinates)
+  if (expr.empty() || !std::memchr(expr.data(), '(', expr.size())) return;
   for (std::size_t i = 0; i < expr.size(); ++i) {
     if (!is_letter(expr[i])) continue;
     if (i > 0 && (expr[i - 1] == '\\' || is_letter(expr[i - 1]) || expr[i - 1] == '@')) {
