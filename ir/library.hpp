@@ -114,6 +114,11 @@ class LibraryHost {
   // does not grow the picture's bounding box (a matrix's cells: only the matrix node does). Nest.
   virtual void begin_interrupt_bbox() {}
   virtual void end_interrupt_bbox() {}
+  // The picture-size box (canvas pt) of what grows the picture between begin_bbox_probe() and
+  // the matching end_bbox_probe() (a pgfplots axis typeset as a picture of its own: its `outer`
+  // and `right of north east` anchors rest on that box). Probes nest; nullopt when nothing grew.
+  virtual void begin_bbox_probe() {}
+  virtual std::optional<Box> end_bbox_probe() { return std::nullopt; }
   // A diagnostic of the package's own (an "approximate" note, "not lowered" warning). With
   // `unsupported` set it is also what makes the picture incomplete for the rules.
   virtual void report(const Diagnostic& dg, const std::string& unsupported = "") {}
@@ -144,6 +149,81 @@ class LibraryHost {
   // The package placed a point with a z component (\pgfpointxyz, \pgfpointspherical...): the
   // picture is projected from 3D (ir::Diagram::is_3d), as a TikZ (x,y,z) coordinate makes it.
   virtual void mark_3d() {}
+};
+
+// A LibraryHost that passes every call on to another one: a package that runs a piece of its own
+// model on a construct it synthesised (pgfplots' colorbar, an axis of its own) overrides what it
+// must see differently (the problems that construct reports, where its text points).
+class ForwardingHost : public LibraryHost {
+ public:
+  explicit ForwardingHost(LibraryHost& inner) : in_(inner) {}
+  const Settings& settings() const override { return in_.settings(); }
+  void emit(const std::string& statement, std::uint32_t b, std::uint32_t e) override { in_.emit(statement, b, e); }
+  std::optional<NodeExtent> measure_node(const std::string& options, const std::string& text) override {
+    return in_.measure_node(options, text);
+  }
+  std::optional<Box> measure_statements(const std::vector<std::string>& statements) override {
+    return in_.measure_statements(statements);
+  }
+  std::optional<Point> locate(const std::vector<std::string>& statements, const std::string& coordinate) override {
+    return in_.locate(statements, coordinate);
+  }
+  std::optional<Point> named_center(const std::string& name) const override { return in_.named_center(name); }
+  std::optional<Box> named_box(const std::string& name) const override { return in_.named_box(name); }
+  std::optional<Point> named_anchor(const std::string& n, const std::string& a) const override {
+    return in_.named_anchor(n, a);
+  }
+  std::optional<std::vector<std::vector<Point>>> named_path(const std::string& n) const override {
+    return in_.named_path(n);
+  }
+  void alias_node(const std::string& alias, const std::string& existing) override { in_.alias_node(alias, existing); }
+  void mark_unplaced(const std::string& name) override { in_.mark_unplaced(name); }
+  void name_node(const std::string& name, Point center, const Transform& shape,
+                 std::shared_ptr<const ShapeOutline> outline) override {
+    in_.name_node(name, center, shape, std::move(outline));
+  }
+  std::map<std::string, std::string>* document_definitions(const std::string& kind) override {
+    return in_.document_definitions(kind);
+  }
+  std::optional<MathValue> eval(const std::string& expr, std::string* error = nullptr) const override {
+    return in_.eval(expr, error);
+  }
+  std::vector<tex::FlatKey> expand_keys(const std::string& options) override { return in_.expand_keys(options); }
+  void problem(const std::string& code, const std::string& message, std::uint32_t b, std::uint32_t e,
+               bool incomplete = true) override {
+    in_.problem(code, message, b, e, incomplete);
+  }
+  std::optional<std::string> read_data_file(const std::string& name, std::uint32_t b, std::uint32_t e,
+                                            std::size_t max_bytes) override {
+    return in_.read_data_file(name, b, e, max_bytes);
+  }
+  void begin_scope(const Settings& s) override { in_.begin_scope(s); }
+  void add_path(const std::vector<Geometry>& pieces, const Style& style) override { in_.add_path(pieces, style); }
+  void add_clip(const ClipRegion& clip) override { in_.add_clip(clip); }
+  void grow_picture_bbox(const Box& box) override { in_.grow_picture_bbox(box); }
+  void begin_interrupt_bbox() override { in_.begin_interrupt_bbox(); }
+  void end_interrupt_bbox() override { in_.end_interrupt_bbox(); }
+  void begin_bbox_probe() override { in_.begin_bbox_probe(); }
+  std::optional<Box> end_bbox_probe() override { return in_.end_bbox_probe(); }
+  void report(const Diagnostic& dg, const std::string& unsupported = "") override { in_.report(dg, unsupported); }
+  void mark_incomplete() override { in_.mark_incomplete(); }
+  void mark_nodes_incomplete(std::size_t first) override { in_.mark_nodes_incomplete(first); }
+  void mark_unplaced_from(std::size_t first_node, std::size_t first_element) override {
+    in_.mark_unplaced_from(first_node, first_element);
+  }
+  std::size_t node_count() const override { return in_.node_count(); }
+  void set_uses_axis(bool uses) override { in_.set_uses_axis(uses); }
+  void set_drawn_as(const std::string& what) override { in_.set_drawn_as(what); }
+  void set_node_role(std::size_t first, const std::string& role) override { in_.set_node_role(first, role); }
+  void set_node_placed_by(std::size_t first, const std::string& layout) override {
+    in_.set_node_placed_by(first, layout);
+  }
+  std::size_t element_count() const override { return in_.element_count(); }
+  void set_element_role(std::size_t first, const std::string& role) override { in_.set_element_role(first, role); }
+  void mark_3d() override { in_.mark_3d(); }
+
+ protected:
+  LibraryHost& in_;
 };
 
 // Reading a construct's text (library_text.cpp): the same brace rules for every library.

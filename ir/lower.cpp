@@ -372,6 +372,23 @@ class PictureLowerer {
   int unnamed_figs_ = 0;  // nodes named tikz@f@N for an edge from them (\tikz@fig@mustbenamed)
   std::map<std::string, std::vector<std::vector<Point>>> named_paths_;  // name path= (canvas polylines)
   BBoxAccumulator bbox_;
+  // LibraryHost::begin_bbox_probe: what grew the picture's box since each open probe, innermost last
+  std::vector<BBoxAccumulator> bbox_probes_;
+  void grow_bbox(const Box& b) {
+    bbox_.add(b);
+    for (auto& p : bbox_probes_) p.add(b);
+  }
+  // bbox_ and the open probes as they were (a trial or an interrupted box puts them back)
+  struct BBoxState {
+    BBoxAccumulator bbox;
+    std::vector<BBoxAccumulator> probes;
+  };
+  BBoxState save_bbox() const { return {bbox_, bbox_probes_}; }
+  void restore_bbox(const BBoxState& b) {
+    bbox_ = b.bbox;
+    // a probe opened since keeps what it saw; those open before see nothing of what is undone
+    for (std::size_t i = 0; i < b.probes.size() && i < bbox_probes_.size(); ++i) bbox_probes_[i] = b.probes[i];
+  }
   std::uint32_t next_path_id_ = 1;
   const tex::Statement* stmt_ = nullptr;
   std::vector<bool> scope_is_3d_;
@@ -2845,12 +2862,15 @@ void PictureLowerer::finish_path(PathState& ps, const grammar::Statement& gs) {
     d_.canvas_source = "use as bounding box";
   }
   // pgfcorepathusage \pgfusepath: the clip path itself still counts, what follows in the scope not
-  if (!s.overlay && !s.size_frozen && extent.any) bbox_.add(extent.box);
+  if (!s.overlay && !s.size_frozen && extent.any) grow_bbox(extent.box);
   // \pgf@arrows@rigid@hull: the tips' hulls (and plot marks), where the picture's size is still recorded
   if (!s.overlay && !s.size_frozen) {
-    if (s.style.draw && !ps.closes && !s.decorate && s.ops->decorating_actions.empty())
-      add_arrow_hulls(ps.subpath, s, bbox_);
-    if (ps.unstroked_bbox.any) bbox_.add(ps.unstroked_bbox.box);
+    if (s.style.draw && !ps.closes && !s.decorate && s.ops->decorating_actions.empty()) {
+      BBoxAccumulator hulls;
+      add_arrow_hulls(ps.subpath, s, hulls);
+      if (hulls.any) grow_bbox(hulls.box);
+    }
+    if (ps.unstroked_bbox.any) grow_bbox(ps.unstroked_bbox.box);
   }
   if (s.clip || s.use_as_bbox) stack_.back().size_frozen = true;
   if (ps.incomplete || ps.refers_unplaced || s.placed_by_layout || s.unread_scope_keys) {
@@ -3412,7 +3432,7 @@ class PictureLowerer::Host final : public LibraryHost {
     const std::size_t nodes = L_.d_.nodes.size(), elements = L_.d_.elements.size(),
                       diags = L_.d_.diagnostics.size(), unsup = L_.d_.unsupported.size(),
                       coords = L_.d_.coordinates.size();
-    const BBoxAccumulator bbox = L_.bbox_;
+    const BBoxState bbox = L_.save_bbox();
     const std::uint32_t path_id = L_.next_path_id_;
     static const std::string kName = "tikzlint@measure";
     auto old = L_.named_.find(kName);
@@ -3437,7 +3457,7 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.d_.diagnostics.resize(diags);
     L_.d_.unsupported.resize(unsup);
     L_.d_.coordinates.resize(coords);
-    L_.bbox_ = bbox;
+    L_.restore_bbox(bbox);
     L_.next_path_id_ = path_id;
     if (saved) L_.named_[kName] = *saved;
     else L_.named_.erase(kName);
@@ -3591,12 +3611,20 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.stack_.back().clip_ids.push_back(static_cast<std::uint32_t>(L_.d_.clips.size() - 1));
   }
 
-  void grow_picture_bbox(const Box& box) override { L_.bbox_.add(box); }
-  void begin_interrupt_bbox() override { interrupted_.push_back(L_.bbox_); }
+  void grow_picture_bbox(const Box& box) override { L_.grow_bbox(box); }
+  void begin_interrupt_bbox() override { interrupted_.push_back(L_.save_bbox()); }
   void end_interrupt_bbox() override {
     if (interrupted_.empty()) return;
-    L_.bbox_ = interrupted_.back();
+    L_.restore_bbox(interrupted_.back());
     interrupted_.pop_back();
+  }
+  void begin_bbox_probe() override { L_.bbox_probes_.emplace_back(); }
+  std::optional<Box> end_bbox_probe() override {
+    if (L_.bbox_probes_.empty()) return std::nullopt;
+    const BBoxAccumulator p = L_.bbox_probes_.back();
+    L_.bbox_probes_.pop_back();
+    if (!p.any) return std::nullopt;
+    return p.box;
   }
 
   void report(const Diagnostic& dg, const std::string& unsupported) override {
@@ -3648,7 +3676,7 @@ class PictureLowerer::Host final : public LibraryHost {
     const std::size_t nodes = L_.d_.nodes.size(), elements = L_.d_.elements.size(),
                       diags = L_.d_.diagnostics.size(), unsup = L_.d_.unsupported.size(),
                       coords = L_.d_.coordinates.size(), depth = L_.stack_.size();
-    const BBoxAccumulator bbox = L_.bbox_;
+    const BBoxState bbox = L_.save_bbox();
     const std::uint32_t path_id = L_.next_path_id_;
     const auto named = L_.named_;
     const auto named_paths = L_.named_paths_;
@@ -3663,7 +3691,7 @@ class PictureLowerer::Host final : public LibraryHost {
     L_.d_.diagnostics.resize(diags);
     L_.d_.unsupported.resize(unsup);
     L_.d_.coordinates.resize(coords);
-    L_.bbox_ = bbox;
+    L_.restore_bbox(bbox);
     L_.next_path_id_ = path_id;
     L_.named_ = named;
     L_.named_paths_ = named_paths;
@@ -3672,7 +3700,7 @@ class PictureLowerer::Host final : public LibraryHost {
   static constexpr int kMaxLibraryDepth = 16;
   PictureLowerer& L_;
   const tex::Statement& st_;
-  std::vector<BBoxAccumulator> interrupted_;  // the picture's box at each begin_interrupt_bbox
+  std::vector<BBoxState> interrupted_;  // the picture's box at each begin_interrupt_bbox
 };
 
 namespace {

@@ -75,6 +75,9 @@ constexpr double kScaleLabel3dAt = 0.95, kScaleLabel3dShiftPt = 5, kScaleLabel3d
 constexpr double kDefaultEmPt = 10;
 // `every axis title shift=6pt`: the title's south anchor above the box.
 constexpr double kTitleShiftPt = 6;
+// The colorbar (pgfplots.code.tex, `colorbar right`...): `colorbar/width` 0.5cm, and `colorbar
+// shift`, 0.3cm away from the parent axis' outer box
+constexpr double kColorbarWidthPt = 0.5 * ir::kPtPerCm, kColorbarShiftPt = 0.3 * ir::kPtPerCm;
 // /pgfplots/compat/mostrecent in pgfplots 1.18: what `compat=newest` selects.
 constexpr double kCompatNewest = 1 + 18 / 100.0;
 // `xtick placement tolerance=0.05pt` (pgfplots.code.tex): a tick this close to where another axis
@@ -419,6 +422,7 @@ struct Direction {
   std::uint32_t line_at = 0;          // where the line was chosen
   std::string tick_align = "inside";  // where the ticks stand: inside, center, outside the line
   bool ticks_upper = true;            // `xtick pos=both` (the default): ticks on the upper line too
+  bool labels_upper = false;          // `xticklabel pos=upper|right|top`: a box's tick labels on its upper line
   bool arrow = false;                 // the line ends in an arrow (-stealth)
   bool hide_obscured = true;          // `hide obscured x ticks`
   LabelPlace label_at;                // `every axis x label`: where the axis label stands
@@ -878,6 +882,34 @@ class AxisPicture final : public ir::PackagePicture {
   ir::Settings data_frame_;        // the data frame's settings (open_data_frame)
   void run_axis_code(const std::string& code, const char* hook, bool in_axis, ir::LibraryHost& host);
   void name_current_axis(double W, double H, ir::LibraryHost& host);
+  // The colorbar (pgfplots manual 4.9.13 "Color Bars"; pgfplots.code.tex `colorbar right`, `left`,
+  // `horizontal`, `every colorbar global`): after the axis, an axis of its own beside the parent's
+  // outer box, with the axis-wide point meta range as its limits.
+  bool colorbar_ = false;
+  char colorbar_side_ = 'r';  // r(ight), l(eft), b (horizontal, below)
+  std::string colorbar_style_;  // `colorbar style` keys, each ",{...}"
+  double colorbar_width_ = kColorbarWidthPt;
+  std::uint32_t colorbar_at_ = 0;  // where the key that switched it on stands (its options)
+  std::optional<double> meta_min_, meta_max_;  // `point meta min` / `point meta max`
+  std::vector<std::pair<std::string, std::uint32_t>> upper_ticklabel_keys_;  // `yticklabel pos=right`...
+  std::string axis_point_meta_;                // the axis' `point meta`: every plot's
+  // The axis-wide point meta range (pgfplots' \pgfplots@axiswide@metamin/max) over the plots that
+  // have point meta; `unknown`: a plot's meta is not modelled (explicit, an expression, rand)
+  struct Meta {
+    double lo = INFINITY, hi = -INFINITY;
+    std::string unknown;
+    void add(double v) { lo = std::min(lo, v), hi = std::max(hi, v); }
+  } meta_;
+  // The meta source of one plot (`point meta` / `scatter src` as written, or the axis'), and
+  // whether its type uses meta unless told `none` (mesh, surf, scatter, contour, patch,
+  // nodes near coords: `set point meta if empty=f(x)`): 'x', 'y', 'z', 'X'/'Y'/'Z' (raw), 0 none,
+  // '?' not modelled
+  char plot_meta_source(const std::string& options, bool three_d);
+  void add_plot_meta(char src, const std::vector<Point>& points, const std::vector<double>& z);
+  // The parent axis' inner box (canvas pt; the bounding box of its outline, \pgfplotspointbb)
+  std::optional<ir::Box> inner_box_;
+  bool probe_open_ = false;  // a begin_bbox_probe for the colorbar is open
+  void draw_colorbar(const tex::Statement& st, std::optional<ir::Box> outer, ir::LibraryHost& host);
 };
 
 void AxisPicture::read_legend_style(const std::string& v, std::uint32_t at) {
@@ -1120,6 +1152,12 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   axis_plot_keys_.clear();
   resolved_.clear();
   code_ = AxisCode{};
+  colorbar_ = false, colorbar_side_ = 'r', colorbar_style_.clear(), colorbar_width_ = kColorbarWidthPt;
+  colorbar_at_ = 0;
+  upper_ticklabel_keys_.clear();
+  meta_min_.reset(), meta_max_.reset(), axis_point_meta_.clear();
+  meta_ = Meta{};
+  inner_box_.reset();
   const std::uint32_t opt_base = open == std::string::npos ? 0 : static_cast<std::uint32_t>(open + 1);
   // `every axis` first (pgfplots.code.tex \pgfplots@init@options: the style, then the axis'
   // options): \pgfplotsset's plain keys and `every axis/.append style` land there (tex/expander.cpp)
@@ -1445,6 +1483,44 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       legend_entries_.clear();
       for (const auto& it : tex::split_options(v))
         legend_entries_.push_back(trimmed(tex::strip_braces(it.has_value ? it.key + "=" + it.value : it.key)));
+    } else if (k == "ticklabel pos" || k == "xticklabel pos" || k == "yticklabel pos") {
+      // pgfplots.code.tex \pgfplots@ticklabel@pos@choice: left/bottom/lower (and default, the
+      // lower line of a box) or right/top/upper; `both` and `none` are not modelled
+      const std::string m = trimmed(v);
+      const bool upper = m == "right" || m == "top" || m == "upper";
+      if (!upper && m != "left" && m != "bottom" && m != "lower" && m != "default") {
+        unknown_keys_.push_back({k + "=" + m, fk.begin});
+      } else {
+        if (k == "ticklabel pos") x_.labels_upper = y_.labels_upper = upper;
+        else dir(k[0]).labels_upper = upper;
+        // a three-dimensional axis places its tick labels its own way (layout_3d): not modelled there
+        if (upper) upper_ticklabel_keys_.push_back({k + "=" + m, fk.begin});
+      }
+    } else if (k == "colorbar" || k == "colorbar right" || k == "colorbar left" || k == "colorbar horizontal" ||
+               k == "colorbar sampled") {
+      // `colorbar` (an \if, default true); the others choose its side and switch it on; `colorbar
+      // sampled` draws the same box with sampled colours
+      colorbar_ = !(k == "colorbar" && fk.has_value && trimmed(v) == "false");
+      if (k == "colorbar right") colorbar_side_ = 'r';
+      if (k == "colorbar left") colorbar_side_ = 'l';
+      if (k == "colorbar horizontal") colorbar_side_ = 'b';
+      colorbar_at_ = fk.begin;
+    } else if (k == "colorbar style") {
+      colorbar_style_ += "," + v;
+    } else if (k == "colorbar/width") {
+      if (auto n = number(v, host); n && *n > 0) colorbar_width_ = *n;
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "point meta min" || k == "point meta max") {
+      auto n = number(v, host);
+      if (n) (k == "point meta min" ? meta_min_ : meta_max_) = *n;
+      else if (trimmed(v).empty()) (k == "point meta min" ? meta_min_ : meta_max_).reset();
+      else unknown_keys_.push_back({k + "=" + v, fk.begin});
+    } else if (k == "point meta") {
+      axis_point_meta_ = trimmed(v);
+    } else if ((starts_with(k, "colormap/") && !fk.has_value) || k == "colormap" || k == "colormap access" ||
+               k == "cycle from colormap manual style") {
+      // a colormap chosen (`colormap/viridis`) or defined and chosen (`colormap={name}{spec}`), how
+      // colours are read from it, a cycle list of its colours: colours only, the colorbar's too
     } else if (appearance_keys().count(k) || (fk.has_value == false && !k.empty() && k.find('!') != std::string::npos)) {
       // paints only
     } else {
@@ -1583,6 +1659,7 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
         continue;
       }
       if (cols) pd.scanline = *cols;
+      if (colorbar_) add_plot_meta(plot_meta_source(ap->options, true), pd.points, pd.z);
       for (std::size_t k = 0; k < pd.points.size(); ++k) data3.push_back({pd.points[k].x, pd.points[k].y, pd.z[k]});
       if (first_points.empty()) first_points = pd.points;
       plots3_[&pic_.statements[j]] = std::move(pd);
@@ -1669,6 +1746,7 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
         data.push_back({pd.points[q].x, y0}), data.push_back({pd.points[q].x, y1});
       }
     }
+    if (colorbar_) add_plot_meta(plot_meta_source(ap->options, false), r.points, {});
     Resolved& kept = resolved_[&pic_.statements[j]] = std::move(r);
     if ((kept.kind.bars() && kept.kind.shift_auto) || kept.kind.intervals())
       bar_groups[static_cast<int>(kept.kind.handler)].push_back(&kept);
@@ -1677,6 +1755,8 @@ bool AxisPicture::compute_limits(const tex::Statement& st, ir::LibraryHost& host
   // (pgfplots.code.tex)
   for (auto& [handler, group] : bar_groups)
     for (std::size_t k = 0; k < group.size(); ++k) group[k]->type_index = k, group[k]->type_count = group.size();
+  // a plot left out (its data not modelled) may have point meta: the colorbar's range is not known
+  if (data_unknown && meta_.unknown.empty()) meta_.unknown = unknown_why;
   auto need = [](const Direction& d) { return !d.user_min || !d.user_max; };
   if (data_unknown && (need(x_) || need(y_) || (three_d_ && need(z_)))) {
     not_lowered(st, "its limits rest on " + unknown_why);
@@ -1883,6 +1963,31 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   // passes there.
   for (Direction* d : {&x_, &y_})
     d->zero = d->log ? (compat_ >= version(1, 5) ? 0.0 : d->lo) : std::clamp(0.0, d->lo, d->hi);
+  if (three_d_) unknown_keys_.insert(unknown_keys_.end(), upper_ticklabel_keys_.begin(), upper_ticklabel_keys_.end());
+  if (colorbar_) {
+    // what the colorbar model needs: a plain axis in an unturned, unscaled frame, and its range
+    std::string why;
+    if (group_) why = "in a groupplot";
+    else if (!host.settings().ctm.is_identity_linear()) why = "in a transformed frame";
+    else if (!(meta_min_ && meta_max_) && !meta_.unknown.empty()) why = "its range rests on " + meta_.unknown;
+    if (why.empty()) {
+      // no plot with point meta: pgfplots warns `colorbar uninitialised` and shows [0,1]
+      const bool none = !(meta_.lo <= meta_.hi);
+      const double lo = meta_min_ ? *meta_min_ : none ? 0.0 : meta_.lo, hi = meta_max_ ? *meta_max_ : none ? 1.0 : meta_.hi;
+      if (!(hi > lo)) why = "its point meta range is empty";
+      else meta_.lo = lo, meta_.hi = hi;
+    }
+    if (!why.empty()) {
+      host.problem("unsupported-key", "pgfplots colorbar is not modelled: " + why, opt_base_ + colorbar_at_,
+                   opt_base_ + colorbar_at_ + 1, false);
+      approximate_ = true;
+      colorbar_ = false;
+    } else {
+      // the parent axis is typeset as a picture of its own: its box places the colorbar
+      host.begin_bbox_probe();
+      probe_open_ = true;
+    }
+  }
   for (const auto& [key, at] : unknown_keys_) {
     host.problem("unsupported-key", "pgfplots axis key '" + key + "' is not modelled", opt_base_ + at,
                  opt_base_ + at + 1, false);
@@ -1988,6 +2093,10 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   ticklabel_reach_ = reach, laid_out_2d_ = true;
   // the data frame: local units are (log10 where logarithmic) data units
   frame_ = host.settings();
+  {
+    const Point a = frame_.ctm.apply({0, 0}), b = frame_.ctm.apply({W, H});
+    inner_box_ = ir::Box{std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
+  }
   ir::Settings s = host.settings();
   s.ctm = s.ctm.then_local(ir::Transform::shift(-x_.lo * x_.scale, -y_.lo * y_.scale));
   s.xvec = {x_.scale, 0};
@@ -2193,7 +2302,7 @@ AxisPicture::LabelSide AxisPicture::label_side(const Direction& d) const {
   side.x = &d == &x_;
   const Direction& other = side.x ? y_ : x_;
   double sign = -1;
-  if (d.line == "upper") side.base = other.length, sign = 1;
+  if (d.line == "upper" || (d.line == "box" && d.labels_upper)) side.base = other.length, sign = 1;
   else if (d.line == "middle") side.base = other.map(other.zero);
   side.normal = side.x ? Point{0, sign} : Point{sign, 0};
   side.anchor = side.x ? (sign < 0 ? "north" : "south") : (sign < 0 ? "east" : "west");
@@ -2327,9 +2436,158 @@ void AxisPicture::end_axis(const tex::Statement& st, ir::LibraryHost& host) {
     if (place_unknown_ || (moved_unknown_ && earlier_content_)) host.mark_nodes_incomplete(axis_first_node_);
     else if (moved_unknown_) shifted_axis_first_node_ = axis_first_node_;
   }
+  std::optional<ir::Box> outer;
+  if (probe_open_) outer = host.end_bbox_probe();
+  probe_open_ = false;
+  if (axis_ && colorbar_) draw_colorbar(st, outer, host);
   axis_ = false;
   if (group_cell_open_) host.emit("\\end{scope}", 0, 0);
   group_cell_open_ = false;
+}
+
+char AxisPicture::plot_meta_source(const std::string& options, bool three_d) {
+  std::string src = axis_point_meta_;
+  bool uses = false;
+  for (const auto& it : tex::split_options(axis_plot_keys_ + "," + options)) {
+    const std::string k = strip_prefix(tex::normalise_key(it.key)), v = trimmed(tex::strip_braces(it.value));
+    if (k == "point meta" || k == "scatter src") src = v;
+    else if (starts_with(k, "contour") && (v.find("levels") != std::string::npos || k.find("levels") != std::string::npos))
+      // contour levels of one's own make the colorbar show them (pgfplots' contour filled): not modelled
+      meta_.unknown = "contour levels";
+    else if (k == "scatter" || k == "mesh" || k == "surf" || k == "patch" || starts_with(k, "contour") ||
+             k == "nodes near coords" || k == "nodes near coords*")
+      uses = !(it.has_value && v == "false");
+  }
+  if (src.empty()) {
+    if (!uses) return 0;
+    src = "f(x)";
+  }
+  if (src == "none") return 0;
+  if (src == "f(x)") return three_d ? 'z' : 'y';
+  if (src == "x" || src == "y" || (src == "z" && three_d)) return src[0];
+  if (src == "rawx" || src == "rawy" || (src == "rawz" && three_d)) return static_cast<char>(src[3] - 'a' + 'A');
+  if (meta_.unknown.empty()) meta_.unknown = "point meta '" + src.substr(0, 30) + "'";
+  return '?';
+}
+
+// pgfplots' point meta of each point (pgfplots manual 4.8.1): `x`, `y`, `z` as the axis
+// processes them (log10 on a logarithmic axis), `rawx`... as written.
+void AxisPicture::add_plot_meta(char src, const std::vector<Point>& points, const std::vector<double>& z) {
+  if (src == 0) return;
+  if (src == '?') return;  // plot_meta_source said which
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    std::optional<double> v;
+    switch (src) {
+      case 'x': v = x_.transform(points[k].x); break;
+      case 'y': v = y_.transform(points[k].y); break;
+      case 'z': if (k < z.size()) v = z_.transform(z[k]); break;
+      case 'X': v = points[k].x; break;
+      case 'Y': v = points[k].y; break;
+      case 'Z': if (k < z.size()) v = z[k]; break;
+      default: break;
+    }
+    if (v && std::isfinite(*v)) meta_.add(*v);
+  }
+}
+
+namespace {
+// The host a synthesised axis (the colorbar) is lowered through: its statements point at the
+// parent's statement as a whole, and what it would report is kept, to be said once of the key
+// that made it.
+class SynthesizedHost final : public ir::ForwardingHost {
+ public:
+  SynthesizedHost(ir::LibraryHost& in, std::uint32_t whole) : ForwardingHost(in), whole_(whole) {}
+  void emit(const std::string& statement, std::uint32_t, std::uint32_t) override { in_.emit(statement, 0, whole_); }
+  void problem(const std::string&, const std::string& message, std::uint32_t, std::uint32_t, bool) override {
+    if (first_.empty()) first_ = message;
+  }
+  void report(const Diagnostic& dg, const std::string&) override {
+    if (first_.empty()) first_ = dg.message;
+  }
+  std::optional<std::string> read_data_file(const std::string&, std::uint32_t, std::uint32_t, std::size_t) override {
+    return std::nullopt;
+  }
+  const std::string& first_problem() const { return first_; }
+
+ private:
+  std::uint32_t whole_;
+  std::string first_;
+};
+}  // namespace
+
+// The colorbar (pgfplots.code.tex: `colorbar right` and kin, drawn after the axis by
+// \pgfplots@colorbar@draw@): \axis[every colorbar, colorbar shift, colorbar=false] with
+// `every colorbar global` (scale only axis, enlargelimits=false, no title or labels), its range
+// the axis-wide point meta range, its box `colorbar/width` wide and the parent's box high (right,
+// left: \pgfplotspointbbdiagonal) or the parent's box wide and `colorbar/width` high
+// (horizontal), its corner at `parent axis.right of north east` (outer box's right, inner box's
+// top; anchor north west), `left of north west` (anchor north east) or `below south west`
+// (anchor north west), 0.3cm further out (`colorbar shift`); tick labels on the far side
+// (`yticklabel pos=right`...), the parent's `every tick label` style kept. Its shading is a
+// "data fill" rectangle. Keys of `colorbar style` that move it (at, anchor, shifts) are not
+// modelled: the colorbar is then drawn where the default puts it, unplaced, and reported.
+void AxisPicture::draw_colorbar(const tex::Statement& st, std::optional<ir::Box> outer, ir::LibraryHost& host) {
+  const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
+  if (!outer || !inner_box_) return;
+  const ir::Box in = *inner_box_;
+  const char side = colorbar_side_;
+  const bool horizontal = side == 'b';
+  double w = horizontal ? in.width() : colorbar_width_, h = horizontal ? colorbar_width_ : in.height();
+  for (const tex::FlatKey& fk : host.expand_keys(colorbar_style_)) {
+    const std::string k = strip_prefix(fk.key);
+    if (k == "width" || k == "height")
+      if (auto n = number(fk.value, host)) (k == "width" ? w : h) = *n;
+  }
+  Point ll;
+  if (side == 'r') ll = {outer->xmax + kColorbarShiftPt, in.ymax - h};
+  else if (side == 'l') ll = {outer->xmin - kColorbarShiftPt - w, in.ymax - h};
+  else ll = {in.xmin, outer->ymin - kColorbarShiftPt - h};
+  const std::string lo = ir::text_number(meta_.lo), hi = ir::text_number(meta_.hi);
+  std::string opts = "scale only axis,enlargelimits=false,axis on top,colorbar=false,width=" + pt(w) + ",height=" + pt(h);
+  if (horizontal) opts += ",ymin=0,ymax=1,xmin=" + lo + ",xmax=" + hi + ",ytick=\\empty,xticklabel pos=left";
+  else opts += ",xmin=0,xmax=1,ymin=" + lo + ",ymax=" + hi + ",xtick=\\empty,yticklabel pos=" + (side == 'r' ? "right" : "left");
+  if (!tick_label_style_.empty()) opts += ",tick label style={" + tick_label_style_.substr(1) + "}";
+  opts += colorbar_style_;
+  tex::Picture bar;
+  bar.statements.resize(2);
+  bar.statements[0].text = "\\begin{axis}[" + opts + "]";
+  bar.statements[1].text = "\\end{axis}";
+  for (tex::Statement& b : bar.statements) b.prov = st.prov;
+  const std::size_t first_node = host.node_count(), first_element = host.element_count();
+  ir::Settings at = host.settings();
+  at.ctm = ir::Transform::shift(ll.x, ll.y);
+  host.begin_scope(at);
+  {
+    AxisPicture child(bar);
+    SynthesizedHost sh(host, whole);
+    child.lower_statement({bar.statements[0], "", false}, sh);
+    if (child.axis_) {
+      const std::size_t first = host.element_count();
+      host.emit(horizontal ? "\\fill[gray!50] (" + lo + ",0) rectangle (" + hi + ",1);"
+                           : "\\fill[gray!50] (0," + lo + ") rectangle (1," + hi + ");",
+                0, whole);
+      host.set_element_role(first, "data fill");
+    }
+    child.lower_statement({bar.statements[1], "", false}, sh);
+    std::string why = sh.first_problem();
+    if (why.empty() && child.not_lowered_.valid) why = child.not_lowered_reason_;
+    if (!why.empty()) {
+      // said of the key that made the colorbar, in the axis' options
+      Diagnostic dg;
+      dg.rule = "unsupported-key";
+      dg.severity = Severity::warning;
+      dg.message = "pgfplots colorbar is placed approximately: " + why;
+      dg.range = begin_statement_ ? begin_statement_->range_of(opt_base_ + colorbar_at_, opt_base_ + colorbar_at_ + 1)
+                                  : st.prov.range;
+      host.report(dg);
+      host.mark_unplaced_from(first_node, first_element);
+      any_approximate_ = true;
+    }
+  }
+  host.emit("\\end{scope}", 0, 0);
+  // `current colorbar axis` names the colorbar, `current axis` the parent again
+  host.alias_node("current colorbar axis", "current axis");
+  if (!three_d_) name_current_axis(x_.length, y_.length, host);
 }
 
 // \begin{groupplot}[group style={group size=C by R, horizontal sep, vertical sep}, ...]: the
@@ -3029,6 +3287,11 @@ void AxisPicture::layout_3d(const tex::Statement& st, ir::LibraryHost& host) {
   // pgfplots clips 3D plots to the projected box: its outline, the hull of its corners
   std::vector<Point> pts;
   for (int c = 0; c < 8; ++c) pts.push_back(frame_.ctm.apply(view_.at(c & 1, (c >> 1) & 1, (c >> 2) & 1)));
+  {
+    ir::BBoxAccumulator corners;
+    for (const Point& p : pts) corners.add(p);
+    inner_box_ = corners.box;
+  }
   std::sort(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.x < q.x || (p.x == q.x && p.y < q.y); });
   auto cross = [](const Point& o, const Point& p, const Point& q) { return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x); };
   std::vector<Point> hull(16);

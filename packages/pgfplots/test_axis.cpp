@@ -1078,3 +1078,43 @@ TEST_CASE("pgfplots fill between: a path not named before it is reported, the re
   CHECK(count_unsupported(d) == 1);
   for (const auto& e : d.elements) CHECK(e.role != "data fill");
 }
+
+// lualatex (tools/tex-diff, fixtures/metrics/pgfplots_colorbar.tex): the colorbar is an axis of
+// its own, 0.5cm wide and as high as the parent's box, 0.3cm right of the parent's outer box
+// (its ylabel included), its tick labels on its right; below it for `colorbar horizontal`.
+// Without the colorbar the pictures end at 187.8pt (right) and -13.3pt (bottom).
+TEST_CASE("pgfplots colorbar: right of the parent's outer box, or below it") {
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[colorbar, ylabel={$y$}, title={mesh}]");
+    p.other("\\addplot[mesh, domain=0:4] {x^2};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.xmin == doctest::Approx(-29.9819).epsilon(1e-4));
+    CHECK(d.picture_bbox.xmax == doctest::Approx(234.8296).epsilon(1e-4));
+    CHECK(d.picture_bbox.ymax == doctest::Approx(181.9146).epsilon(1e-4));
+  }
+  {
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[colorbar horizontal, xlabel={$x$}, point meta min=-100, point meta max=250]");
+    p.other("\\addplot[mesh, point meta=x, domain=-2:2] {x};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 0);
+    CHECK(d.picture_bbox.ymin == doctest::Approx(-62.2206).epsilon(1e-4));
+    CHECK(d.picture_bbox.xmax == doctest::Approx(205.8334).epsilon(1e-4));
+  }
+  {
+    // the range rests on an expression of the coordinate index: reported, not drawn
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[colorbar]");
+    p.other("\\addplot[scatter, only marks, scatter src={mod(\\coordindex,5)}, samples=10] {x};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 1);
+  }
+}
