@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "checks/geometry.hpp"
@@ -34,6 +35,16 @@ const RuleDoc overlap_doc = {
     "- an opaque fill painted after a label, covering the label's centre where TeX paints it\n"
     "  (inside every clip in force where the fill was drawn; under a clip not lowered, not judged;\n"
     "  a pgfplots fill between, painted on its own layer under the axis' nodes, not judged);\n"
+    "- a text set on an opaque box (fill) painted over a solid side of a figure (of a closed outline:\n"
+    "  a polygon, a rectangle, a 3D face; or a straight line joined to other lines at both ends: a\n"
+    "  solid's edge) that passes through it, hiding more than min_crossing_pt of it with the side\n"
+    "  visible on both sides of the box for at least the hidden stretch: the box cuts the figure's\n"
+    "  side in two (a framed label across a cube's edge). A free line (an axis, an asymptote, a\n"
+    "  construction line) is one a label may be set on. Not a label on the line it\n"
+    "  labels (a node on that path), an arrow (a dimension line\n"
+    "  broken for its label, as drafting sets it), a dashed or dotted line (already broken by its\n"
+    "  pattern), a line under a clip, nor a line that visibly ends at the box (a remainder shorter\n"
+    "  than the hidden stretch reads as the line's end: a vertex's label set where its lines end);\n"
     "- in 3D figures, a filled face painted after a face that lies in front of it where the two\n"
     "  overlap on the page (painter's order). Depth comes from the faces' 3D coordinates; the\n"
     "  viewing side is the one a reader assumes for parallel projections, from above (the axis\n"
@@ -271,6 +282,71 @@ bool painted_after(int later_layer, const SourceRange& later, int earlier_layer,
 template <class A, class B>
 bool painted_after(const A& later, const B& earlier) {
   return painted_after(later.layer, later.prov.range, earlier.layer, earlier.prov.range);
+}
+
+// A side of a figure an opaque text node's box cuts in two (see the RuleDoc): drawn before the node,
+// a side of a closed outline or a line joined to others at both ends, not on the node's own path (a label set on the line it labels), not an arrow (a dimension line
+// broken for its label, as drafting does), not dashed or dotted (already broken by its pattern),
+// passing through the box (its ends outside), hiding more than min_hidden of it, and visible on
+// both sides for at least the hidden stretch (a shorter stub reads as the line's end at the box:
+// a vertex's label set where its lines end). The first such stroke in drawing order.
+const Stroke* line_cut_by_box(const ir::Diagram& d, const Scene& scene, const ir::Node& n, double min_hidden) {
+  const ir::Box& bx = n.box;
+  auto inside = [&](geo::Point p) { return p.x >= bx.xmin && p.x <= bx.xmax && p.y >= bx.ymin && p.y <= bx.ymax; };
+  std::vector<std::size_t> near = scene.strokes_near(bx, 0);
+  std::sort(near.begin(), near.end());
+  for (std::size_t si : near) {
+    const Stroke& s = scene.strokes()[si];
+    if (!s.drawn || s.kind != StrokeKind::straight || s.arrow || s.pts.size() != 2) continue;
+    const ir::Element& e = d.elements[s.element];
+    if (!visible(e) || geometry_lost(d, e) || e.clip_unknown || !e.clips.empty() || !e.style.dash.empty()) continue;
+    if (e.incomplete || (n.on_path && *n.on_path == e.path_id)) continue;
+    // a side of a figure: of a closed outline (a polygon, a rectangle, a 3D face), or a line whose
+    // both ends meet other lines (a solid's edge); a free line (an axis, an asymptote, a
+    // construction line) is one a label may be set on
+    const auto* poly = std::get_if<ir::Polyline>(&e.geom);
+    const bool outline = (poly && poly->closed) || std::holds_alternative<ir::Rectangle>(e.geom) ||
+                         std::holds_alternative<ir::Face3D>(e.geom);
+    auto joined = [&](geo::Point p) {
+      for (std::size_t vi : scene.vertices_near(ir::Box{p.x, p.y, p.x, p.y}, 0.5)) {
+        const Vertex& v = scene.vertices()[vi];
+        if (v.degree >= 2 && geo::dist(v.p, p) <= 0.5) return true;
+      }
+      return false;
+    };
+    if (!outline && !(joined(s.pts[0]) && joined(s.pts[1]))) continue;
+    if (!painted_after(n, e)) continue;
+    if (inside(s.pts[0]) || inside(s.pts[1])) continue;
+    const geo::Point a = s.pts[0], b = s.pts[1];
+    const double len = geo::dist(a, b);
+    if (!(len > 0)) continue;
+    // the parameters where the line enters and leaves the box (Liang-Barsky)
+    double t0 = 1, t1 = 0;
+    {
+      const double dx = b.x - a.x, dy = b.y - a.y;
+      double lo = 0, hi = 1;
+      bool out = false;
+      auto clip = [&](double p, double q) {
+        if (p == 0) {
+          if (q < 0) out = true;
+          return;
+        }
+        const double t = q / p;
+        if (p < 0) lo = std::max(lo, t);
+        else hi = std::min(hi, t);
+      };
+      clip(-dx, a.x - bx.xmin);
+      clip(dx, bx.xmax - a.x);
+      clip(-dy, a.y - bx.ymin);
+      clip(dy, bx.ymax - a.y);
+      if (out || hi <= lo) continue;
+      t0 = lo, t1 = hi;
+    }
+    const double hidden = (t1 - t0) * len, before = t0 * len, after = (1 - t1) * len;
+    if (hidden <= min_hidden || before < hidden || after < hidden) continue;
+    return &s;
+  }
+  return nullptr;
 }
 
 struct Mat23 {
@@ -659,6 +735,21 @@ RuleResult check_overlap(const ir::Diagram& d, const Config& cfg) {
       f.notes.push_back({"the line", d.elements[worst_stroke->element].prov.range});
       r.findings.push_back(std::move(f));
       continue;
+    }
+    // 4. An opaque text box painted over a solid line that passes through it cuts the line in two.
+    if (n.filled && n.box.width() > 0 && n.box.height() > 0 && std::abs(n.rotation_deg) <= kTurnedDeg &&
+        !(worst_stroke && worst > min_cross)) {
+      if (const Stroke* cut = line_cut_by_box(d, scene, n, min_cross)) {
+        if (!r.room()) continue;
+        const double hidden = box_clip_length(n.box, cut->pts).value_or(0);
+        Diagnostic f = finding(doc, n.prov.range,
+                               "text " + quoted(l.text.plain) + " is set on an opaque box that hides " + num(hidden) +
+                                   "pt of a side of the figure drawn before it, cutting it in two; limit " + num(min_cross) + "pt",
+                               hidden, min_cross, "pt", {{"problem", "box over line"}, {"text", l.text.plain}});
+        f.notes.push_back({"the side", d.elements[cut->element].prov.range});
+        r.findings.push_back(std::move(f));
+        continue;
+      }
     }
     // Ascending element order either way: the first fill found is the one reported.
     std::vector<std::size_t> candidates;
