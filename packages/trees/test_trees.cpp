@@ -156,6 +156,18 @@ TEST_CASE("trees: edge from parent options, labels, paths and the fork edges") {
   CHECK(pl.points[1].y == doctest::Approx(-7.5 * kMm));
 }
 
+// tikz.code.tex leaves \tikz@node@is@a@label set after the edge's path: a coordinate or node written
+// after `edge from parent` (and after its collected labels) is placed halfway along the edge, like
+// them. lualatex: (w) and (n) at (0, -21.42206pt), between the borders of A (0,0) and B (0,-1.5cm).
+TEST_CASE("trees: a coordinate and a node after edge from parent sit halfway along the edge") {
+  Pic p;
+  p.path("\\node (A) {A} child {node {B} edge from parent coordinate (w) node (n) {n}};");
+  auto d = p.lower();
+  CHECK(count_unsupported(d) == 0);
+  CHECK_PT(at(d, "w"), 0, -21.42206);
+  CHECK_PT(at(d, "n"), 0, -21.42206);
+}
+
 TEST_CASE("trees: child options and mid-path options apply to the whole child") {
   Pic p;
   p.path("\\node (r) {root} child { [level distance=5mm] child child[level distance=10mm] } child[xshift=1cm];");

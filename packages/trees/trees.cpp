@@ -206,16 +206,31 @@ std::vector<Item> split_items(std::string_view t) {
         it.edge_options = std::string(t.substr(j + 1, e - j - 2));
         j = skip_space(t, e);
       }
-      // \tikz@edgetoparentcollect: the `node` operations that follow are the edge's labels
-      while (word_at(t, j, "node")) {
-        std::size_t k = skip_space(t, j + 4);
-        while (k < t.size() && t[k] != '{') {
-          if (t[k] == '[') k = group_end(t, k, '[', ']');
-          else if (t[k] == '(') k = group_end(t, k, '(', ')');
-          else ++k;
-          k = skip_space(t, k);
+      // \tikz@edgetoparentcollect: the `node` operations that follow are the edge's labels. So are,
+      // in effect, the nodes and coordinates written after them: the edge's path leaves
+      // \tikz@node@is@a@label set (\tikz@edge@from@parent@macro's /utils/exec), so they too are
+      // placed on its last operation, midway, not at its end (lualatex: `edge from parent
+      // coordinate (w)` is halfway between the parent's and the child's borders)
+      while (word_at(t, j, "node") || word_at(t, j, "coordinate")) {
+        std::size_t k;
+        if (word_at(t, j, "node")) {
+          k = skip_space(t, j + 4);
+          while (k < t.size() && t[k] != '{') {
+            if (t[k] == '[') k = group_end(t, k, '[', ']');
+            else if (t[k] == '(') k = group_end(t, k, '(', ')');
+            else ++k;
+            k = skip_space(t, k);
+          }
+          if (k < t.size()) k = group_end(t, k, '{', '}');
+        } else {  // coordinate [options] (name) [at (point)]
+          k = skip_space(t, j + 10);
+          while (k < t.size() && t[k] == '[') k = skip_space(t, group_end(t, k, '[', ']'));
+          if (k < t.size() && t[k] == '(') k = skip_space(t, group_end(t, k, '(', ')'));
+          if (word_at(t, k, "at")) {
+            k = skip_space(t, k + 2);
+            if (k < t.size() && t[k] == '(') k = group_end(t, k, '(', ')');
+          }
         }
-        if (k < t.size()) k = group_end(t, k, '{', '}');
         it.edge_labels += " " + std::string(t.substr(j, k - j));
         j = skip_space(t, k);
       }
