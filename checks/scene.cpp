@@ -770,12 +770,17 @@ Association Scene::associate_uncached(const Label& l, double attach) const {
           const Stroke& a = strokes_[arc->index];
           const Stroke& b = strokes_[strokes[i].index];
           if (a.element == b.element || b.kind != a.kind) continue;
-          // Concentric arcs of one angle (double arcs) mean the same angle.
+          // Concentric arcs of one angle (double arcs) mean the same angle; so do two arcs of one
+          // angle and one radius elsewhere (the same angle marked at two places, as a bend's angle
+          // at both ends of an edge): a label between them reads as that angle, whichever it names.
           const auto* aa = std::get_if<ir::Arc>(&d_->elements[a.element].geom);
           const auto* ab = std::get_if<ir::Arc>(&d_->elements[b.element].geom);
-          if (aa && ab && geo::dist(aa->center, ab->center) < glyph_h &&
-              std::abs(std::abs(aa->sweep_deg()) - std::abs(ab->sweep_deg())) < 1)
-            continue;
+          if (aa && ab && std::abs(std::abs(aa->sweep_deg()) - std::abs(ab->sweep_deg())) < 1) {
+            // one radius: within half a point, the resolution at which the scene merges places
+            if (geo::dist(aa->center, ab->center) < glyph_h ||
+                (std::abs(aa->rx - ab->rx) <= 0.5 && std::abs(aa->ry - ab->ry) <= 0.5))
+              continue;
+          }
           out.rival = strokes[i];
           break;
         }

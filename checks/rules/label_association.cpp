@@ -20,7 +20,12 @@ const RuleDoc label_association_doc = {
     "A label is orphaned when the gap between its text box and the nearest element of its kind\n"
     "exceeds the orphan distance. It is ambiguous when a second element of its kind, with a\n"
     "different meaning (another length, another arc, another vertex), is about as close as the\n"
-    "first: the reader cannot tell which one it names. Captions and other running text (titles,\n"
+    "first: the reader cannot tell which one it names. Two arcs of one angle (within 1°) mean\n"
+    "the same angle when they share a centre (a double arc) or one radius (within 0.5pt: the\n"
+    "same angle marked at two places, as a bend's angle at both ends of an edge): a label\n"
+    "between them reads as that angle and is not ambiguous; nor is an angle label beside an arc\n"
+    "of its own angle and one of an angle more than `angle_apart_deg` off it: the reader pairs\n"
+    "it with the first. Captions and other running text (titles,\n"
     "formulas, several words) describe the figure as a whole and are not checked.\n"
     "\n"
     "A length label runs along the side it names. When its centre projects inside one segment\n"
@@ -106,6 +111,10 @@ const RuleDoc label_association_doc = {
         {"ambiguity_margin_pt", 3.0, "pt",
          "two candidates whose distances from the label's centre differ by less than 3pt (about a\n"
          "quarter of a 12pt glyph) look equally close to a reader"},
+        {"angle_apart_deg", 5.0, "deg",
+         "arcs whose angles differ by more than 5° look different to a reader (angle_labels'\n"
+         "tolerance): an angle label beside an arc of its own angle and an arc of another is read\n"
+         "with the first"},
         {"axis_uncertainty_pt", 45.0, "pt",
          "an approximately lowered pgfplots axis reserves 45pt for tick and axis labels where pgfplots\n"
          "measures them; the box's size, and the distances between data points scaled with it, may be\n"
@@ -251,6 +260,7 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
   const RuleDoc& doc = label_association_doc;
   const double orphan = cfg.get(doc, "orphan_distance_pt");
   const double margin = cfg.get(doc, "ambiguity_margin_pt");
+  const double angle_apart = cfg.get(doc, "angle_apart_deg");
   const double mark_len = cfg.get(doc, "mark_length_pt");
   const double touch = cfg.get(doc, "mark_touch_pt");
   Scene scene(d);
@@ -338,6 +348,17 @@ RuleResult check_label_association(const ir::Diagram& d, const Config& cfg) {
     if (read_as.text.kind == LabelKind::length && a.rival && a.best && a.best->kind == TargetKind::stroke &&
         scene.strokes()[a.best->index].kind == StrokeKind::straight)
       a.rival = length_rival(scene, l, *a.best, orphan, margin);
+    // An angle label states its angle: beside an arc drawn at that angle and one at a visibly
+    // different angle, the reader pairs it with the first.
+    if (l.text.kind == LabelKind::angle && l.text.value && a.best && a.rival && a.best->kind == TargetKind::stroke &&
+        a.rival->kind == TargetKind::stroke) {
+      const auto* best_arc = std::get_if<ir::Arc>(&d.elements[scene.strokes()[a.best->index].element].geom);
+      const auto* rival_arc = std::get_if<ir::Arc>(&d.elements[scene.strokes()[a.rival->index].element].geom);
+      const double v = std::abs(*l.text.value);
+      if (best_arc && rival_arc && std::abs(v - std::abs(best_arc->sweep_deg())) <= angle_apart &&
+          std::abs(v - std::abs(rival_arc->sweep_deg())) > angle_apart)
+        a.rival.reset();
+    }
     // Inside an approximate axis, only a label attached by construction is free of the scale.
     const bool by_construction = a.best && a.best->kind == TargetKind::owner;
     const double eps = approximate && !by_construction ? axis.relative : 0.0;
