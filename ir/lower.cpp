@@ -400,6 +400,9 @@ class PictureLowerer {
   int to_path_depth_ = 0;      // custom to paths inside custom to paths
   static constexpr int kMaxToPathDepth = 8;
   std::set<std::string> text_unplaced_shapes_;  // shapes whose text placement was reported
+  // The statement's keys resolved a point (shift=(A.north), a key's coordinate) from a node whose
+  // place is not known (NodeRecord::unplaced): what the statement places from it is a guess.
+  bool key_named_unplaced_ = false;
 
   // --- packages (ir/package.hpp): libraries rewritten into plain statements through Host
   class Host;
@@ -447,6 +450,8 @@ void PictureLowerer::style_problems(const std::vector<tex::StyleProblem>& probs,
 void PictureLowerer::report(std::vector<LowerProblem>& probs, PathState* ps) {
   for (const auto& p : probs) problem(p.code, p.message, p.begin, p.end, ps, p.makes_incomplete);
   probs.clear();
+  // a key's point (shift=(A.north)) named a node whose place is not known: so is the path's
+  if (ps && key_named_unplaced_) ps->refers_unplaced = true;
 }
 
 tex::StyleTable::KeyList PictureLowerer::expand(const std::string& opts, std::uint32_t base, PathState* ps) {
@@ -631,6 +636,7 @@ std::optional<Resolved> PictureLowerer::resolve_abs(PathState* ps, const Coordin
       if (f != named_.end()) {
         rec = f->second;
         if (rec.unplaced && ps) ps->refers_unplaced = true;
+        if (rec.unplaced && !ps) key_named_unplaced_ = true;  // a key's point (report() passes it on)
       } else if (name == "current bounding box" && bbox_.any) {
         if (ps) ps->refers_current_bbox = true;
         rec.g.shape = NodeShape::rectangle;
@@ -3024,6 +3030,7 @@ bool PictureLowerer::lower_decorate_op(PathState& ps, const PathOp& op) {
 
 void PictureLowerer::lower_statement(const tex::Statement& st) {
   stmt_ = &st;
+  key_named_unplaced_ = false;
   if (budget_->refused) {
     refuse_statement();
     return;
@@ -3057,6 +3064,8 @@ void PictureLowerer::lower_statement(const tex::Statement& st) {
       keys_.apply(s, *expand(st.text, 0, nullptr), KeyTarget::scope, 0, probs);
       remember_package_options(st.text);
       for (const auto& p : probs) s.unread_scope_keys = s.unread_scope_keys || p.makes_incomplete;
+      // a scope moved to a node whose place is not known: nothing in it is placed
+      if (key_named_unplaced_) s.unread_scope_keys = true;
       report(probs, nullptr);
       return;
     }
