@@ -107,6 +107,32 @@ std::optional<AngleReading> angle_named_by(const Scene& s, const Label& l, doubl
         drawn = geo::angle_between_deg(ru->dir, rv->dir);
         if (sweep > 180) drawn = 360 - drawn;
       }
+      // Two arcs of one circle drawn out of one point, one each way (an angle marked by arrows
+      // from its bisector to both sides) are one arc to a reader: a label set toward the point
+      // they share, rather than toward this arc's middle, names the angle both span.
+      if (std::abs(arc->rx - arc->ry) < 1e-6 && sweep < 180) {
+        const double mid = direction_deg(u) + arc->sweep_deg() / 2;
+        const double w = direction_deg(l.center - arc->center);
+        auto apart = [](double a, double b) {
+          const double x = std::fmod(std::abs(a - b), 360.0);
+          return x > 180 ? 360 - x : x;
+        };
+        for (const Stroke& other : s.strokes()) {
+          if (other.element == st.element) continue;
+          const auto* o = std::get_if<ir::Arc>(&d.elements[other.element].geom);
+          if (!o || geo::dist(o->center, arc->center) > 0.5 || std::abs(o->rx - arc->rx) > 0.5 ||
+              std::abs(o->ry - arc->ry) > 0.5 || std::abs(o->rx - o->ry) > 1e-6)
+            continue;
+          const double osweep = std::abs(o->sweep_deg());
+          // they share their start, and turn opposite ways from it
+          if (geo::dist(o->from, arc->from) > 0.5 || (o->sweep_deg() > 0) == (arc->sweep_deg() > 0) ||
+              sweep + osweep >= 180)
+            continue;
+          const double shared = direction_deg(u);
+          if (apart(w, shared) < apart(w, mid)) drawn = sweep + osweep;
+          break;
+        }
+      }
       return AngleReading{AngleReading::Source::arc, t.index, arc->center, drawn};
     }
     for (const RightAngleReading& m : marks)
