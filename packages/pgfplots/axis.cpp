@@ -892,6 +892,25 @@ class AxisPicture final : public ir::PackagePicture {
   std::uint32_t colorbar_at_ = 0;  // where the key that switched it on stands (its options)
   std::optional<double> meta_min_, meta_max_;  // `point meta min` / `point meta max`
   std::vector<std::pair<std::string, std::uint32_t>> upper_ticklabel_keys_;  // `yticklabel pos=right`...
+  // `name=`, `at=`, `anchor=`, `xshift`/`yshift` of the axis (pgfplots manual 4.19 "Alignment"):
+  // the axis, typeset as a node, has its anchor (a compass anchor of its box, `origin`...) at
+  // `at` (default (0,0) and south west), then shifted. Kept as written; begin_axis places it.
+  struct PlacementKey {
+    std::string key, value;
+    std::uint32_t at = 0;
+  };
+  std::string axis_name_;
+  std::uint32_t axis_name_at_ = 0;
+  std::vector<PlacementKey> placement_keys_;
+  // the place read from them: `at` (canvas pt, nullopt: (0,0) of the frame), the anchor, shifts (pt)
+  struct Placement {
+    std::optional<Point> at;
+    std::string anchor = "south west";
+    Point shift{0, 0};
+  };
+  std::optional<Placement> placement_;
+  bool placement_open_ = false;  // the scope that places the axis is open
+  std::optional<Point> anchor_offset(const std::string& anchor, double W, double H) const;
   std::string axis_point_meta_;                // the axis' `point meta`: every plot's
   // The axis-wide point meta range (pgfplots' \pgfplots@axiswide@metamin/max) over the plots that
   // have point meta; `unknown`: a plot's meta is not modelled (explicit, an expression, rand)
@@ -1155,6 +1174,7 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
   colorbar_ = false, colorbar_side_ = 'r', colorbar_style_.clear(), colorbar_width_ = kColorbarWidthPt;
   colorbar_at_ = 0;
   upper_ticklabel_keys_.clear();
+  axis_name_.clear(), axis_name_at_ = 0, placement_keys_.clear(), placement_.reset();
   meta_min_.reset(), meta_max_.reset(), axis_point_meta_.clear();
   meta_ = Meta{};
   inner_box_.reset();
@@ -1505,6 +1525,11 @@ bool AxisPicture::read_keys(const tex::Statement& st, const std::string& env, ir
       if (k == "colorbar left") colorbar_side_ = 'l';
       if (k == "colorbar horizontal") colorbar_side_ = 'b';
       colorbar_at_ = fk.begin;
+    } else if (k == "name") {
+      axis_name_ = trimmed(tex::strip_braces(v)), axis_name_at_ = fk.begin;
+    } else if (k == "at" || k == "anchor" || k == "xshift" || k == "yshift") {
+      // where the axis stands (placed in begin_axis when the model can; else reported there)
+      placement_keys_.push_back({k, trimmed(tex::strip_braces(v)), fk.begin});
     } else if (k == "colorbar style") {
       colorbar_style_ += "," + v;
     } else if (k == "colorbar/width") {
@@ -1964,6 +1989,34 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
   for (Direction* d : {&x_, &y_})
     d->zero = d->log ? (compat_ >= version(1, 5) ? 0.0 : d->lo) : std::clamp(0.0, d->lo, d->hi);
   if (three_d_) unknown_keys_.insert(unknown_keys_.end(), upper_ticklabel_keys_.begin(), upper_ticklabel_keys_.end());
+  if (!placement_keys_.empty()) {
+    // a two-dimensional axis outside a group: its place from `at`, `anchor`, shifts; else as before
+    Placement pl;
+    bool ok = !three_d_ && !group_;
+    for (const PlacementKey& pk : placement_keys_) {
+      if (!ok) break;
+      if (pk.key == "at") {
+        pl.at = host.locate({}, pk.value);
+        ok = pl.at.has_value();
+      } else if (pk.key == "anchor") {
+        pl.anchor = pk.value;
+        ok = anchor_offset(pl.anchor, 1, 1).has_value();
+      } else {
+        std::string err;
+        auto n = host.eval(pk.value, &err);
+        ok = n.has_value();
+        if (ok) (pk.key == "xshift" ? pl.shift.x : pl.shift.y) += n->value;
+      }
+    }
+    if (ok) {
+      placement_ = pl;
+    } else {
+      for (const PlacementKey& pk : placement_keys_)
+        unknown_keys_.push_back({pk.key + "=" + pk.value.substr(0, 40), pk.at});
+      moved_unknown_ = true;
+    }
+  }
+  if (three_d_ && !axis_name_.empty()) unknown_keys_.push_back({"name=" + axis_name_, axis_name_at_});
   if (colorbar_) {
     // what the colorbar model needs: a plain axis in an unturned, unscaled frame, and its range
     std::string why;
@@ -2022,6 +2075,15 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
     return;
   }
   if (group_) open_group_cell(host);
+  if (placement_) {
+    // the box's corner where the anchor lands on `at`, shifted (local units of the frame)
+    ir::Settings s = host.settings();
+    const Point at = placement_->at ? s.ctm.inverse().apply(*placement_->at) : Point{0, 0};
+    const Point off = *anchor_offset(placement_->anchor, x_.length, y_.length);
+    s.ctm = s.ctm.then_local(ir::Transform::shift(at.x - off.x + placement_->shift.x, at.y - off.y + placement_->shift.y));
+    host.begin_scope(s);
+    placement_open_ = true;
+  }
   const std::uint32_t whole = static_cast<std::uint32_t>(st.text.size());
   const double W = x_.length, H = y_.length;
   // grid lines (paint only: an ir::Grid, which the rules never read as a figure's lines)
@@ -2436,13 +2498,36 @@ void AxisPicture::end_axis(const tex::Statement& st, ir::LibraryHost& host) {
     if (place_unknown_ || (moved_unknown_ && earlier_content_)) host.mark_nodes_incomplete(axis_first_node_);
     else if (moved_unknown_) shifted_axis_first_node_ = axis_first_node_;
   }
+  if (placement_open_) host.emit("\\end{scope}", 0, 0);
+  placement_open_ = false;
   std::optional<ir::Box> outer;
   if (probe_open_) outer = host.end_bbox_probe();
   probe_open_ = false;
   if (axis_ && colorbar_) draw_colorbar(st, outer, host);
+  // `name=`: the axis' node under that name too, as `current axis` names it (2D)
+  if (axis_ && !three_d_ && !axis_name_.empty()) host.alias_node(axis_name_, "current axis");
   axis_ = false;
   if (group_cell_open_) host.emit("\\end{scope}", 0, 0);
   group_cell_open_ = false;
+}
+
+// An anchor of the axis' box (pgfplots.code.tex, the axis shape): the compass anchors and
+// `center`, `origin` (both logical zeros) and the anchors where the lines through it meet the
+// box, as an offset from the box's lower left corner; nullopt for the outer anchors (they rest
+// on the axis' bounding box) and any other.
+std::optional<Point> AxisPicture::anchor_offset(const std::string& anchor, double W, double H) const {
+  const Point o{x_.map(x_.zero), y_.map(y_.zero)};
+  static const std::map<std::string, std::pair<double, double>> compass = {
+      {"south west", {0, 0}}, {"south", {0.5, 0}}, {"south east", {1, 0}}, {"east", {1, 0.5}},
+      {"north east", {1, 1}}, {"north", {0.5, 1}}, {"north west", {0, 1}}, {"west", {0, 0.5}},
+      {"center", {0.5, 0.5}}};
+  if (auto it = compass.find(anchor); it != compass.end()) return Point{it->second.first * W, it->second.second * H};
+  if (anchor == "origin") return o;
+  if (anchor == "above origin") return Point{o.x, H};
+  if (anchor == "below origin") return Point{o.x, 0};
+  if (anchor == "left of origin") return Point{0, o.y};
+  if (anchor == "right of origin") return Point{W, o.y};
+  return std::nullopt;
 }
 
 char AxisPicture::plot_meta_source(const std::string& options, bool three_d) {
@@ -2533,10 +2618,18 @@ void AxisPicture::draw_colorbar(const tex::Statement& st, std::optional<ir::Box>
   const char side = colorbar_side_;
   const bool horizontal = side == 'b';
   double w = horizontal ? in.width() : colorbar_width_, h = horizontal ? colorbar_width_ : in.height();
+  // the style's keys, but those that move the colorbar (at, anchor, shifts: relative to the
+  // parent, which is not modelled): it is drawn where the default puts it, and reported
+  std::string style, moved;
   for (const tex::FlatKey& fk : host.expand_keys(colorbar_style_)) {
     const std::string k = strip_prefix(fk.key);
     if (k == "width" || k == "height")
       if (auto n = number(fk.value, host)) (k == "width" ? w : h) = *n;
+    if (k == "at" || k == "anchor" || k == "shift" || k == "xshift" || k == "yshift") {
+      if (moved.empty()) moved = "colorbar style key '" + k + "=" + trimmed(tex::strip_braces(fk.value)).substr(0, 30) + "' is not modelled";
+      continue;
+    }
+    style += "," + fk.key + (fk.has_value ? "={" + fk.value + "}" : "");
   }
   Point ll;
   if (side == 'r') ll = {outer->xmax + kColorbarShiftPt, in.ymax - h};
@@ -2547,7 +2640,7 @@ void AxisPicture::draw_colorbar(const tex::Statement& st, std::optional<ir::Box>
   if (horizontal) opts += ",ymin=0,ymax=1,xmin=" + lo + ",xmax=" + hi + ",ytick=\\empty,xticklabel pos=left";
   else opts += ",xmin=0,xmax=1,ymin=" + lo + ",ymax=" + hi + ",xtick=\\empty,yticklabel pos=" + (side == 'r' ? "right" : "left");
   if (!tick_label_style_.empty()) opts += ",tick label style={" + tick_label_style_.substr(1) + "}";
-  opts += colorbar_style_;
+  opts += style;
   tex::Picture bar;
   bar.statements.resize(2);
   bar.statements[0].text = "\\begin{axis}[" + opts + "]";
@@ -2569,7 +2662,7 @@ void AxisPicture::draw_colorbar(const tex::Statement& st, std::optional<ir::Box>
       host.set_element_role(first, "data fill");
     }
     child.lower_statement({bar.statements[1], "", false}, sh);
-    std::string why = sh.first_problem();
+    std::string why = moved.empty() ? sh.first_problem() : moved;
     if (why.empty() && child.not_lowered_.valid) why = child.not_lowered_reason_;
     if (!why.empty()) {
       // said of the key that made the colorbar, in the axis' options
