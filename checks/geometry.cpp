@@ -69,6 +69,27 @@ GEOSCoordSequence* sequence(const std::vector<Point>& pts) {
 
 }  // namespace
 
+std::optional<std::pair<double, double>> clip_segment(const Box& b, Point a, Point c) {
+  const double dx = c.x - a.x, dy = c.y - a.y;
+  double t0 = 0, t1 = 1;
+  bool outside = false;
+  auto clip = [&](double p, double q) {  // p t <= q
+    if (p == 0) {
+      if (q < 0) outside = true;
+      return;
+    }
+    const double t = q / p;
+    if (p < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+  };
+  clip(-dx, a.x - b.xmin);
+  clip(dx, b.xmax - a.x);
+  clip(-dy, a.y - b.ymin);
+  clip(dy, b.ymax - a.y);
+  if (outside || t1 <= t0) return std::nullopt;
+  return std::make_pair(t0, t1);
+}
+
 double point_segment_distance(Point p, Point a, Point b) {
   Point ab = b - a;
   double len2 = dot(ab, ab);

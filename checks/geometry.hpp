@@ -30,6 +30,9 @@ inline double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
 inline double norm(Point a) { return std::sqrt(a.x * a.x + a.y * a.y); }
 inline double dist(Point a, Point b) { return norm(a - b); }
 double point_segment_distance(Point p, Point a, Point b);
+// Liang-Barsky: the parameter range [t0, t1] of the points a + t (c - a), t in [0, 1], inside the
+// box (edges included); nullopt when the segment misses it or only touches it at one point.
+std::optional<std::pair<double, double>> clip_segment(const Box& b, Point a, Point c);
 double polyline_length(const std::vector<Point>& pts);
 double polygon_area(const std::vector<Point>& ring);  // absolute, shoelace
 // The area GEOS 3.11 gives Shape::polygon(ring) when that polygon is valid (algorithm::Area::

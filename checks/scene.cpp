@@ -193,26 +193,10 @@ std::optional<double> box_clip_length(const ir::Box& b, const std::vector<Point>
     if (!geo::finite(p)) return std::nullopt;
   double total = 0;
   for (std::size_t i = 1; i < pts.size(); ++i) {
-    // Liang-Barsky: the parameter range [t0, t1] of a + t (c - a) inside the box.
     const Point a = pts[i - 1], c = pts[i];
-    const double dx = c.x - a.x, dy = c.y - a.y;
-    double t0 = 0, t1 = 1;
-    bool outside = false;
-    auto clip = [&](double p, double q) {  // p t <= q
-      if (p == 0) {
-        if (q < 0) outside = true;
-        return;
-      }
-      double t = q / p;
-      if (p < 0) t0 = std::max(t0, t);
-      else t1 = std::min(t1, t);
-    };
-    clip(-dx, a.x - b.xmin);
-    clip(dx, b.xmax - a.x);
-    clip(-dy, a.y - b.ymin);
-    clip(dy, b.ymax - a.y);
-    if (outside || t1 <= t0) continue;
-    total += (t1 - t0) * std::hypot(dx, dy);
+    const auto t = geo::clip_segment(b, a, c);
+    if (!t) continue;
+    total += (t->second - t->first) * std::hypot(c.x - a.x, c.y - a.y);
   }
   return total;
 }

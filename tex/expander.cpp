@@ -525,39 +525,30 @@ bool Expander::begin_group(const Token& at) {
 
 void Expander::end_group() { env_.pop(); }
 
-// Kept as a local definition under a name no control sequence can have (it holds a space), so
-// that TeX's save stack restores it at the end of the group as it restores a definition.
+// The front end's own state that TeX keeps per group (the body font, the layer list): a local
+// definition under a name no control sequence can have (it holds a space), so that TeX's save
+// stack restores it at the end of the group as it restores a definition. Its text, or `fallback`.
 static const std::string kBodyFontName = " tikzlint body font";
-
-std::string Expander::body_font() const {
-  const Meaning* m = env_.find(kBodyFontName);
-  return m && !m->body.empty() ? m->body.front().text : std::string();
-}
-
 static const std::string kLayersName = " tikzlint layers";
 
-std::string Expander::layers() const {
-  const Meaning* m = env_.find(kLayersName);
-  return m && !m->body.empty() ? m->body.front().text : std::string("main");
+std::string Expander::group_text(const std::string& name, const std::string& fallback) const {
+  const Meaning* m = env_.find(name);
+  return m && !m->body.empty() ? m->body.front().text : fallback;
 }
 
-void Expander::set_layers(const std::string& list) {
+void Expander::set_group_text(const std::string& name, const std::string& text) {
   auto m = std::make_shared<Meaning>();
   Token t;
   t.cat = Cat::other;
-  t.text = list;
+  t.text = text;
   m->body.push_back(std::move(t));
-  env_.set(kLayersName, std::move(m), false);
+  env_.set(name, std::move(m), false);
 }
 
-void Expander::set_body_font(const std::string& commands) {
-  auto m = std::make_shared<Meaning>();
-  Token t;
-  t.cat = Cat::other;
-  t.text = commands;
-  m->body.push_back(std::move(t));
-  env_.set(kBodyFontName, std::move(m), false);
-}
+std::string Expander::body_font() const { return group_text(kBodyFontName, ""); }
+std::string Expander::layers() const { return group_text(kLayersName, "main"); }
+void Expander::set_layers(const std::string& list) { set_group_text(kLayersName, list); }
+void Expander::set_body_font(const std::string& commands) { set_group_text(kBodyFontName, commands); }
 
 void Expander::define(const std::string& name, MeaningPtr m, bool global) {
   user_macros_.insert(name);

@@ -199,6 +199,9 @@ class Expander {
   // local to the TeX group it is set in, as \pgfsetlayers' \let is.
   std::string layers() const;
   void set_layers(const std::string& list);
+  // a text kept per TeX group under `name` (body_font, layers): its value or `fallback`
+  std::string group_text(const std::string& name, const std::string& fallback) const;
+  void set_group_text(const std::string& name, const std::string& text);
 
   // Argument readers on raw tokens; false (with an `unterminated` error) at end of input.
   bool read_group_raw(TokenList& out, const Token& owner);         // {...} or one token

@@ -203,24 +203,9 @@ Footprint footprint_in(const ir::Box& b, const std::vector<geo::Point>& pts) {
   Footprint f;
   for (std::size_t i = 1; i < pts.size(); ++i) {
     const geo::Point a = pts[i - 1], c = pts[i];
-    const double dx = c.x - a.x, dy = c.y - a.y;
-    double t0 = 0, t1 = 1;
-    bool outside = false;
-    auto clip = [&](double p, double q) {  // p t <= q
-      if (p == 0) {
-        if (q < 0) outside = true;
-        return;
-      }
-      const double t = q / p;
-      if (p < 0) t0 = std::max(t0, t);
-      else t1 = std::min(t1, t);
-    };
-    clip(-dx, a.x - b.xmin);
-    clip(dx, b.xmax - a.x);
-    clip(-dy, a.y - b.ymin);
-    clip(dy, b.ymax - a.y);
-    if (outside || t1 <= t0) continue;
-    for (double t : {t0, t1}) {
+    const auto range = geo::clip_segment(b, a, c);
+    if (!range) continue;
+    for (double t : {range->first, range->second}) {
       const geo::Point q = a + (c - a) * t;
       f.xmin = std::min(f.xmin, q.x), f.xmax = std::max(f.xmax, q.x);
       f.ymin = std::min(f.ymin, q.y), f.ymax = std::max(f.ymax, q.y);
