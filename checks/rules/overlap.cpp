@@ -305,28 +305,10 @@ const Stroke* line_cut_by_box(const ir::Diagram& d, const Scene& scene, const ir
     const geo::Point a = s.pts[0], b = s.pts[1];
     const double len = geo::dist(a, b);
     if (!(len > 0)) continue;
-    // the parameters where the line enters and leaves the box (Liang-Barsky)
-    double t0 = 1, t1 = 0;
-    {
-      const double dx = b.x - a.x, dy = b.y - a.y;
-      double lo = 0, hi = 1;
-      bool out = false;
-      auto clip = [&](double p, double q) {
-        if (p == 0) {
-          if (q < 0) out = true;
-          return;
-        }
-        const double t = q / p;
-        if (p < 0) lo = std::max(lo, t);
-        else hi = std::min(hi, t);
-      };
-      clip(-dx, a.x - bx.xmin);
-      clip(dx, bx.xmax - a.x);
-      clip(-dy, a.y - bx.ymin);
-      clip(dy, bx.ymax - a.y);
-      if (out || hi <= lo) continue;
-      t0 = lo, t1 = hi;
-    }
+    // the parameters where the line enters and leaves the box
+    const auto range = geo::clip_segment(bx, a, b);
+    if (!range) continue;
+    const auto [t0, t1] = *range;
     const double hidden = (t1 - t0) * len, before = t0 * len, after = (1 - t1) * len;
     if (hidden <= min_hidden || before < hidden || after < hidden) continue;
     return &s;

@@ -2177,12 +2177,9 @@ void AxisPicture::begin_axis(const tex::Statement& st, const std::string& env, i
 void AxisPicture::name_current_axis(double W, double H, ir::LibraryHost& host) {
   auto outline = std::make_shared<ir::ShapeOutline>();
   const Point c{W / 2, H / 2};
-  const Point o{x_.map(x_.zero) - c.x, y_.map(y_.zero) - c.y};
-  outline->anchors = {{"north", {0, c.y}},         {"north east", {c.x, c.y}},   {"east", {c.x, 0}},
-                      {"south east", {c.x, -c.y}}, {"south", {0, -c.y}},         {"south west", {-c.x, -c.y}},
-                      {"west", {-c.x, 0}},         {"north west", {-c.x, c.y}},  {"origin", o},
-                      {"above origin", {o.x, c.y}}, {"below origin", {o.x, -c.y}}, {"left of origin", {-c.x, o.y}},
-                      {"right of origin", {c.x, o.y}}};
+  for (const char* name : {"north", "north east", "east", "south east", "south", "south west", "west", "north west",
+                           "origin", "above origin", "below origin", "left of origin", "right of origin"})
+    outline->anchors.push_back({name, *anchor_offset(name, W, H) - c});
   outline->border = {{-c.x, -c.y}, {c.x, -c.y}, {c.x, c.y}, {-c.x, c.y}};
   outline->path_box = outline->outer_box = {-c.x, -c.y, c.x, c.y};
   outline->unmodelled_anchors = {"image", "outer north", "outer north east", "outer east", "outer south east",
@@ -2625,7 +2622,7 @@ void AxisPicture::draw_colorbar(const tex::Statement& st, std::optional<ir::Box>
     const std::string k = strip_prefix(fk.key);
     if (k == "width" || k == "height")
       if (auto n = number(fk.value, host)) (k == "width" ? w : h) = *n;
-    if (k == "at" || k == "anchor" || k == "shift" || k == "xshift" || k == "yshift") {
+    if (moving_keys().count(k)) {
       if (moved.empty()) moved = "colorbar style key '" + k + "=" + trimmed(tex::strip_braces(fk.value)).substr(0, 30) + "' is not modelled";
       continue;
     }

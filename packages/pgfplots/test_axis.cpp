@@ -1117,4 +1117,14 @@ TEST_CASE("pgfplots colorbar: right of the parent's outer box, or below it") {
     auto d = p.lower();
     CHECK(count_unsupported(d) == 1);
   }
+  {
+    // contour levels of one's own: the colorbar shows them (lualatex: 7.8pt wider), not modelled
+    Pic p;
+    p.axis = true;
+    p.other("\\begin{axis}[colorbar, view={0}{90}]");
+    p.other("\\addplot3[domain=0:6, contour filled={levels={-0.4,-0.25,0,0.3,0.9}}] {sin(x)*sin(y)};");
+    p.other("\\end{axis}");
+    auto d = p.lower();
+    CHECK(count_unsupported(d) == 1);
+  }
 }
